@@ -1,0 +1,3 @@
+from netmend.cli import main
+
+main()
