@@ -13,6 +13,7 @@ import click
 # command name -> "module:attribute" of a click command or group.
 COMMANDS: dict[str, str] = {
     "ask": "netmend.cli.ask:ask",
+    "serve": "netmend.cli.serve:serve",
 }
 
 
