@@ -1,0 +1,142 @@
+"""A normalized per-pod view of the policies, for compiling to packet filters.
+
+For each pod and direction: whether it is isolated and its allow rules, each
+an explicit peer set (pod IPs, CIDRs with excepts, or any) and port set.
+Named ports are resolved here: on the pod itself for ingress, and on each
+peer pod for egress (so one egress rule with named ports may become several
+entries, one per distinct resolution).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from netmend.k8s.model import Cluster
+from netmend.k8s.portset import PortRange, PortSet
+from netmend.k8s.semantics import (
+    DEFAULT_SEMANTICS,
+    INGRESS,
+    CompiledRule,
+    RuleRef,
+    Semantics,
+    Simulator,
+    Snapshot,
+)
+
+
+@dataclass(frozen=True)
+class Cidr:
+    """A CIDR minus its excepts."""
+
+    cidr: str
+    excepts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PeerSet:
+    """Who a rule admits: ``any`` peer, or these pod IPs and CIDRs."""
+
+    any: bool = False
+    pod_ips: tuple[str, ...] = ()
+    cidrs: tuple[Cidr, ...] = ()
+
+
+@dataclass(frozen=True)
+class AllowRule:
+    """One allow entry: peers and ports (``PortSet.all()`` for any port)."""
+
+    rule: RuleRef
+    peers: PeerSet
+    ports: PortSet
+
+
+@dataclass(frozen=True)
+class DirectionView:
+    """One direction of one pod: isolated or not, and what is allowed."""
+
+    isolated: bool
+    policies: tuple[str, ...] = ()
+    rules: tuple[AllowRule, ...] = ()
+
+
+@dataclass(frozen=True)
+class PodView:
+    """The effective policy of one pod."""
+
+    pod: str
+    ip: str
+    ingress: DirectionView
+    egress: DirectionView
+
+
+def effective_view(
+    cluster: Cluster, semantics: Semantics = DEFAULT_SEMANTICS
+) -> tuple[PodView, ...]:
+    """The per-pod effective policy of ``cluster``, pods in key order.
+
+    Pod IPs in a :class:`PeerSet` come from pod and namespace selectors; an
+    ipBlock stays a CIDR (a filter matching addresses covers pods inside it
+    by itself, which is :attr:`Semantics.ipblock_selects_pods`).
+    """
+    sim = Simulator(cluster, semantics)
+    snap = sim.snapshot()
+    return tuple(
+        PodView(
+            pod=pod.key,
+            ip=pod.ip,
+            ingress=_direction(sim, snap, i, INGRESS),
+            egress=_direction(sim, snap, i, "Egress"),
+        )
+        for i, pod in enumerate(sim.pods)
+    )
+
+
+def _direction(sim: Simulator, snap: Snapshot, pod: int, direction: str) -> DirectionView:
+    rules = snap.ingress[pod] if direction == INGRESS else snap.egress[pod]
+    if rules is None:
+        return DirectionView(isolated=False)
+    policies = snap.isolating(pod, direction)
+    out: list[AllowRule] = []
+    for rule in rules:
+        out.extend(_allow_rules(sim, rule, pod, direction))
+    return DirectionView(isolated=True, policies=policies, rules=tuple(out))
+
+
+def _allow_rules(sim: Simulator, rule: CompiledRule, pod: int, direction: str) -> list[AllowRule]:
+    ips = tuple(sim.pods[j].ip for j in sorted(rule.selector_pods, key=lambda j: _ip_key(sim, j)))
+    cidrs = tuple(Cidr(b.cidr, b.excepts) for b in rule.blocks)
+    if direction == INGRESS or not rule.named or rule.ports_all:
+        # Names resolve on the pod itself (ingress), or there are none to resolve.
+        ports = rule.port_set(sim.named_ports[pod] if direction == INGRESS else None)
+        peers = PeerSet(any=rule.peers_all, pod_ips=() if rule.peers_all else ips, cidrs=cidrs)
+        return [AllowRule(rule.ref, peers, ports)] if ports else []
+    # Egress with named ports: numeric ports apply to every peer; names
+    # resolve per peer pod, so group peers by what the names resolve to.
+    out = []
+    numeric = rule.port_set(None)
+    if numeric:
+        peers = PeerSet(any=rule.peers_all, pod_ips=() if rule.peers_all else ips, cidrs=cidrs)
+        out.append(AllowRule(rule.ref, peers, numeric))
+    candidates = range(len(sim.pods)) if rule.peers_all else sorted(rule.peer_pods)
+    groups: dict[PortSet, list[int]] = {}
+    for j in candidates:
+        named_only = _named_only(rule, sim.named_ports[j])
+        if named_only:
+            groups.setdefault(named_only, []).append(j)
+    for ports, members in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        member_ips = tuple(sim.pods[j].ip for j in sorted(members, key=lambda j: _ip_key(sim, j)))
+        out.append(AllowRule(rule.ref, PeerSet(pod_ips=member_ips), ports))
+    return out
+
+
+def _named_only(rule: CompiledRule, named_ports: dict[str, tuple[str, int]]) -> PortSet:
+    ranges = []
+    for proto, name in rule.named:
+        resolved = named_ports.get(name)
+        if resolved is not None and resolved[0] == proto:
+            ranges.append(PortRange(proto, resolved[1], resolved[1]))
+    return PortSet.of(ranges)
+
+
+def _ip_key(sim: Simulator, j: int) -> tuple[int, ...]:
+    return tuple(int(x) for x in sim.pods[j].ip.split(".")) if "." in sim.pods[j].ip else (j,)

@@ -1,0 +1,484 @@
+"""NetworkPolicy semantics: compiled per-pod matchers and named verdicts.
+
+A :class:`Simulator` indexes the pods, namespaces and services of a cluster
+once; :meth:`Simulator.snapshot` compiles a policy set against that index
+(each distinct policy is compiled once and cached), and the resulting
+:class:`Snapshot` answers "is this connection allowed?" with plain set
+look-ups, or with a :class:`Verdict` naming the policies and rules behind it.
+
+The rules implemented (Kubernetes ``networking.k8s.io/v1``):
+
+- A pod is isolated for a direction only when some policy in its namespace
+  selects it and has that direction among its (defaulted) policy types.
+- An isolated pod admits the union of the rules of all selecting policies;
+  a policy type without rules admits nothing.
+- A connection needs the source's egress AND the destination's ingress.
+- ``from``/``to`` absent or empty admits every peer; ``ports`` absent or
+  empty admits every port of every protocol.
+- Peers: podSelector (policy namespace), namespaceSelector (all pods of the
+  matching namespaces), both (AND), ipBlock (CIDR minus excepts).
+- Ports: number, number..endPort, or a name resolved on the destination
+  pod's container ports (for egress: on each peer); protocol defaults to TCP.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, Peer, Pod, Rule
+from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
+
+INGRESS, EGRESS = "Ingress", "Egress"
+_COMPILE_CACHE_LIMIT = 4096
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """Choices Kubernetes leaves to the network plugin.
+
+    Attributes
+    ----------
+    ipblock_selects_pods : bool
+        Whether an ipBlock peer also covers pods whose IP falls in it (as
+        Calico and nftables-based plugins do). The API says ipBlocks are
+        meant for cluster-external addresses and some analyzers treat them
+        so; turn this off to compare with such a tool.
+    """
+
+    ipblock_selects_pods: bool = True
+
+
+DEFAULT_SEMANTICS = Semantics()
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """One rule of one policy: ``default/web ingress[0]``."""
+
+    policy: str
+    direction: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"{self.policy} {self.direction.lower()}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class DirectionVerdict:
+    """The egress side (at the source) or ingress side (at the destination).
+
+    ``policies`` are the policies isolating the pod for this direction and
+    ``allowed_by`` the rules among theirs that admit the connection.
+    """
+
+    direction: str
+    pod: str
+    isolated: bool
+    policies: tuple[str, ...] = ()
+    allowed_by: tuple[RuleRef, ...] = ()
+
+    @property
+    def allowed(self) -> bool:
+        """Not isolated, or admitted by at least one rule."""
+        return not self.isolated or bool(self.allowed_by)
+
+    def explain(self) -> str:
+        """One line saying why this side admits or drops the connection."""
+        side = f"{self.direction.lower()} of {self.pod}"
+        if not self.isolated:
+            return f"{side}: not isolated (no policy selects it for {self.direction})"
+        if self.allowed_by:
+            return f"{side}: allowed by " + ", ".join(str(r) for r in self.allowed_by)
+        return f"{side}: isolated by {', '.join(self.policies)}; no rule admits it"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether one connection is allowed, with both sides' evidence.
+
+    A side is ``None`` when that end is outside the cluster.
+    """
+
+    egress: DirectionVerdict | None
+    ingress: DirectionVerdict | None
+
+    @property
+    def allowed(self) -> bool:
+        """Allowed by the source's egress AND the destination's ingress."""
+        return all(side.allowed for side in (self.egress, self.ingress) if side is not None)
+
+    def explain(self) -> str:
+        """The sides' explanations, egress first, joined by ``; ``."""
+        return "; ".join(s.explain() for s in (self.egress, self.ingress) if s is not None)
+
+
+class _Block:
+    """An ipBlock as integer ranges, for quick membership tests."""
+
+    __slots__ = ("cidr", "excepts", "_net", "_holes")
+
+    def __init__(self, cidr: str, excepts: tuple[str, ...]):
+        self.cidr, self.excepts = cidr, excepts
+        self._net = ipaddress.ip_network(cidr, strict=False)
+        self._holes = tuple(ipaddress.ip_network(e, strict=False) for e in excepts)
+
+    def __contains__(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+        return (
+            ip.version == self._net.version
+            and ip in self._net
+            and not any(ip in hole for hole in self._holes)
+        )
+
+
+class CompiledRule:
+    """A rule resolved against the pod index.
+
+    ``peers_all`` admits every peer; otherwise ``peer_pods`` (indices of pods
+    matched by selectors, plus by ipBlocks when they select pods) and
+    ``blocks`` (for external addresses) do. ``ports_all`` admits every port;
+    otherwise ``numeric`` (protocol, low, high) and ``named`` (protocol, name).
+    """
+
+    __slots__ = (
+        "ref",
+        "peers_all",
+        "selector_pods",
+        "peer_pods",
+        "blocks",
+        "ports_all",
+        "numeric",
+        "named",
+    )
+
+    def __init__(self, ref, peers_all, selector_pods, peer_pods, blocks, ports_all, numeric, named):
+        self.ref: RuleRef = ref
+        self.peers_all: bool = peers_all
+        self.selector_pods: frozenset[int] = selector_pods
+        self.peer_pods: frozenset[int] = peer_pods
+        self.blocks: tuple[_Block, ...] = blocks
+        self.ports_all: bool = ports_all
+        self.numeric: tuple[tuple[str, int, int], ...] = numeric
+        self.named: tuple[tuple[str, str], ...] = named
+
+    def admits_peer(self, peer: int) -> bool:
+        """Whether pod index ``peer`` is among this rule's peers."""
+        return self.peers_all or peer in self.peer_pods
+
+    def admits_address(self, ip) -> bool:
+        """Whether an external address is among this rule's peers."""
+        return self.peers_all or any(ip in b for b in self.blocks)
+
+    def admits_port(
+        self, protocol: str, port: int, named_ports: dict[str, tuple[str, int]]
+    ) -> bool:
+        """Whether ``(protocol, port)`` is admitted; names resolve in ``named_ports``."""
+        if self.ports_all:
+            return True
+        for proto, lo, hi in self.numeric:
+            if proto == protocol and lo <= port <= hi:
+                return True
+        for proto, name in self.named:
+            if named_ports.get(name) == (protocol, port) and proto == protocol:
+                return True
+        return False
+
+    def port_set(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
+        """The admitted ports, names resolved in ``named_ports`` (``None``: unresolvable)."""
+        if self.ports_all:
+            return PortSet.all()
+        ranges = [PortRange(p, lo, hi) for p, lo, hi in self.numeric]
+        for proto, name in self.named:
+            resolved = (named_ports or {}).get(name)
+            if resolved is not None and resolved[0] == proto:
+                ranges.append(PortRange(proto, resolved[1], resolved[1]))
+        return PortSet.of(ranges)
+
+
+@dataclass(frozen=True)
+class CompiledPolicy:
+    """A policy resolved against the pod index."""
+
+    policy: NetworkPolicy
+    selected: frozenset[int]
+    ingress: tuple[CompiledRule, ...] | None  # None: not an Ingress policy
+    egress: tuple[CompiledRule, ...] | None
+
+
+class Simulator:
+    """Pods, namespaces and services of a cluster, indexed once for fast probing.
+
+    Parameters
+    ----------
+    cluster : Cluster
+        Its policies are the default policy set of :meth:`snapshot`.
+    semantics : Semantics
+        Plugin-dependent choices.
+
+    Examples
+    --------
+    >>> from netmend.k8s.model import Pod, NetworkPolicy, LabelSelector
+    >>> from netmend.k8s.cluster import build_cluster
+    >>> c = build_cluster([Pod(name="a", labels=(("app", "a"),)), Pod(name="b")])
+    >>> deny = NetworkPolicy(name="deny-a", pod_selector=LabelSelector((("app", "a"),)),
+    ...                      policy_types=("Ingress",))
+    >>> snap = Simulator(c).snapshot((deny,))
+    >>> snap.allowed(1, 0, "TCP", 80), snap.allowed(0, 1, "TCP", 80)
+    (False, True)
+    >>> print(snap.verdict(1, 0, "TCP", 80).explain())
+    egress of default/b: not isolated (no policy selects it for Egress); ingress of default/a: isolated by default/deny-a; no rule admits it
+    """
+
+    def __init__(self, cluster: Cluster, semantics: Semantics = DEFAULT_SEMANTICS):
+        self.cluster = cluster
+        self.semantics = semantics
+        self.pods: tuple[Pod, ...] = cluster.pods
+        self.pod_index: dict[str, int] = {p.key: i for i, p in enumerate(self.pods)}
+        self._labels = [dict(p.labels) for p in self.pods]
+        self._ips = [ipaddress.ip_address(p.ip) if p.ip else None for p in self.pods]
+        # Container port names are unique within a pod.
+        self.named_ports: list[dict[str, tuple[str, int]]] = [
+            {cp.name: (cp.protocol, cp.port) for cp in p.ports if cp.name} for p in self.pods
+        ]
+        ns_labels = {ns.name: dict(ns.labels) for ns in cluster.namespaces}
+        self._ns_labels = ns_labels
+        self._pods_in_ns: dict[str, list[int]] = {}
+        for i, pod in enumerate(self.pods):
+            self._pods_in_ns.setdefault(pod.namespace, []).append(i)
+        self._selector_cache: dict[tuple[LabelSelector, str | None], frozenset[int]] = {}
+        self._ns_cache: dict[LabelSelector, tuple[str, ...]] = {}
+        self._compiled: dict[NetworkPolicy, CompiledPolicy] = {}
+        self._default: Snapshot | None = None
+
+    # -- selection -------------------------------------------------------------
+
+    def select_pods(self, selector: LabelSelector, namespace: str | None) -> frozenset[int]:
+        """Indices of pods matching ``selector`` in ``namespace`` (``None``: all)."""
+        key = (selector, namespace)
+        hit = self._selector_cache.get(key)
+        if hit is None:
+            candidates = (
+                range(len(self.pods)) if namespace is None else self._pods_in_ns.get(namespace, ())
+            )
+            hit = frozenset(i for i in candidates if selector.matches(self._labels[i]))
+            self._selector_cache[key] = hit
+        return hit
+
+    def select_namespaces(self, selector: LabelSelector) -> tuple[str, ...]:
+        """Names of namespaces matching ``selector``."""
+        hit = self._ns_cache.get(selector)
+        if hit is None:
+            hit = tuple(
+                n for n, labels in sorted(self._ns_labels.items()) if selector.matches(labels)
+            )
+            self._ns_cache[selector] = hit
+        return hit
+
+    def _peer_pods(self, peer: Peer, namespace: str) -> tuple[frozenset[int], frozenset[int]]:
+        """(pods matched by selectors, pods matched by the ipBlock)."""
+        if peer.ip_block is not None:
+            if not self.semantics.ipblock_selects_pods:
+                return frozenset(), frozenset()
+            block = _Block(peer.ip_block.cidr, peer.ip_block.excepts)
+            return frozenset(), frozenset(
+                i for i, ip in enumerate(self._ips) if ip is not None and ip in block
+            )
+        pod_selector = peer.pod_selector or LabelSelector()
+        if peer.namespace_selector is None:
+            return self.select_pods(pod_selector, namespace), frozenset()
+        pods: set[int] = set()
+        for ns in self.select_namespaces(peer.namespace_selector):
+            pods |= self.select_pods(pod_selector, ns)
+        return frozenset(pods), frozenset()
+
+    # -- compilation -----------------------------------------------------------
+
+    def _compile_rule(
+        self, policy: NetworkPolicy, direction: str, index: int, rule: Rule
+    ) -> CompiledRule:
+        peers_all = not rule.peers
+        selector_pods: set[int] = set()
+        block_pods: set[int] = set()
+        blocks = []
+        for peer in rule.peers or ():
+            by_selector, by_block = self._peer_pods(peer, policy.namespace)
+            selector_pods |= by_selector
+            block_pods |= by_block
+            if peer.ip_block is not None:
+                blocks.append(_Block(peer.ip_block.cidr, peer.ip_block.excepts))
+        numeric, named = [], []
+        for port in rule.ports or ():
+            proto = port.effective_protocol
+            if port.port is None:
+                numeric.append((proto, MIN_PORT, MAX_PORT))
+            elif isinstance(port.port, str):
+                named.append((proto, port.port))
+            else:
+                numeric.append((proto, port.port, port.end_port or port.port))
+        return CompiledRule(
+            ref=RuleRef(policy.key, direction, index),
+            peers_all=peers_all,
+            selector_pods=frozenset(selector_pods),
+            peer_pods=frozenset(selector_pods | block_pods),
+            blocks=tuple(blocks),
+            ports_all=not rule.ports,
+            numeric=tuple(numeric),
+            named=tuple(named),
+        )
+
+    def compile_policy(self, policy: NetworkPolicy) -> CompiledPolicy:
+        """Resolve ``policy`` against the index (cached by value)."""
+        hit = self._compiled.get(policy)
+        if hit is not None:
+            return hit
+        types = policy.effective_types
+        sides = {}
+        for direction in (INGRESS, EGRESS):
+            if direction in types:
+                sides[direction] = tuple(
+                    self._compile_rule(policy, direction, i, r)
+                    for i, r in enumerate(policy.rules(direction))
+                )
+        hit = CompiledPolicy(
+            policy=policy,
+            selected=self.select_pods(policy.pod_selector, policy.namespace),
+            ingress=sides.get(INGRESS),
+            egress=sides.get(EGRESS),
+        )
+        if len(self._compiled) >= _COMPILE_CACHE_LIMIT:
+            self._compiled.clear()
+        self._compiled[policy] = hit
+        return hit
+
+    def snapshot(self, policies: Iterable[NetworkPolicy] | None = None) -> Snapshot:
+        """The policy set ``policies`` (default: the cluster's) compiled per pod."""
+        if policies is None:
+            if self._default is None:
+                self._default = Snapshot(
+                    self, [self.compile_policy(p) for p in self.cluster.policies]
+                )
+            return self._default
+        return Snapshot(self, [self.compile_policy(p) for p in policies])
+
+    def pod(self, key: str) -> int:
+        """Index of the pod ``namespace/name``; ``KeyError`` when absent."""
+        return self.pod_index[key]
+
+
+class Snapshot:
+    """One policy set compiled per pod: the allowed-connection oracle.
+
+    ``ingress[i]`` / ``egress[i]`` is ``None`` when pod ``i`` is not isolated
+    for that direction, else the rules of every policy isolating it.
+    """
+
+    __slots__ = ("sim", "compiled", "ingress", "egress", "_isolating")
+
+    def __init__(self, sim: Simulator, compiled: list[CompiledPolicy]):
+        self.sim = sim
+        self.compiled = tuple(compiled)
+        n = len(sim.pods)
+        ingress: list[list[CompiledRule] | None] = [None] * n
+        egress: list[list[CompiledRule] | None] = [None] * n
+        isolating: dict[tuple[int, str], list[str]] = {}
+        for cp in compiled:
+            for direction, rules, table in (
+                (INGRESS, cp.ingress, ingress),
+                (EGRESS, cp.egress, egress),
+            ):
+                if rules is None:
+                    continue
+                for i in cp.selected:
+                    if table[i] is None:
+                        table[i] = []
+                    table[i].extend(rules)
+                    isolating.setdefault((i, direction), []).append(cp.policy.key)
+        self.ingress = ingress
+        self.egress = egress
+        self._isolating = isolating
+
+    def allowed(self, src: int, dst: int, protocol: str, port: int) -> bool:
+        """Whether pod ``src`` may open ``protocol``/``port`` to pod ``dst``."""
+        named = self.sim.named_ports[dst]
+        rules = self.egress[src]
+        if rules is not None and not any(
+            r.admits_peer(dst) and r.admits_port(protocol, port, named) for r in rules
+        ):
+            return False
+        rules = self.ingress[dst]
+        return rules is None or any(
+            r.admits_peer(src) and r.admits_port(protocol, port, named) for r in rules
+        )
+
+    def isolating(self, pod: int, direction: str) -> tuple[str, ...]:
+        """Keys of the policies isolating pod ``pod`` for ``direction``, sorted."""
+        return tuple(sorted(self._isolating.get((pod, direction), ())))
+
+    def _side(self, pod: int, direction: str, admits) -> DirectionVerdict:
+        rules = self.ingress[pod] if direction == INGRESS else self.egress[pod]
+        return DirectionVerdict(
+            direction=direction,
+            pod=self.sim.pods[pod].key,
+            isolated=rules is not None,
+            policies=self.isolating(pod, direction),
+            allowed_by=tuple(r.ref for r in rules or () if admits(r)),
+        )
+
+    def verdict(self, src: int, dst: int, protocol: str, port: int) -> Verdict:
+        """Like :meth:`allowed`, with the policies and rules behind the answer."""
+        named = self.sim.named_ports[dst]
+        return Verdict(
+            egress=self._side(
+                src, EGRESS, lambda r: r.admits_peer(dst) and r.admits_port(protocol, port, named)
+            ),
+            ingress=self._side(
+                dst, INGRESS, lambda r: r.admits_peer(src) and r.admits_port(protocol, port, named)
+            ),
+        )
+
+    def verdict_external(
+        self, pod: int, address: str, direction: str, protocol: str, port: int
+    ) -> Verdict:
+        """A connection between pod ``pod`` and an address outside the cluster.
+
+        ``direction`` is ``Egress`` (pod to address) or ``Ingress`` (address to pod).
+        """
+        ip = ipaddress.ip_address(address)
+        if direction == EGRESS:
+            # A name cannot be resolved on an address outside the cluster.
+            side = self._side(
+                pod, EGRESS, lambda r: r.admits_address(ip) and r.admits_port(protocol, port, {})
+            )
+            return Verdict(egress=side, ingress=None)
+        named = self.sim.named_ports[pod]
+        side = self._side(
+            pod, INGRESS, lambda r: r.admits_address(ip) and r.admits_port(protocol, port, named)
+        )
+        return Verdict(egress=None, ingress=side)
+
+    def connections(self, src: int, dst: int) -> PortSet:
+        """Every (protocol, port) pod ``src`` may open to pod ``dst``."""
+        named = self.sim.named_ports[dst]
+        out = PortSet.all()
+        for rules, peer in ((self.egress[src], dst), (self.ingress[dst], src)):
+            if rules is not None:
+                side = PortSet()
+                for r in rules:
+                    if r.admits_peer(peer):
+                        side = side | r.port_set(named)
+                out = out & side
+        return out
+
+    def connections_external(self, pod: int, address: str, direction: str) -> PortSet:
+        """Every (protocol, port) allowed between pod ``pod`` and an outside address."""
+        ip = ipaddress.ip_address(address)
+        rules = self.egress[pod] if direction == EGRESS else self.ingress[pod]
+        if rules is None:
+            return PortSet.all()
+        named = None if direction == EGRESS else self.sim.named_ports[pod]
+        out = PortSet()
+        for r in rules:
+            if r.admits_address(ip):
+                out = out | r.port_set(named)
+        return out
