@@ -14,6 +14,7 @@ import click
 COMMANDS: dict[str, str] = {
     "ask": "netmend.cli.ask:ask",
     "serve": "netmend.cli.serve:serve",
+    "k8s": "netmend.cli.k8s:k8s",
 }
 
 
