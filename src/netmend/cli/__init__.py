@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "ask": "netmend.cli.ask:ask",
     "serve": "netmend.cli.serve:serve",
     "k8s": "netmend.cli.k8s:k8s",
+    "lab": "netmend.cli.lab:lab",
 }
 
 
