@@ -1,0 +1,379 @@
+"""The repair IR: small, named edits to NetworkPolicy objects.
+
+An edit names its policy (namespace, name), its direction and, for in-place
+edits, the rule (and peer or port entry) by its index in the policy AS
+OBSERVED. :func:`patch_ops` turns the edits of one policy into one RFC 6902
+patch, in an order that keeps those indices valid (in-place changes, then
+removals from the highest index down, then appends), preceded by ``test``
+operations that pin every rule the patch touches to its observed content.
+The same ops drive the model's own patch application and the emitted
+``kubectl patch``, so what is verified is what is sent.
+
+Every edit has a ``weight``: the planner minimises the total weight, so
+repairing a rule in place beats adding a new one, and the narrowest addition
+beats re-opening all egress.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import jsonpatch
+
+from netmend.k8s.model import NAMESPACE_NAME_LABEL, Labels
+from netmend.repair.errors import EmissionError
+
+INGRESS, EGRESS = "Ingress", "Egress"
+_FIELDS = {INGRESS: ("ingress", "from"), EGRESS: ("egress", "to")}
+
+
+def _labels_text(labels: Labels) -> str:
+    return ",".join(f"{k}={v}" for k, v in labels) or "<all>"
+
+
+@dataclass(frozen=True, order=True)
+class PeerSpec:
+    """A ``from``/``to`` entry: a pod selector, optionally in other namespaces.
+
+    ``namespace_labels`` ``None`` means the policy's own namespace.
+    """
+
+    pod_labels: Labels = ()
+    namespace_labels: Labels | None = None
+
+    def to_dict(self) -> dict:
+        """The Kubernetes form of the peer."""
+        out: dict[str, Any] = {"podSelector": {"matchLabels": dict(self.pod_labels)} if self.pod_labels else {}}
+        if self.namespace_labels is not None:
+            out["namespaceSelector"] = (
+                {"matchLabels": dict(self.namespace_labels)} if self.namespace_labels else {}
+            )
+        return out
+
+    def __str__(self) -> str:
+        text = _labels_text(self.pod_labels)
+        if self.namespace_labels is not None:
+            ns = dict(self.namespace_labels).get(NAMESPACE_NAME_LABEL)
+            text += f" in ns {ns}" if ns else f" in ns({_labels_text(self.namespace_labels)})"
+        return text
+
+
+@dataclass(frozen=True, order=True)
+class PortSpec:
+    """A ``ports`` entry: a number (or container port name) and a protocol."""
+
+    port: int | str
+    protocol: str = "TCP"
+
+    def to_dict(self) -> dict:
+        """The Kubernetes form of the port entry."""
+        return {"port": self.port, "protocol": self.protocol}
+
+    def __str__(self) -> str:
+        return f"{self.port}/{self.protocol}"
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Base of every edit: the policy it changes and the direction."""
+
+    namespace: str
+    policy: str
+    direction: str
+
+    kind: ClassVar[str] = "edit"
+    weight: ClassVar[int] = 1
+    # 0: in place, 1: removal, 2: append (the order patch_ops applies them in)
+    stage: ClassVar[int] = 0
+
+    @property
+    def key(self) -> str:
+        """``namespace/name`` of the policy."""
+        return f"{self.namespace}/{self.policy}"
+
+    @property
+    def rules_field(self) -> str:
+        """``ingress`` or ``egress``."""
+        return _FIELDS[self.direction][0]
+
+    @property
+    def peers_field(self) -> str:
+        """``from`` or ``to``."""
+        return _FIELDS[self.direction][1]
+
+    @property
+    def rule_index(self) -> int | None:
+        """The observed rule index an in-place edit or removal touches."""
+        return getattr(self, "rule", None)
+
+    def describe(self) -> str:
+        """One line for people."""
+        raise NotImplementedError
+
+    def as_dict(self) -> dict:
+        """JSON form: the kind and every field."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                value = [str(v) for v in value]
+            out[name] = value
+        return out
+
+    def _where(self) -> str:
+        return f"{self.key} {self.rules_field}"
+
+
+@dataclass(frozen=True, order=True)
+class SetPort(Edit):
+    """Set the port of entry ``entry`` of rule ``rule``."""
+
+    rule: int = 0
+    entry: int = 0
+    port: int | str = 0
+    kind: ClassVar[str] = "set_port"
+
+    def describe(self) -> str:
+        return f"{self._where()}[{self.rule}] ports[{self.entry}]: set port {self.port}"
+
+
+@dataclass(frozen=True, order=True)
+class SetProtocol(Edit):
+    """Set the protocol of entry ``entry`` of rule ``rule``."""
+
+    rule: int = 0
+    entry: int = 0
+    protocol: str = "TCP"
+    kind: ClassVar[str] = "set_protocol"
+
+    def describe(self) -> str:
+        return f"{self._where()}[{self.rule}] ports[{self.entry}]: set protocol {self.protocol}"
+
+
+@dataclass(frozen=True, order=True)
+class RemovePeer(Edit):
+    """Remove peer ``peer`` of rule ``rule`` (never its last one)."""
+
+    rule: int = 0
+    peer: int = 0
+    kind: ClassVar[str] = "remove_peer"
+
+    def describe(self) -> str:
+        return f"{self._where()}[{self.rule}]: remove {self.peers_field}[{self.peer}]"
+
+
+@dataclass(frozen=True, order=True)
+class AddPeer(Edit):
+    """Add peers to rule ``rule`` (which must already list peers)."""
+
+    rule: int = 0
+    peers: tuple[PeerSpec, ...] = ()
+    kind: ClassVar[str] = "add_peer"
+    weight: ClassVar[int] = 2
+
+    def describe(self) -> str:
+        shown = "; ".join(str(p) for p in self.peers)
+        return f"{self._where()}[{self.rule}]: add {self.peers_field} {shown}"
+
+
+@dataclass(frozen=True, order=True)
+class RemoveRule(Edit):
+    """Remove rule ``rule``."""
+
+    rule: int = 0
+    kind: ClassVar[str] = "remove_rule"
+    stage: ClassVar[int] = 1
+
+    def describe(self) -> str:
+        return f"{self._where()}[{self.rule}]: remove rule"
+
+
+@dataclass(frozen=True, order=True)
+class AddRule(Edit):
+    """Append a rule admitting ``peers`` on ``ports``."""
+
+    peers: tuple[PeerSpec, ...] = ()
+    ports: tuple[PortSpec, ...] = ()
+    kind: ClassVar[str] = "add_rule"
+    weight: ClassVar[int] = 3
+    stage: ClassVar[int] = 2
+
+    def rule_dict(self) -> dict:
+        """The appended rule."""
+        return {
+            self.peers_field: [p.to_dict() for p in self.peers],
+            "ports": [p.to_dict() for p in self.ports],
+        }
+
+    def describe(self) -> str:
+        peers = "; ".join(str(p) for p in self.peers)
+        ports = ", ".join(str(p) for p in self.ports)
+        return f"{self._where()}: add rule {self.peers_field} [{peers}] ports [{ports}]"
+
+
+@dataclass(frozen=True, order=True)
+class AllowDNS(Edit):
+    """Append an egress rule to kube-dns on 53/UDP and 53/TCP."""
+
+    dns_peer: PeerSpec = PeerSpec()
+    kind: ClassVar[str] = "allow_dns"
+    weight: ClassVar[int] = 2
+    stage: ClassVar[int] = 2
+
+    def rule_dict(self) -> dict:
+        """The appended rule."""
+        return {
+            "to": [self.dns_peer.to_dict()],
+            "ports": [PortSpec(53, "UDP").to_dict(), PortSpec(53, "TCP").to_dict()],
+        }
+
+    def describe(self) -> str:
+        return f"{self._where()}: allow DNS to {self.dns_peer} on 53/UDP, 53/TCP"
+
+
+@dataclass(frozen=True, order=True)
+class AllowAll(Edit):
+    """Append the empty rule ``{}``: the direction is open again (restores egress)."""
+
+    kind: ClassVar[str] = "allow_all"
+    weight: ClassVar[int] = 4
+    stage: ClassVar[int] = 2
+
+    def rule_dict(self) -> dict:
+        """The appended rule."""
+        return {}
+
+    def describe(self) -> str:
+        return f"{self._where()}: add allow-all rule {{}}"
+
+
+EDIT_KINDS: tuple[type[Edit], ...] = (
+    SetPort,
+    SetProtocol,
+    RemovePeer,
+    AddPeer,
+    RemoveRule,
+    AddRule,
+    AllowDNS,
+    AllowAll,
+)
+
+
+def plan_weight(edits: Sequence[Edit]) -> int:
+    """Total weight of an edit set (what the planner minimises)."""
+    return sum(e.weight for e in edits)
+
+
+def _rules(obj: dict, edit: Edit) -> list | None:
+    return (obj.get("spec") or {}).get(edit.rules_field)
+
+
+def _check(obj: dict, edit: Edit) -> dict | None:
+    """The observed rule an in-place edit or removal touches, validated."""
+    index = edit.rule_index
+    if index is None:
+        return None
+    rules = _rules(obj, edit)
+    if not isinstance(rules, list) or not 0 <= index < len(rules):
+        raise EmissionError(f"{edit.describe()}: {edit.key} has no {edit.rules_field}[{index}]")
+    rule = rules[index]
+    if isinstance(edit, SetPort | SetProtocol):
+        ports = rule.get("ports")
+        if not isinstance(ports, list) or not 0 <= edit.entry < len(ports):
+            raise EmissionError(f"{edit.describe()}: the rule has no ports[{edit.entry}]")
+    if isinstance(edit, RemovePeer | AddPeer):
+        peers = rule.get(edit.peers_field)
+        if not isinstance(peers, list) or not peers:
+            raise EmissionError(f"{edit.describe()}: the rule admits every peer; there is no list to edit")
+        if isinstance(edit, RemovePeer) and not 0 <= edit.peer < len(peers):
+            raise EmissionError(f"{edit.describe()}: the rule has no {edit.peers_field}[{edit.peer}]")
+    return rule
+
+
+def _order(edit: Edit) -> tuple:
+    # Removals from the highest index down keep lower indices valid; peer
+    # removals likewise inside a rule; appends last, in the given order.
+    if isinstance(edit, RemovePeer):
+        return (edit.stage, edit.direction, 1, -edit.rule, -edit.peer)
+    if isinstance(edit, AddPeer):
+        return (edit.stage, edit.direction, 2, edit.rule, 0)
+    if isinstance(edit, RemoveRule):
+        return (edit.stage, edit.direction, 0, -edit.rule, 0)
+    if edit.stage == 2:
+        return (edit.stage, "", 0, 0, 0)
+    return (edit.stage, edit.direction, 0, edit.rule_index or 0, 0)
+
+
+def patch_ops(obj: dict, edits: Sequence[Edit]) -> list[dict]:
+    """The RFC 6902 patch applying ``edits`` (all of one policy) to ``obj``.
+
+    Raises
+    ------
+    EmissionError
+        When an edit names another policy or an index the object lacks, or
+        two edits contradict each other.
+    """
+    meta = obj.get("metadata") or {}
+    key = f"{meta.get('namespace', 'default')}/{meta.get('name')}"
+    guards: dict[tuple[str, int], dict] = {}
+    for edit in edits:
+        if edit.key != key:
+            raise EmissionError(f"{edit.describe()}: edit is for {edit.key}, object is {key}")
+        rule = _check(obj, edit)
+        if rule is not None:
+            guards[(edit.rules_field, edit.rule_index)] = rule
+    if len(set(edits)) != len(edits):
+        raise EmissionError(f"{key}: the same edit appears twice")
+    ops: list[dict] = [
+        {"op": "test", "path": f"/spec/{field}/{index}", "value": copy.deepcopy(rule)}
+        for (field, index), rule in sorted(guards.items())
+    ]
+    lengths = {
+        field: len(rules) if isinstance(rules := (obj.get("spec") or {}).get(field), list) else None
+        for field in ("ingress", "egress")
+    }
+    for edit in sorted(edits, key=_order):
+        base = f"/spec/{edit.rules_field}"
+        if isinstance(edit, SetPort):
+            ops.append({"op": "replace", "path": f"{base}/{edit.rule}/ports/{edit.entry}/port", "value": edit.port})
+        elif isinstance(edit, SetProtocol):
+            entry = obj["spec"][edit.rules_field][edit.rule]["ports"][edit.entry]
+            op = "replace" if "protocol" in entry else "add"
+            ops.append({"op": op, "path": f"{base}/{edit.rule}/ports/{edit.entry}/protocol", "value": edit.protocol})
+        elif isinstance(edit, RemovePeer):
+            ops.append({"op": "remove", "path": f"{base}/{edit.rule}/{edit.peers_field}/{edit.peer}"})
+        elif isinstance(edit, AddPeer):
+            for peer in edit.peers:
+                ops.append({"op": "add", "path": f"{base}/{edit.rule}/{edit.peers_field}/-", "value": peer.to_dict()})
+        elif isinstance(edit, RemoveRule):
+            ops.append({"op": "remove", "path": f"{base}/{edit.rule}"})
+        else:
+            rule = edit.rule_dict()  # type: ignore[attr-defined]
+            if lengths[edit.rules_field] is None:
+                ops.append({"op": "add", "path": base, "value": [rule]})
+                lengths[edit.rules_field] = 1
+            else:
+                ops.append({"op": "add", "path": f"{base}/-", "value": rule})
+    return ops
+
+
+def apply_ops(obj: dict, ops: list[dict]) -> dict:
+    """``obj`` with the patch applied (a new object; ``obj`` is untouched).
+
+    Raises
+    ------
+    EmissionError
+        When the patch does not apply (a failing ``test`` or a bad path).
+    """
+    try:
+        return jsonpatch.apply_patch(obj, ops, in_place=False)
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as exc:
+        raise EmissionError(f"patch does not apply: {exc}") from None
+
+
+def apply_edits(obj: dict, edits: Sequence[Edit]) -> dict:
+    """``obj`` after ``edits`` (through the same ops that are emitted)."""
+    return apply_ops(obj, patch_ops(obj, edits)) if edits else copy.deepcopy(obj)

@@ -1,0 +1,435 @@
+"""The repair planner: the lightest verified edit set that reaches an intent.
+
+1. Probe the current policies; every probe whose value differs from the
+   intent is a *change* to make.
+2. For each change, ask the engine's snapshot which side drops (or admits)
+   the connection and through which rules, and derive candidate edits for
+   that side only (plus grouped variants: one rule for several peers).
+3. Changes whose candidates touch common policies form a component; each
+   component is searched on its own: edit sets by increasing size, pruned by
+   weight bound and by coverage (every change needs a candidate of its own),
+   each survivor re-simulated. A set is accepted only if its changes reach
+   the intent and no other probe moves.
+4. The union of the component plans is re-simulated on the whole universe;
+   if that fails, one joint search runs over every candidate.
+5. Edits that can be dropped without losing the intent are dropped, so the
+   plan is irredundant, and it is verified once more before it is returned.
+
+The result is exact or there is no plan: :class:`NoPlan` says why.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from netmend.k8s.manifest import parse_policy
+from netmend.k8s.model import Cluster, NetworkPolicy
+from netmend.k8s.probe import PROBE_PROTOCOL, Matrix, Mismatch, Prober
+from netmend.k8s.semantics import EGRESS, INGRESS, Snapshot
+from netmend.repair.edits import (
+    AddPeer,
+    AddRule,
+    AllowAll,
+    AllowDNS,
+    Edit,
+    PortSpec,
+    RemovePeer,
+    RemoveRule,
+    SetPort,
+    SetProtocol,
+    apply_edits,
+    patch_ops,
+    plan_weight,
+)
+from netmend.repair.errors import NoPlan
+from netmend.repair.intent import Intent
+from netmend.repair.resolve import (
+    dns_endpoints,
+    dns_peer,
+    peer_matches,
+    source_pod,
+    target_endpoints,
+    workload_peer,
+)
+
+DEFAULT_MAX_EDITS = 6
+DEFAULT_BUDGET = 20_000  # re-simulations per plan
+
+
+@dataclass(frozen=True)
+class PolicyPatch:
+    """The patch of one policy: its ops and the object before and after."""
+
+    namespace: str
+    name: str
+    ops: tuple[dict, ...]
+    before: dict
+    after: dict
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A verified repair: edits, per-policy patches and the matrices around them."""
+
+    edits: tuple[Edit, ...]
+    patches: tuple[PolicyPatch, ...]
+    before: Matrix
+    after: Matrix
+    changes: tuple[Mismatch, ...]
+    dns: bool
+
+    @property
+    def weight(self) -> int:
+        """Total edit weight."""
+        return plan_weight(self.edits)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the intent already holds."""
+        return not self.edits
+
+
+def edit_sort_key(edit: Edit) -> tuple:
+    """A total, deterministic order over edits of every kind."""
+    return (edit.key, edit.direction, edit.kind, repr(edit))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    edit: Edit
+    covers: frozenset[int]  # indices of the changes it addresses
+
+
+class _Search:
+    """Shared state of one planning run."""
+
+    def __init__(self, cluster: Cluster, objects: Mapping[str, dict], intent: Intent, dns: bool):
+        self.objects = dict(objects)
+        self.policies: dict[str, NetworkPolicy] = {}
+        for key, obj in sorted(self.objects.items()):
+            pol = parse_policy(obj, source=key)
+            if pol.key != key:
+                raise ValueError(f"policy object {key!r} names itself {pol.key!r}")
+            self.policies[key] = pol
+        self.cluster = cluster.with_policies(tuple(self.policies.values()))
+        self.intent = intent
+        self.prober = Prober(self.cluster, intent.desired.probes(), dns=dns)
+        self.sim = self.prober.sim
+        self.dns = dns
+        self.snap: Snapshot = self.sim.snapshot(tuple(self.policies.values()))
+        self.current = self.prober.run(self.policies.values())
+        self.changes = intent.changes(self.current)
+        self.budget = DEFAULT_BUDGET
+        self._cache: dict[frozenset[Edit], Matrix] = {}
+
+    # -- simulation ------------------------------------------------------------
+
+    def objects_after(self, edits: Iterable[Edit]) -> dict[str, dict]:
+        by_policy: dict[str, list[Edit]] = {}
+        for edit in edits:
+            by_policy.setdefault(edit.key, []).append(edit)
+        return {key: apply_edits(self.objects[key], group) for key, group in sorted(by_policy.items())}
+
+    def run(self, edits: Iterable[Edit]) -> Matrix:
+        key = frozenset(edits)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        self.budget -= 1
+        if self.budget < 0:
+            raise NoPlan(f"search budget of {DEFAULT_BUDGET} re-simulations exhausted")
+        policies = dict(self.policies)
+        for pkey, obj in self.objects_after(key).items():
+            policies[pkey] = parse_policy(obj, source=pkey)
+        out = self.prober.run(policies.values())
+        self._cache[key] = out
+        return out
+
+    def reaches(self, edits: Iterable[Edit], targets: frozenset[int]) -> bool:
+        """Changes in ``targets`` reach the intent and every other probe stays."""
+        result = self.run(edits)
+        wanted = {(c.source, c.target): c.expected for i, c in enumerate(self.changes) if i in targets}
+        for (source, cells), (_, now) in zip(result.rows, self.current.rows, strict=True):
+            for (target, value), (_, before) in zip(cells, now, strict=True):
+                if value != wanted.get((source, target), before):
+                    return False
+        return True
+
+    # -- candidates ------------------------------------------------------------
+
+    def candidates(self) -> tuple[list[_Candidate], list[str]]:
+        """Candidate edits per change, grouped variants, and changes with none."""
+        raw: dict[Edit, set[int]] = {}
+        orphans = []
+        for index, change in enumerate(self.changes):
+            found = self._for_change(change)
+            if not found:
+                orphans.append(f"{change.source} -> {change.target} (want {change.expected})")
+            for edit in found:
+                raw.setdefault(edit, set()).add(index)
+        for edit, covers in self._grouped(raw).items():
+            raw.setdefault(edit, set()).update(covers)
+        out = [_Candidate(e, frozenset(c)) for e, c in raw.items()]
+        out.sort(key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
+        return out, orphans
+
+    def _for_change(self, change: Mismatch) -> list[Edit]:
+        src = source_pod(self.sim, change.source)
+        namespace = self.sim.pods[src].namespace
+        endpoints = target_endpoints(self.sim, change.target, namespace)
+        out: list[Edit] = []
+        if change.expected:
+            if self.dns:
+                out.extend(self._open_dns(src))
+            for dst, port in endpoints[:1]:
+                verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
+                if not verdict.egress.allowed:
+                    out.extend(self._open(src, dst, port, EGRESS))
+                if not verdict.ingress.allowed:
+                    out.extend(self._open(src, dst, port, INGRESS))
+        else:
+            for dst, port in endpoints:
+                verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
+                for side, pod, peer in ((verdict.ingress, dst, src), (verdict.egress, src, dst)):
+                    if side.isolated:
+                        out.extend(self._close(side.allowed_by, pod, peer))
+        return out
+
+    def _isolating(self, pod: int, direction: str) -> list[NetworkPolicy]:
+        pod_obj = self.sim.pods[pod]
+        return [
+            p
+            for p in self.policies.values()
+            if p.namespace == pod_obj.namespace
+            and direction in p.effective_types
+            and p.pod_selector.matches(dict(pod_obj.labels))
+        ]
+
+    def _open_dns(self, src: int) -> list[Edit]:
+        endpoints = dns_endpoints(self.sim)
+        if not endpoints or any(self.snap.allowed(src, d, "UDP", p) for d, p in endpoints):
+            return []
+        peer = dns_peer(self.sim)
+        out: list[Edit] = []
+        for pol in self._isolating(src, EGRESS):
+            out.append(AllowDNS(pol.namespace, pol.name, EGRESS, dns_peer=peer))
+            out.append(AllowAll(pol.namespace, pol.name, EGRESS))
+        return out
+
+    def _open(self, src: int, dst: int, port: int, direction: str) -> list[Edit]:
+        """Candidates admitting ``src -> dst:port`` on one side."""
+        here, there = (dst, src) if direction == INGRESS else (src, dst)
+        named = self.sim.named_ports[dst]
+        out: list[Edit] = []
+        for pol in self._isolating(here, direction):
+            peer = workload_peer(self.sim, there, pol.namespace)
+            out.append(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port),)))
+            if direction == EGRESS:
+                out.append(AllowAll(pol.namespace, pol.name, direction))
+            compiled = self.sim.compile_policy(pol)
+            rules = compiled.ingress if direction == INGRESS else compiled.egress
+            for index, (rule, crule) in enumerate(zip(pol.rules(direction), rules or (), strict=True)):
+                admits_peer = crule.admits_peer(there)
+                admits_port = crule.admits_port(PROBE_PROTOCOL, port, named)
+                if admits_peer and not admits_port:
+                    out.extend(self._fix_ports(pol, direction, index, rule.ports or (), port, named))
+                elif admits_port and not admits_peer and rule.peers:
+                    out.append(AddPeer(pol.namespace, pol.name, direction, rule=index, peers=(peer,)))
+        return out
+
+    @staticmethod
+    def _fix_ports(pol, direction, index, ports, port, named) -> list[Edit]:
+        out: list[Edit] = []
+        for entry, pp in enumerate(ports):
+            if pp.end_port is not None:
+                continue
+            value_ok = pp.port == port or (isinstance(pp.port, str) and named.get(pp.port, (None, None))[1] == port)
+            if not value_ok:
+                out.append(SetPort(pol.namespace, pol.name, direction, rule=index, entry=entry, port=port))
+            if pp.effective_protocol != PROBE_PROTOCOL:
+                out.append(SetProtocol(pol.namespace, pol.name, direction, rule=index, entry=entry, protocol=PROBE_PROTOCOL))
+        return out
+
+    def _close(self, refs, pod: int, peer_pod: int) -> list[Edit]:
+        """Candidates withdrawing the rules ``refs`` (of ``pod``'s side) from ``peer_pod``."""
+        out: list[Edit] = []
+        for ref in refs:
+            pol = self.policies[ref.policy]
+            rule = pol.rules(ref.direction)[ref.index]
+            out.append(RemoveRule(pol.namespace, pol.name, ref.direction, rule=ref.index))
+            peers = rule.peers or ()
+            if len(peers) > 1:
+                for k, peer in enumerate(peers):
+                    if peer_matches(self.sim, peer, pol.namespace, peer_pod):
+                        out.append(RemovePeer(pol.namespace, pol.name, ref.direction, rule=ref.index, peer=k))
+        return out
+
+    @staticmethod
+    def _grouped(raw: Mapping[Edit, set[int]]) -> dict[Edit, set[int]]:
+        """One rule (or one peer addition) serving several changes at once."""
+        groups: dict[tuple, list[Edit]] = {}
+        for edit in raw:
+            if isinstance(edit, AddRule):
+                key = (AddRule, edit.key, edit.direction, edit.ports if edit.direction == INGRESS else ())
+                groups.setdefault(key, []).append(edit)
+            elif isinstance(edit, AddPeer):
+                groups.setdefault((AddPeer, edit.key, edit.direction, edit.rule), []).append(edit)
+        out: dict[Edit, set[int]] = {}
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            first = members[0]
+            peers = tuple(sorted({p for m in members for p in m.peers}))
+            covers = set().union(*(raw[m] for m in members))
+            if isinstance(first, AddRule):
+                ports = tuple(sorted({p for m in members for p in m.ports}, key=lambda p: (str(p.port), p.protocol)))
+                edit: Edit = AddRule(first.namespace, first.policy, first.direction, peers=peers, ports=ports)
+            else:
+                edit = AddPeer(first.namespace, first.policy, first.direction, rule=first.rule, peers=peers)
+            out[edit] = covers
+        return out
+
+    # -- search ----------------------------------------------------------------
+
+    def search(self, cands: Sequence[_Candidate], targets: frozenset[int], max_edits: int) -> tuple[Edit, ...] | None:
+        """The lightest candidate set reaching ``targets`` (ties: fewer edits, then order)."""
+        cands = [c for c in cands if c.covers & targets]
+        weights = sorted(c.edit.weight for c in cands)
+        best: tuple[int, int, tuple[Edit, ...]] | None = None
+        for size in range(1, min(max_edits, len(cands)) + 1):
+            if best is not None and sum(weights[:size]) >= best[0]:
+                break
+            for combo in itertools.combinations(cands, size):
+                weight = sum(c.edit.weight for c in combo)
+                if best is not None and weight >= best[0]:
+                    continue
+                if frozenset().union(*(c.covers for c in combo)) & targets != targets:
+                    continue
+                if not _consistent(combo):
+                    continue
+                edits = tuple(c.edit for c in combo)
+                if self.reaches(edits, targets):
+                    best = (weight, size, edits)
+        return None if best is None else best[2]
+
+    def prune(self, edits: tuple[Edit, ...], targets: frozenset[int]) -> tuple[Edit, ...]:
+        """Drop edits the intent does not need (heaviest first), until none can go."""
+        changed = True
+        while changed:
+            changed = False
+            for edit in sorted(edits, key=lambda e: (-e.weight, edit_sort_key(e))):
+                rest = tuple(e for e in edits if e != edit)
+                if rest and self.reaches(rest, targets):
+                    edits, changed = rest, True
+                    break
+        return edits
+
+
+def _consistent(combo: Sequence[_Candidate]) -> bool:
+    """Reject sets that edit a rule they also remove."""
+    removed = {(c.edit.key, c.edit.direction, c.edit.rule) for c in combo if isinstance(c.edit, RemoveRule)}
+    for c in combo:
+        edit = c.edit
+        if (
+            not isinstance(edit, RemoveRule)
+            and edit.rule_index is not None
+            and (edit.key, edit.direction, edit.rule_index) in removed
+        ):
+            return False
+    return True
+
+
+def _components(cands: Sequence[_Candidate], count: int) -> list[frozenset[int]]:
+    """Changes linked by candidates on a common policy, as sorted groups."""
+    parent = list(range(count))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_policy: dict[str, list[int]] = {}
+    for c in cands:
+        by_policy.setdefault(c.edit.key, []).extend(c.covers)
+    for members in by_policy.values():
+        for a in members[1:]:
+            parent[find(a)] = find(members[0])
+    groups: dict[int, set[int]] = {}
+    for i in range(count):
+        groups.setdefault(find(i), set()).add(i)
+    return sorted((frozenset(g) for g in groups.values()), key=min)
+
+
+def plan_repair(
+    cluster: Cluster,
+    objects: Mapping[str, dict],
+    intent: Intent,
+    *,
+    dns: bool = True,
+    max_edits: int = DEFAULT_MAX_EDITS,
+) -> Plan:
+    """The lightest verified edit set turning the current matrix into ``intent``.
+
+    Parameters
+    ----------
+    cluster : Cluster
+        Pods, services and namespaces (its own policies are replaced).
+    objects : mapping
+        ``namespace/name`` -> the policy object as observed (patch guards
+        are built from these exact objects).
+    intent : Intent
+        The desired matrix; its probes are the ones verified.
+    dns : bool
+        Model name resolution through kube-dns.
+    max_edits : int
+        Largest edit set searched per component.
+
+    Raises
+    ------
+    NoPlan
+        When no edit set within the IR reaches the intent exactly.
+    """
+    search = _Search(cluster, objects, intent, dns)
+    if not search.changes:
+        return Plan((), (), search.current, search.current, (), dns)
+    cands, orphans = search.candidates()
+    if orphans:
+        raise NoPlan(
+            "no edit in the repair IR can change "
+            + "; ".join(orphans)
+            + " (nothing isolates either side for a removal, or the service has no endpoint)"
+        )
+    everything = frozenset(range(len(search.changes)))
+    edits: list[Edit] = []
+    for component in _components(cands, len(search.changes)):
+        found = search.search(cands, component, max_edits)
+        if found is None:
+            names = ", ".join(f"{search.changes[i].source} -> {search.changes[i].target}" for i in sorted(component))
+            raise NoPlan(f"no set of at most {max_edits} candidate edits repairs {names} without moving another probe")
+        edits.extend(found)
+    if not search.reaches(edits, everything):
+        joint = search.search(cands, everything, max_edits)
+        if joint is None:
+            raise NoPlan("the per-component repairs interfere and no joint edit set reaches the intent")
+        edits = list(joint)
+    final = tuple(sorted(search.prune(tuple(edits), everything), key=edit_sort_key))
+    after = search.run(final)
+    if after != intent.desired:
+        raise NoPlan("internal check failed: the plan does not reproduce the intent")
+    return Plan(final, _patches(search.objects, final), search.current, after, search.changes, dns)
+
+
+def _patches(objects: Mapping[str, dict], edits: Sequence[Edit]) -> tuple[PolicyPatch, ...]:
+    by_policy: dict[str, list[Edit]] = {}
+    for edit in edits:
+        by_policy.setdefault(edit.key, []).append(edit)
+    out = []
+    for key, group in sorted(by_policy.items()):
+        before = objects[key]
+        ops = patch_ops(before, group)
+        namespace, _, name = key.partition("/")
+        out.append(PolicyPatch(namespace, name, tuple(ops), before, apply_edits(before, group)))
+    return tuple(out)
