@@ -1,0 +1,131 @@
+"""The safe-commit planner: the requested answer, the committed graph, and why they differ.
+
+:func:`plan` runs a query on a copy of the topology, takes the exact answer
+(``data``, what was asked, even when the request itself is unsafe) and the
+commit the runtime proposes, and verifies the commit with the six-rule
+checker before returning it. A commit that fails the checker is never
+returned: the topology is then left unchanged, and the plan says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from netmend.malt import safety
+from netmend.malt.ir import Query
+from netmend.malt.semantics import execute
+
+
+@dataclass(frozen=True)
+class Change:
+    """How a committed graph differs from the topology it started from."""
+
+    added_nodes: tuple[str, ...]
+    removed_nodes: tuple[str, ...]
+    added_edges: tuple[tuple[str, str], ...]
+    removed_edges: tuple[tuple[str, str], ...]
+    changed_attributes: tuple[tuple[str, str, Any, Any], ...]  # (node, attribute, before, after)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added_nodes or self.removed_nodes or self.added_edges
+                    or self.removed_edges or self.changed_attributes)
+
+    def to_dict(self) -> dict:
+        return {
+            "added_nodes": list(self.added_nodes),
+            "removed_nodes": list(self.removed_nodes),
+            "added_edges": [list(e) for e in self.added_edges],
+            "removed_edges": [list(e) for e in self.removed_edges],
+            "changed_attributes": [
+                {"node": n, "attribute": a, "before": b, "after": c}
+                for n, a, b, c in self.changed_attributes
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A planned request: the exact answer and the verified safe commit."""
+
+    query: Query
+    answer_type: str
+    data: Any
+    requested_graph: nx.DiGraph  # the graph exactly as requested (may be unsafe)
+    committed_graph: nx.Graph  # what is safe to commit (always passes the checker)
+    change: Change
+    notes: tuple[str, ...]
+    requested_verdict: safety.Verdict
+    committed_verdict: safety.Verdict
+
+
+def _label(graph: nx.Graph, node) -> str:
+    name = graph.nodes[node].get("name", node)
+    return name if isinstance(name, str) else repr(name)
+
+
+def diff(before: nx.Graph, after: nx.Graph) -> Change:
+    """The change from ``before`` to ``after``, by node id, in deterministic order."""
+    added = [n for n in after.nodes if n not in before]
+    removed = [n for n in before.nodes if n not in after]
+    added_edges = [(a, z) for a, z in after.edges if not before.has_edge(a, z)]
+    removed_edges = [(a, z) for a, z in before.edges if not after.has_edge(a, z)]
+    changed = []
+    for node, attrs in after.nodes(data=True):
+        if node not in before:
+            continue
+        old = before.nodes[node]
+        if old is attrs or old == attrs:
+            continue
+        for key in sorted(set(old) | set(attrs), key=str):
+            if old.get(key) != attrs.get(key):
+                changed.append((_label(after, node), key, old.get(key), attrs.get(key)))
+    return Change(
+        added_nodes=tuple(_label(after, n) for n in added),
+        removed_nodes=tuple(_label(before, n) for n in removed),
+        added_edges=tuple((_label(after, a), _label(after, z)) for a, z in added_edges),
+        removed_edges=tuple((_label(before, a), _label(before, z)) for a, z in removed_edges),
+        changed_attributes=tuple(changed),
+    )
+
+
+def plan(query: Query, topology: nx.DiGraph) -> Plan:
+    """Plan ``query`` over ``topology`` (left untouched) and verify the commit.
+
+    >>> from netmend.malt.topology import synthetic
+    >>> from netmend.malt.parser import parse
+    >>> p = plan(parse("remove ju1.a1.m1.s2c1"), synthetic())
+    >>> p.requested_verdict.ok, p.committed_verdict.ok, len(p.change.removed_nodes)
+    (False, True, 5)
+    """
+    work = topology.copy()
+    result = execute(query, work)
+    notes = list(result["notes"])
+    committed = result["updated_graph"]
+    requested = work if result["type"] != "graph" else result["data"]
+    requested_verdict = safety.check(requested)
+    committed_verdict = safety.check(committed)
+    if not committed_verdict.ok:
+        base_verdict = safety.check(topology)
+        if base_verdict.ok:
+            notes.append("the proposed commit broke a safety rule, so nothing was committed: "
+                         + committed_verdict.violations[0].message)
+        else:
+            notes.append("the topology already broke a safety rule before the request, so "
+                         "nothing was committed: " + base_verdict.violations[0].message)
+        committed = topology
+        committed_verdict = base_verdict
+    return Plan(
+        query=query,
+        answer_type=result["type"],
+        data=result["data"],
+        requested_graph=requested,
+        committed_graph=committed,
+        change=diff(topology, committed),
+        notes=tuple(notes),
+        requested_verdict=requested_verdict,
+        committed_verdict=committed_verdict,
+    )
