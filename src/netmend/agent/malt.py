@@ -1,0 +1,51 @@
+"""The MALT route of the agent: prompt text in, ``process_graph`` reply out.
+
+NetArena sends the request inside one of four prompt envelopes (zero-shot or
+few-shot, base or chain-of-thought). Few-shot envelopes carry example
+questions first; the live request is the last ``Question:`` line of the
+closing block, which begins with ``Begin!``. A bare request is accepted too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from netmend.malt import codegen
+from netmend.malt.parser import QueryError, parse
+
+_CLOSING_BLOCK = "Begin!"
+_QUESTION = re.compile(r"^[ \t]*Question:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+def is_malt_envelope(text: str) -> bool:
+    """True when ``text`` looks like a NetArena MALT prompt (asks for ``process_graph``)."""
+    return "process_graph" in text and _QUESTION.search(text) is not None
+
+
+def extract_request(text: str) -> str:
+    """The live request of a MALT prompt envelope, or the text itself when it is a bare request.
+
+    >>> extract_request("Question: Example one.\\nBegin! go\\nQuestion: Remove x1 from the graph.\\nAnswer:")
+    'Remove x1 from the graph.'
+    """
+    tail = text[text.rfind(_CLOSING_BLOCK):] if _CLOSING_BLOCK in text else text
+    questions = _QUESTION.findall(tail)
+    if questions:
+        return questions[-1]
+    return text.strip()
+
+
+def respond_malt(text: str) -> str:
+    """Answer a MALT prompt: one python fence with ``process_graph``, or a refusal in words."""
+    request = extract_request(text)
+    try:
+        query = parse(request)
+    except QueryError as exc:
+        return refusal(request, exc)
+    return codegen.fenced(codegen.emit(query))
+
+
+def refusal(request: str, error: QueryError) -> str:
+    """A clear, non-empty refusal that carries no code."""
+    return (f"I cannot answer this request safely, so I will not guess.\n"
+            f"Request: {request}\nReason ({error.code}): {error}\n")
