@@ -77,9 +77,16 @@ class Lab:
         The cluster it was built from, with the policies applied last.
     """
 
-    def __init__(self, name: str, cluster: Cluster, plan: LabPlan, source: dict | None = None):
+    def __init__(
+        self,
+        name: str,
+        cluster: Cluster,
+        plan: LabPlan,
+        source: dict | None = None,
+        deny: str = "drop",
+    ):
         self.name, self.cluster, self.plan = name, cluster, plan
-        self.source = source
+        self.source, self.deny = source, deny
         self.directory = sandbox.lab_dir(name)
 
     @classmethod
@@ -110,10 +117,10 @@ class Lab:
         plan = plan_lab(cluster)
         name = name or unique_name()
         directory = sandbox.start(name, tied=tied)
-        lab = cls(name, cluster, plan, source)
+        lab = cls(name, cluster, plan, source, deny)
         try:
             sandbox.request(directory, {"op": "setup", "plan": plan.to_json()})
-            lab.apply(cluster.policies, deny=deny)
+            lab.apply(cluster.policies)
         except BaseException:
             sandbox.stop(directory)
             raise
@@ -131,13 +138,14 @@ class Lab:
             raise LabStateError(f"lab {name!r} has no readable {STATE_FILE}: {exc}") from exc
         workloads = cluster_from_source(state["source"])
         cluster = workloads.with_policies(tuple(parse_policy(p) for p in state["policies"]))
-        return cls(name, cluster, plan_lab(cluster), state["source"])
+        return cls(name, cluster, plan_lab(cluster), state["source"], state["deny"])
 
     def _save(self) -> None:
         if self.source is None:
             return
         state = {
             "source": self.source,
+            "deny": self.deny,
             "policies": [policy_to_dict(p) for p in self.cluster.policies],
         }
         # Written whole then renamed: a torn file would strand the lab.
@@ -145,22 +153,23 @@ class Lab:
         tmp.write_text(json.dumps(state, sort_keys=True))
         tmp.replace(self.directory / STATE_FILE)
 
-    def rebuild(self, cluster: Cluster, deny: str = "drop") -> None:
+    def rebuild(self, cluster: Cluster) -> None:
         """Replace the pods by those of ``cluster`` in the same sandbox, then apply its policies."""
         plan = plan_lab(cluster)
         sandbox.request(self.directory, {"op": "setup", "plan": plan.to_json()})
         self.cluster, self.plan = cluster, plan
-        self.apply(cluster.policies, deny=deny)
+        self.apply(cluster.policies)
 
-    def apply(self, policies: Iterable[NetworkPolicy], deny: str = "drop") -> tuple[str, ...]:
+    def apply(self, policies: Iterable[NetworkPolicy]) -> tuple[str, ...]:
         """Enforce exactly ``policies``; the keys of the pods whose rules changed.
 
-        Every pod's ruleset is compiled; the sandbox reloads only those that
-        differ from what it holds, each with one atomic ``nft -f``.
+        Every pod's ruleset is compiled (denied packets handled as
+        ``self.deny`` says); the sandbox reloads only those that differ from
+        what it holds, each with one atomic ``nft -f``.
         """
         cluster = self.cluster.with_policies(tuple(policies))
         views = {view.pod: view for view in effective_view(cluster)}
-        rulesets = {pod.netns: compile_filter(views[pod.key], deny) for pod in self.plan.pods}
+        rulesets = {pod.netns: compile_filter(views[pod.key], self.deny) for pod in self.plan.pods}
         reply = sandbox.request(self.directory, {"op": "apply", "rulesets": rulesets})
         self.cluster = cluster
         self._save()
@@ -255,13 +264,13 @@ class Lab:
 
 
 def cluster_from_source(source: dict[str, Any]) -> Cluster:
-    """The cluster (without policies) that ``source`` describes.
+    """The cluster that ``source`` describes, with the policies it carries.
 
-    ``{"demo": true}`` is the built-in Online Boutique; ``{"documents":
-    [[name, text], ...]}`` are manifest files' contents, read again exactly
-    as at ``up`` (kube-dns added when missing).
+    ``{"demo": true}`` is the built-in Online Boutique with its correct
+    policies; ``{"documents": [[name, text], ...]}`` are manifest files'
+    contents, read again exactly as at ``up`` (kube-dns added when missing).
     """
     if source.get("demo"):
-        return demo_cluster().with_policies(())
+        return demo_cluster()
     objects = [obj for name, text in source["documents"] for obj in parse_text(text, name)]
-    return build_cluster(with_kube_dns(objects)).with_policies(())
+    return build_cluster(with_kube_dns(objects))
