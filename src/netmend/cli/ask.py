@@ -1,0 +1,132 @@
+"""``netmend ask``: answer one request (or a stream of them) against a topology."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from netmend.malt import codegen, topology
+from netmend.malt.parser import QueryError, parse_request
+from netmend.malt.planner import Plan, plan
+from netmend.malt.validate import validate
+
+
+@click.group()
+def ask() -> None:
+    """Answer requests in controlled English."""
+
+
+def _jsonable(value):
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _data_json(p: Plan):
+    if p.answer_type == "graph":
+        graph = p.requested_graph
+        return {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges()}
+    return _jsonable(p.data)
+
+
+def answer(request: str, graph, *, with_code: bool = False) -> tuple[dict, Plan | None]:
+    """One request -> a JSON-able record (an ``error`` record when refused) and its plan."""
+    try:
+        parsed = parse_request(request)
+        validate(parsed, graph)
+    except QueryError as exc:
+        return {"request": request, "error": exc.to_dict()}, None
+    p = plan(parsed.query, graph)
+    record = {
+        "request": request,
+        "family": p.query.family,
+        "type": p.answer_type,
+        "data": _data_json(p),
+        "change": p.change.to_dict(),
+        "notes": list(p.notes),
+        "requested_safe": p.requested_verdict.ok,
+        "committed_safe": p.committed_verdict.ok,
+    }
+    if with_code:
+        record["code"] = codegen.emit(p.query)
+    return record, p
+
+
+def _human(record: dict, p: Plan | None) -> str:
+    if "error" in record:
+        return f"refused ({record['error']['code']}): {record['error']['message']}"
+    lines = [f"request   {record['request']}", f"family    {record['family']}"]
+    if record["type"] == "list" and record["data"] and isinstance(record["data"][0], list):
+        width = max(len(str(name)) for name, _ in record["data"])
+        lines.append("answer    name" + " " * (width - 4) + "  total capacity (bps)")
+        lines += [f"          {name:<{width}}  {cap:,.0f}" for name, cap in record["data"]]
+    elif record["type"] == "list":
+        lines.append(f"answer    {len(record['data'])} child node(s)")
+        lines += [f"          {name}" for name in record["data"]]
+    elif record["type"] == "text":
+        lines.append(f"answer    {record['data']}")
+    else:
+        lines.append(f"answer    graph with {record['data']['nodes']} nodes, "
+                     f"{record['data']['edges']} edges")
+    change = record["change"]
+    summary = (f"+{len(change['added_nodes'])} nodes, -{len(change['removed_nodes'])} nodes, "
+               f"+{len(change['added_edges'])} edges, -{len(change['removed_edges'])} edges, "
+               f"{len(change['changed_attributes'])} attribute change(s)")
+    lines.append(f"commit    {summary}")
+    for label in ("added_nodes", "removed_nodes"):
+        for name in change[label][:10]:
+            lines.append(f"          {'+' if label == 'added_nodes' else '-'} {name}")
+    for item in change["changed_attributes"]:
+        lines.append(f"          ~ {item['node']}.{item['attribute']}: {item['before']} -> "
+                     f"{item['after']}")
+    lines.append("safety    requested: " + ("safe" if record["requested_safe"] else "UNSAFE")
+                 + "; committed: " + ("safe" if record["committed_safe"] else "UNSAFE"))
+    if p is not None and not p.requested_verdict.ok:
+        lines += ["          " + line for line in p.requested_verdict.summary(3).splitlines()[1:]]
+    for note in record["notes"]:
+        lines.append(f"note      {note}")
+    if "code" in record:
+        lines += ["", record["code"]]
+    return "\n".join(lines)
+
+
+@ask.command("malt")
+@click.argument("query")
+@click.option("--topology", "topology_path", type=click.Path(dir_okay=False),
+              help="MALT textproto or node-link JSON file (default: the built-in synthetic topology).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per request.")
+@click.option("--code", "with_code", is_flag=True,
+              help="Also print the evaluator-ready process_graph source.")
+@click.option("--write", "write_path", type=click.Path(dir_okay=False),
+              help="Write the committed graph as node-link JSON (single request only).")
+def malt(query: str, topology_path: str | None, as_json: bool, with_code: bool,
+         write_path: str | None) -> None:
+    """Answer QUERY over a MALT topology; QUERY of '-' reads one request per line from stdin."""
+    try:
+        graph = topology.load(topology_path) if topology_path else topology.default()
+    except topology.TopologyError as exc:
+        raise click.ClickException(str(exc)) from exc
+    batch = query == "-"
+    if batch and write_path:
+        raise click.UsageError("--write takes a single request, not '-'")
+    requests = [line.strip() for line in sys.stdin] if batch else [query]
+    failed = 0
+    for request in requests:
+        if not request:
+            continue
+        record, p = answer(request, graph, with_code=with_code)
+        failed += "error" in record
+        if as_json or batch:
+            click.echo(json.dumps(record, sort_keys=True, default=str))
+        else:
+            click.echo(_human(record, p))
+        if write_path and p is not None:
+            topology.write_node_link(p.committed_graph, write_path)
+    if failed:
+        sys.exit(2 if not batch else 1)

@@ -1,0 +1,61 @@
+"""Check a parsed request against a known topology before anything runs.
+
+Without a topology (for example over A2A) the emitted code copes with
+missing names exactly as the reference does; with one, a name that is not
+there is an error, never a silent no-op.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from netmend.malt import ir
+from netmend.malt import kinds as K
+from netmend.malt.parser import Parsed, QueryError, UnknownName
+
+
+def _kinds_by_name(graph: nx.Graph) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for _, attrs in graph.nodes(data=True):
+        name = attrs.get("name")
+        if isinstance(name, str) and name not in found:
+            found[name] = K.kinds_of(attrs)
+    return found
+
+
+def validate(parsed: Parsed, graph: nx.Graph) -> None:
+    """Raise :class:`UnknownName` or :class:`QueryError` when the request does not fit ``graph``."""
+    known = _kinds_by_name(graph)
+    for step in parsed.query.steps:
+        if isinstance(step, ir.Add):
+            if step.name in known:
+                raise QueryError(f"a node named {step.name!r} already exists",
+                                 expected="a new, unused name for the node to add")
+            _require(step.parent, known)
+            known[step.name] = [step.kind]
+        elif isinstance(step, (ir.Remove, ir.Update)):
+            _require(step.name, known)
+            if isinstance(step, ir.Update) and K.PORT not in known[step.name]:
+                raise QueryError(f"{step.name!r} is not a port, so it has no capacity",
+                                 expected="the name of a port (EK_PORT)")
+        elif isinstance(step, (ir.ListChildren, ir.Rank)):
+            _require(step.parent, known)
+        elif isinstance(step, ir.Count) and step.container is not None:
+            _require(step.container, known)
+        elif isinstance(step, ir.ForEachAdd) and not any(
+            kinds and kinds[0] == step.parent_kind for kinds in known.values()
+        ):
+            raise QueryError(f"the topology has no {step.parent_kind}",
+                             expected="a kind of node the topology has")
+    for name, kind in parsed.qualifiers:
+        if name in known and kind not in known[name]:
+            raise QueryError(f"{name!r} is a {'/'.join(known[name])}, not a {kind}",
+                             expected=f"the name of a {kind}, or no kind before the name")
+
+
+def _require(name: str, known: dict[str, list[str]]) -> None:
+    if name not in known:
+        close = sorted(n for n in known if n.startswith(name.rsplit(".", 1)[0]))[:3]
+        hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+        raise UnknownName(f"no node is named {name!r}{hint}",
+                          expected="the name of a node in the topology")
