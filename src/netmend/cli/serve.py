@@ -6,6 +6,10 @@ from urllib.parse import urlsplit
 
 import click
 
+# One plain request answered before listening: the first call pays for lazy
+# imports and table building (a fifth of a second), and no client should.
+_WARM_UP_REQUEST = "Count the EK_PORT in ju1.a1.m1. Return the count number as text."
+
 
 def _check_card_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
@@ -40,6 +44,7 @@ def serve(host: str, port: int, card_url: str | None) -> None:
         sock = bind(host, port)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    respond(_WARM_UP_REQUEST)
     bound_port = sock.getsockname()[1]
     url = card_url or default_card_url(host, bound_port)
     advertised = url or "the address each client used (wildcard host)"
