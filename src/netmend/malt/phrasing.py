@@ -25,8 +25,8 @@ _phrases("ADD", "add", "insert", "create", "attach", "append", "introduce", "put
 _phrases("REMOVE", "remove", "delete", "drop", "erase", "eliminate", "take out", "get rid of",
          "detach", "decommission", "unplug", "destroy")
 _phrases("LIST", "list", "show", "display", "enumerate", "print", "give me", "get", "what are",
-         "which are", "tell me", "find", "show me", "list out")
-_phrases("COUNT", "count", "how many", "tally", "compute the number of", "give me the number of",
+         "which are", "which", "tell me", "find", "show me", "list out")
+_phrases("COUNT", "count", "how many", "tell me how many", "show me how many", "tally", "compute the number of", "give me the number of",
          "what is the number of", "what's the number of", "tell me the number of",
          "get the number of", "find the number of", "count the number of",
          "count the total number of", "what is the total number of")
