@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import json
 import socket
+import uuid
 from urllib.parse import urlsplit
+
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.client.middleware import ClientCallContext
+from a2a.types import Message, Part, Role, TextPart
 
 
 def echo(text: str) -> str:
@@ -39,3 +45,32 @@ def raw_exchange(url: str, data: bytes, *, timeout: float = 5.0) -> bytes:
             chunks.append(chunk)
     return b"".join(chunks)
 
+
+def evaluator_text(event) -> str | None:
+    """What NetArena's AgentClient extracts from the last event."""
+    if isinstance(event, Message):
+        return "\n".join(p.root.text for p in event.parts if isinstance(p.root, TextPart))
+    task, _update = event
+    if task.artifacts:
+        last = task.artifacts[-1]
+        return "\n".join(p.root.text for p in last.parts if isinstance(p.root, TextPart)).strip()
+    return None
+
+
+async def ask_like_the_evaluator(base_url: str, texts: list[str], *, streaming: bool) -> list[str | None]:
+    """Send each text in turn with a2a-sdk 0.3.22 as NetArena's AgentClient does."""
+    async with httpx.AsyncClient() as http:
+        card = await A2ACardResolver(httpx_client=http, base_url=base_url).get_agent_card()
+        client = ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
+        context = ClientCallContext(state={"http_kwargs": {"timeout": 60}})
+        replies = []
+        for text in texts:
+            message = Message(
+                kind="message", role=Role.user, message_id=uuid.uuid4().hex,
+                parts=[Part(TextPart(kind="text", text=text))],
+            )
+            last = None
+            async for event in client.send_message(message, context=context):
+                last = event
+            replies.append(evaluator_text(last))
+        return replies

@@ -12,16 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import uuid
 from pathlib import Path
 
 import httpx
 import pytest
-from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.client import A2ACardResolver
 from a2a.client.errors import A2AClientJSONRPCError
-from a2a.client.middleware import ClientCallContext
-from a2a.types import Message, Part, Role, TextPart
-from serve_helpers import echo
+from serve_helpers import ask_like_the_evaluator, echo
 
 from netmend.serve import background_server, make_app
 
@@ -41,40 +38,11 @@ class _ConnectionCounter:
         await self.app(scope, receive, send)
 
 
-def _evaluator_text(event) -> str | None:
-    """What NetArena's AgentClient extracts from the last event."""
-    if isinstance(event, Message):
-        return "\n".join(p.root.text for p in event.parts if isinstance(p.root, TextPart))
-    task, _update = event
-    if task.artifacts:
-        last = task.artifacts[-1]
-        return "\n".join(p.root.text for p in last.parts if isinstance(p.root, TextPart)).strip()
-    return None
-
-
-async def _ask(base_url: str, texts: list[str], *, streaming: bool) -> list[str | None]:
-    async with httpx.AsyncClient() as http:
-        card = await A2ACardResolver(httpx_client=http, base_url=base_url).get_agent_card()
-        client = ClientFactory(ClientConfig(httpx_client=http, streaming=streaming)).create(card)
-        context = ClientCallContext(state={"http_kwargs": {"timeout": 60}})
-        replies = []
-        for text in texts:
-            message = Message(
-                kind="message", role=Role.user, message_id=uuid.uuid4().hex,
-                parts=[Part(TextPart(kind="text", text=text))],
-            )
-            last = None
-            async for event in client.send_message(message, context=context):
-                last = event
-            replies.append(_evaluator_text(last))
-        return replies
-
-
 @pytest.mark.parametrize("streaming", [True, False])
 def test_evaluator_client_gets_every_reply(streaming):
     texts = ["first", "x" * 50_000, "multi\nline ```python\ndef f(): pass\n```", "ünïcødé ✓"]
     with background_server(make_app(echo)) as url:
-        replies = asyncio.run(_ask(url, texts, streaming=streaming))
+        replies = asyncio.run(ask_like_the_evaluator(url, texts, streaming=streaming))
     assert replies == [echo(text) for text in texts]
 
 
@@ -82,7 +50,7 @@ def test_evaluator_client_gets_every_reply(streaming):
 def test_evaluator_client_keeps_one_connection(streaming):
     counter = _ConnectionCounter(make_app(echo))
     with background_server(counter) as url:
-        asyncio.run(_ask(url, [f"q{i}" for i in range(5)], streaming=streaming))
+        asyncio.run(ask_like_the_evaluator(url, [f"q{i}" for i in range(5)], streaming=streaming))
     assert len(counter.clients) == 5
     assert len(set(counter.clients)) == 1, counter.clients
 
@@ -92,7 +60,7 @@ def test_evaluator_client_sees_a_json_rpc_error_not_a_broken_stream():
         raise RuntimeError("boom")
 
     with background_server(make_app(failing)) as url, pytest.raises(A2AClientJSONRPCError) as caught:
-        asyncio.run(_ask(url, ["q"], streaming=True))
+        asyncio.run(ask_like_the_evaluator(url, ["q"], streaming=True))
     assert caught.value.error.code == -32603
 
 
