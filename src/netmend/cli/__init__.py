@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "serve": "netmend.cli.serve:serve",
     "k8s": "netmend.cli.k8s:k8s",
     "lab": "netmend.cli.lab:lab",
+    "assess": "netmend.cli.assess:assess",
 }
 
 
