@@ -220,36 +220,23 @@ def parse_request(
             streaming=wants_stream,
         )
     request_id = envelope.get("id")
+    method_name, params = envelope.get("method"), envelope.get("params")
     # bool is an int subclass, but it is not a valid JSON-RPC id.
-    if isinstance(request_id, bool) or not isinstance(request_id, str | int | None):
-        raise RpcError(
-            ErrorCode.INVALID_REQUEST,
-            "'id' must be a string, an integer or null",
-            streaming=wants_stream,
-        )
-    if envelope.get("jsonrpc") != "2.0":
-        raise RpcError(
-            ErrorCode.INVALID_REQUEST,
-            "'jsonrpc' must be exactly \"2.0\"",
-            request_id=request_id,
-            streaming=wants_stream,
-        )
-    method_name = envelope.get("method")
-    if not isinstance(method_name, str):
-        raise RpcError(
-            ErrorCode.INVALID_REQUEST,
-            "'method' must be a string",
-            request_id=request_id,
-            streaming=wants_stream,
-        )
-    params = envelope.get("params")
-    if params is not None and not isinstance(params, dict | list):
-        raise RpcError(
-            ErrorCode.INVALID_REQUEST,
-            "'params' must be an object when present",
-            request_id=request_id,
-            streaming=wants_stream,
-        )
+    bad_id = isinstance(request_id, bool) or not isinstance(request_id, str | int | None)
+    envelope_checks = (
+        (bad_id, "'id' must be a string, an integer or null"),
+        (envelope.get("jsonrpc") != "2.0", "'jsonrpc' must be exactly \"2.0\""),
+        (not isinstance(method_name, str), "'method' must be a string"),
+        (params is not None and not isinstance(params, dict | list), "'params' must be an object when present"),
+    )
+    for failed, problem in envelope_checks:
+        if failed:
+            raise RpcError(
+                ErrorCode.INVALID_REQUEST,
+                problem,
+                request_id=None if bad_id else request_id,
+                streaming=wants_stream,
+            )
     if "id" not in envelope:
         return Notification(method_name)
 
