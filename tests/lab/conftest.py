@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +39,7 @@ def demo_lab(lab_ok):
     """
     with Lab.start(demo_cluster(), tied=True, deny="reject") as lab:
         yield lab
+
+
+# The engine's hypothesis strategies live beside its tests; the lab reuses them.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "k8s"))

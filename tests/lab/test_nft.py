@@ -62,8 +62,12 @@ def test_only_isolated_directions_get_a_chain():
 
 
 def test_cidr_with_excepts_and_pod_ips_make_one_rule_each():
-    peers = PeerSet(pod_ips=("10.244.0.3", "10.244.0.4"), cidrs=(Cidr("10.0.0.0/8", ("10.1.0.0/16",)),))
-    ports = PortSet.of([PortRange("TCP", 80, 80), PortRange("TCP", 8000, 8100), PortRange("UDP", 53, 53)])
+    peers = PeerSet(
+        pod_ips=("10.244.0.3", "10.244.0.4"), cidrs=(Cidr("10.0.0.0/8", ("10.1.0.0/16",)),)
+    )
+    ports = PortSet.of(
+        [PortRange("TCP", 80, 80), PortRange("TCP", 8000, 8100), PortRange("UDP", 53, 53)]
+    )
     text = compile_filter(_view(ingress=_isolated(AllowRule(REF, peers, ports))))
     assert _accepts(text) == [
         'ip saddr { 10.244.0.3, 10.244.0.4 } tcp dport { 80, 8000-8100 } accept comment "default/web ingress[0]"',
@@ -83,7 +87,9 @@ def test_egress_matches_destinations_and_any_peer_matches_no_address():
 def test_ipv6_blocks_use_the_ip6_family():
     peers = PeerSet(cidrs=(Cidr("fd00::/8", ("fd00:1::/32",)),))
     text = compile_filter(_view(egress=_isolated(AllowRule(REF, peers, PortSet.all()))))
-    assert _accepts(text) == ['ip6 daddr fd00::/8 ip6 daddr != { fd00:1::/32 } accept comment "default/web ingress[0]"']
+    assert _accepts(text) == [
+        'ip6 daddr fd00::/8 ip6 daddr != { fd00:1::/32 } accept comment "default/web ingress[0]"'
+    ]
 
 
 def test_an_empty_peer_set_admits_nothing():

@@ -48,7 +48,9 @@ def test_plan_round_trips_through_json():
 def test_resolv_conf_has_the_cluster_search_list_and_ndots():
     plan = plan_lab(demo_cluster())
     text = resolv_conf(plan.pod("default/frontend-0"), "10.96.0.10")
-    assert text.splitlines()[0] == "search default.svc.cluster.local svc.cluster.local cluster.local"
+    assert (
+        text.splitlines()[0] == "search default.svc.cluster.local svc.cluster.local cluster.local"
+    )
     assert "nameserver 10.96.0.10" in text and "ndots:5" in text
 
 
@@ -76,7 +78,10 @@ def test_mac_is_derived_from_the_ip():
     [
         (lambda c: replace(c, pods=c.pods + (replace(c.pods[0], name="twin"),)), "share the IP"),
         (lambda c: replace(c, pods=(replace(c.pods[0], ip="not-an-ip"),) + c.pods[1:]), "IPv4"),
-        (lambda c: replace(c, services=tuple(s for s in c.services if s.name != "kube-dns")), "kube-dns"),
+        (
+            lambda c: replace(c, services=tuple(s for s in c.services if s.name != "kube-dns")),
+            "kube-dns",
+        ),
     ],
 )
 def test_bad_clusters_are_refused_with_a_reason(change, message):

@@ -98,6 +98,7 @@ class Lab:
         tied: bool = False,
         deny: str = "drop",
         source: dict | None = None,
+        userns: bool | None = None,
     ) -> Lab:
         """Start a sandbox, build ``cluster`` in it and apply its policies.
 
@@ -107,6 +108,8 @@ class Lab:
             How to rebuild ``cluster`` without its policies (see
             :func:`cluster_from_source`); given, :meth:`attach` works from
             other processes.
+        tied, userns : bool
+            See :func:`netmend.lab.sandbox.start`.
 
         Raises
         ------
@@ -116,7 +119,7 @@ class Lab:
         """
         plan = plan_lab(cluster)
         name = name or unique_name()
-        directory = sandbox.start(name, tied=tied)
+        directory = sandbox.start(name, tied=tied, userns=userns)
         lab = cls(name, cluster, plan, source, deny)
         try:
             sandbox.request(directory, {"op": "setup", "plan": plan.to_json()})

@@ -67,7 +67,7 @@ def is_running(directory: Path) -> bool:
     return str(directory).encode() in cmdline
 
 
-def start(name: str, *, tied: bool = False) -> Path:
+def start(name: str, *, tied: bool = False, userns: bool | None = None) -> Path:
     """Start the sandbox of lab ``name`` and wait until it answers.
 
     Parameters
@@ -75,6 +75,9 @@ def start(name: str, *, tied: bool = False) -> Path:
     tied : bool
         Kill the sandbox when the calling thread dies (tests, benchmarks);
         otherwise it outlives the caller until ``stop``.
+    userns : bool, optional
+        Run inside a user namespace; default: only when not root (root
+        may ask for it to exercise the unprivileged path).
 
     Raises
     ------
@@ -86,7 +89,9 @@ def start(name: str, *, tied: bool = False) -> Path:
         raise LabStateError(f"lab {name!r} is already running; `netmend lab down` stops it")
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True, mode=0o700)
-    user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
+    if userns is None:
+        userns = os.geteuid() != 0
+    user = ["--user", "--map-root-user"] if userns else []
     argv = [
         *(["setpriv", "--pdeathsig", "KILL"] if tied else []),
         "unshare", *user, "--net", "--mount", "--pid", "--fork", "--kill-child",

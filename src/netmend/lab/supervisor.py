@@ -64,8 +64,16 @@ class Node:
         return in_netns(self.fds[netns], self.home)
 
     def setup(self, plan: LabPlan) -> None:
-        """Replace whatever pods exist by the pods of ``plan``."""
+        """Replace whatever pods exist by the pods of ``plan`` (all of them, or none)."""
         self.teardown()
+        self.plan = plan
+        try:
+            self._build(plan)
+        except BaseException:
+            self.teardown()
+            raise
+
+    def _build(self, plan: LabPlan) -> None:
         node_cmds, pod_cmds = [], {}
         for pod in plan.pods:
             node_cmds += [
@@ -84,7 +92,6 @@ class Node:
                 for other in plan.pods
                 if other.key != pod.key
             ]
-        self.plan = plan
         run(["ip", "-b", "-"], stdin="\n".join(node_cmds) + "\n", timeout=300)
         nat = nft.compile_nat(plan.translations)
         for pod in plan.pods:
@@ -152,7 +159,18 @@ class Node:
             fd = self.fds.pop(pod.netns, None)
             if fd is not None:
                 os.close(fd)
-        run(["ip", "-b", "-"], stdin="".join(f"netns del {p.netns}\n" for p in self.plan.pods))
+        # Links first: a deleted namespace is reclaimed asynchronously, and its
+        # veth peers would linger in the node and clash with the next build.
+        links = {
+            line.split(":")[1].strip().split("@")[0]
+            for line in run(["ip", "-o", "link", "show"]).splitlines()
+        }
+        cmds = [f"link del {p.veth}" for p in self.plan.pods if p.veth in links]
+        cmds += [
+            f"netns del {p.netns}" for p in self.plan.pods if Path(f"/run/netns/{p.netns}").exists()
+        ]
+        if cmds:
+            run(["ip", "-b", "-"], stdin="\n".join(cmds) + "\n")
         self.plan, self.applied = None, {}
 
 
