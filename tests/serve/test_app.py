@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -9,6 +10,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from serve_helpers import echo, message_request, raw_exchange, sse_payload
 
 from netmend.serve import ConnectionLimits, Limits, background_server, make_app
@@ -225,3 +228,61 @@ def test_silent_or_half_open_connections_are_closed(sent):
             started = time.monotonic()
             assert sock.recv(1024) == b""  # closed by the server, not by our timeout
             assert time.monotonic() - started < 3
+
+
+# --- property: whatever arrives, exactly one well-formed response leaves -------
+
+
+def _drive(app, body: bytes, headers: list[tuple[bytes, bytes]], chunk: int) -> list[dict]:
+    """Call the ASGI app directly with ``body`` split into ``chunk``-byte pieces."""
+    pieces = [body[i : i + chunk] for i in range(0, len(body), chunk)] or [b""]
+    incoming = [
+        {"type": "http.request", "body": piece, "more_body": i < len(pieces) - 1}
+        for i, piece in enumerate(pieces)
+    ]
+    sent: list[dict] = []
+
+    async def receive():
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": headers, "server": ("127.0.0.1", 9)}
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+_header_choices = st.lists(
+    st.sampled_from(
+        [(b"accept", b"text/event-stream"), (b"a2a-version", b"1.0"), (b"a2a-version", b"0.3"),
+         (b"a2a-version", b"banana"), (b"accept", b"*/*")]
+    ),
+    max_size=3,
+)
+_bodies = st.one_of(
+    st.binary(max_size=500),
+    st.sampled_from([json.dumps(message_request(m)).encode() for m in
+                     ("message/send", "message/stream", "SendMessage", "SendStreamingMessage", "tasks/get")]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=_bodies, headers=_header_choices, chunk=st.integers(1, 64), fails=st.booleans())
+def test_every_request_gets_exactly_one_well_formed_response(body, headers, chunk, fails):
+    responder = _boom if fails else echo
+    app = make_app(responder, limits=Limits(max_body_bytes=400))
+    sent = _drive(app, body, headers, chunk)
+    assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
+    status, reply = sent[0]["status"], sent[1]["body"]
+    content_type = dict(sent[0]["headers"]).get(b"content-type")
+    assert status in (200, 204, 413)
+    if status == 204:
+        assert reply == b""
+        return
+    payload = sse_payload(reply) if content_type == b"text/event-stream" else json.loads(reply)
+    assert payload["jsonrpc"] == "2.0"
+    assert ("result" in payload) != ("error" in payload)
+    if "error" in payload:
+        assert payload["error"]["message"]
+    assert app._buffered == 0  # every reserved body byte was released
