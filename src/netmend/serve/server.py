@@ -129,7 +129,11 @@ def _protocol_class(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
 def bind(host: str, port: int) -> socket.socket:
     """Open the listening socket (port 0 picks a free port)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family, backlog=2048)
+    # The IPv6 wildcard also takes IPv4 clients where the kernel allows it.
+    dualstack = host == "::" and socket.has_dualstack_ipv6()
+    return socket.create_server(
+        (host, port), family=family, backlog=2048, dualstack_ipv6=dualstack
+    )
 
 
 def default_card_url(host: str, port: int) -> str | None:
