@@ -49,6 +49,10 @@ def run_reply(reply: str, graph: nx.DiGraph, *, helpers: bool = True) -> tuple[d
     return result, ns
 
 
+class Incomparable(Exception):
+    """The reference itself breaks on this plan (the evaluator could not score any answer)."""
+
+
 def ground_truth(plan: tuple, graph: nx.DiGraph) -> tuple[str, object]:
     """The reference answer for a plan, step by step with the reference helpers."""
     g = copy.deepcopy(graph)
@@ -63,6 +67,8 @@ def ground_truth(plan: tuple, graph: nx.DiGraph) -> tuple[str, object]:
             answer = ("graph", g)
         elif op == "update":
             g = ref.solid_step_update_node_value(g, step[1], step[2])
+            if not isinstance(g, nx.Graph):  # the reference returns a tuple for unknown names
+                raise Incomparable(f"update of unknown node {step[1]!r}")
             answer = ("graph", g)
         elif op == "for_each_add":
             parents = [a["name"] for _, a in graph.nodes(data=True) if a["type"][0] == step[1]]

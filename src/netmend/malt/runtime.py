@@ -169,13 +169,23 @@ def run_plan(graph, steps):
         ranked.sort(key=lambda pair: pair[1], reverse=True)
         return ranked
 
-    def for_each_add(parent_kind, kind):
-        parents = []
+    def nodes_of_first_kind(parent_kind):
+        names = []
         for _, attrs in graph.nodes(data=True):
             value = attrs['type']
             if value and value[0] == parent_kind:
-                parents.append(attrs['name'])
-        for number, parent_name in enumerate(parents, 1):
+                names.append(attrs['name'])
+        return names
+
+    # A for-each loop runs over the nodes of the topology as it was given, before any
+    # step of the request changed it (the reference fixes its list the same way).
+    loop_parents = {}
+    for step in steps:
+        if step[0] == 'for_each_add' and step[1] not in loop_parents:
+            loop_parents[step[1]] = nodes_of_first_kind(step[1])
+
+    def for_each_add(parent_kind, kind):
+        for number, parent_name in enumerate(loop_parents[parent_kind], 1):
             add('new_' + kind + '_' + str(number), kind, parent_name)
 
     answer_type = 'graph'
