@@ -67,7 +67,7 @@ def test_explicit_card_url_path_also_takes_requests():
     with background_server(app) as url:
         card = httpx.get(url + ".well-known/agent-card.json").json()
         assert card["url"] == "http://agent.example:9009/a2a/"
-        for path in ("a2a/", ""):
+        for path in ("a2a/", "a2a", ""):
             reply = _post(url + path, message_request()).json()
             assert reply["result"]["parts"][0]["text"] == "echo: hello"
 
@@ -286,3 +286,23 @@ def test_every_request_gets_exactly_one_well_formed_response(body, headers, chun
     if "error" in payload:
         assert payload["error"]["message"]
     assert app._buffered == 0  # every reserved body byte was released
+
+
+def test_a_cancelled_request_gives_its_body_bytes_back():
+    app = make_app(echo)
+    calls = 0
+
+    async def receive():
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            return {"type": "http.request", "body": b"x" * 100, "more_body": True}
+        raise asyncio.CancelledError  # e.g. the server shutting down mid-body
+
+    async def send(message):
+        raise AssertionError("no response is expected")
+
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(app(scope, receive, send))
+    assert app._buffered == 0

@@ -76,6 +76,13 @@ class _Refusal(Exception):
         self.message = message
 
 
+@dataclass
+class _Held:
+    """Body bytes one request holds against the app-wide budget."""
+
+    bytes: int = 0
+
+
 def _new_uuid() -> str:
     return str(uuid.uuid4())
 
@@ -110,7 +117,9 @@ class A2AApp:
         self._limits = limits or Limits()
         self._new_id = new_id
         self._card = card_bytes(card_url) if card_url else None
-        self._rpc_paths = frozenset({"/", urlsplit(card_url).path or "/"} if card_url else {"/"})
+        card_path = urlsplit(card_url).path if card_url else "/"
+        # The card URL's path, with or without its trailing slash, and the root.
+        self._rpc_paths = frozenset({"/", card_path or "/", card_path.rstrip("/") or "/"})
         self._buffered = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -137,10 +146,10 @@ class A2AApp:
     async def _rpc(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = _headers(scope)
         wants_stream = _SSE in headers.get(b"accept", b"")
-        reserved = 0
+        held = _Held()
         try:
             try:
-                body, reserved = await self._read_body(receive, headers.get(b"content-length"))
+                body = await self._read_body(receive, headers.get(b"content-length"), held)
             except _Refusal as refusal:
                 error = RpcError(ErrorCode.INVALID_REQUEST, refusal.message, streaming=wants_stream)
                 # The rest of the body was not read: the connection cannot be reused.
@@ -167,7 +176,8 @@ class A2AApp:
                 payload, streaming = render_error(error), error.streaming
             await _respond(send, 200, _SSE if streaming else _JSON, payload)
         finally:
-            self._buffered -= reserved
+            # Whatever ended the request (even a cancellation), its bytes go back.
+            self._buffered -= held.bytes
 
     def _answer(self, request: MessageRequest) -> bytes:
         try:
@@ -191,10 +201,10 @@ class A2AApp:
         return render_reply(request, reply, new_id=self._new_id)
 
     async def _read_body(
-        self, receive: Receive, content_length: bytes | None
-    ) -> tuple[bytes | None, int]:
-        """Read the whole body within the limits; return it (None if the
-        client disconnected) and the bytes reserved from the shared budget."""
+        self, receive: Receive, content_length: bytes | None, held: _Held
+    ) -> bytes | None:
+        """Read the whole body within the limits, counting its bytes in ``held``
+        and in the app-wide total; ``None`` if the client disconnected."""
         limit = self._limits.max_body_bytes
         if content_length is not None:
             if not content_length.isdigit():
@@ -202,32 +212,26 @@ class A2AApp:
             if int(content_length) > limit:
                 raise _Refusal(413, f"request body exceeds the {limit}-byte limit")
         chunks: list[bytes] = []
-        reserved = 0
         try:
             async with asyncio.timeout(self._limits.body_timeout_s):
                 while True:
                     message = await receive()
                     if message["type"] == "http.disconnect":
-                        return None, reserved
+                        return None
                     chunk = message.get("body", b"")
-                    reserved += len(chunk)
+                    held.bytes += len(chunk)
                     self._buffered += len(chunk)
-                    if reserved > limit:
+                    if held.bytes > limit:
                         raise _Refusal(413, f"request body exceeds the {limit}-byte limit")
                     if self._buffered > self._limits.max_buffered_body_bytes:
                         raise _Refusal(503, "server busy: too many request bytes in flight")
                     chunks.append(chunk)
                     if not message.get("more_body", False):
-                        break
+                        return b"".join(chunks)
         except TimeoutError:
-            self._buffered -= reserved
             raise _Refusal(
                 408, f"request body did not arrive within {self._limits.body_timeout_s:g} s"
             ) from None
-        except _Refusal:
-            self._buffered -= reserved
-            raise
-        return b"".join(chunks), reserved
 
 
 def make_app(
