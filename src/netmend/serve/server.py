@@ -12,16 +12,17 @@ import asyncio
 import ipaddress
 import socket
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from netmend.serve.app import A2AApp
-
 WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
+# An ASGI 3 application, such as the one :func:`netmend.serve.make_app` builds.
+ASGIApp = Callable[..., Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def default_card_url(host: str, port: int) -> str | None:
     return f"http://[{host}]:{port}/" if literal.version == 6 else f"http://{host}:{port}/"
 
 
-def _config(app: A2AApp, limits: ConnectionLimits) -> uvicorn.Config:
+def _config(app: ASGIApp, limits: ConnectionLimits) -> uvicorn.Config:
     return uvicorn.Config(
         app,
         loop="auto",  # uvloop when installed
@@ -165,14 +166,14 @@ def _config(app: A2AApp, limits: ConnectionLimits) -> uvicorn.Config:
     )
 
 
-def serve(app: A2AApp, sock: socket.socket, limits: ConnectionLimits | None = None) -> None:
+def serve(app: ASGIApp, sock: socket.socket, limits: ConnectionLimits | None = None) -> None:
     """Serve ``app`` on the bound ``sock`` until SIGINT or SIGTERM."""
     uvicorn.Server(_config(app, limits or ConnectionLimits())).run(sockets=[sock])
 
 
 @contextmanager
 def background_server(
-    app: A2AApp, *, host: str = "127.0.0.1", limits: ConnectionLimits | None = None
+    app: ASGIApp, *, host: str = "127.0.0.1", limits: ConnectionLimits | None = None
 ) -> Iterator[str]:
     """Run ``app`` on a free loopback port in a thread; yield its base URL.
 
@@ -187,7 +188,7 @@ def background_server(
         while not server.started:
             if not thread.is_alive():
                 raise RuntimeError("the A2A server thread exited during startup")
-            threading.Event().wait(0.01)
+            time.sleep(0.01)
         yield default_card_url(host, port) or f"http://127.0.0.1:{port}/"
     finally:
         server.should_exit = True
