@@ -12,9 +12,10 @@ import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from serve_helpers import echo, message_request, raw_exchange, sse_payload
 
 from netmend.serve import ConnectionLimits, Limits, background_server, make_app
+
+from .serve_helpers import echo, message_request, raw_exchange, sse_payload
 
 SSE_ACCEPT = {"Accept": "text/event-stream"}
 

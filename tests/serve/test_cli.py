@@ -13,10 +13,11 @@ import sys
 import httpx
 import pytest
 from click.testing import CliRunner
-from serve_helpers import ask_like_the_evaluator
 
 from netmend.assess.envelopes import PROMPT_TYPES, build_prompt
 from netmend.cli import main
+
+from .serve_helpers import ask_like_the_evaluator
 
 
 @contextlib.contextmanager

@@ -18,9 +18,10 @@ import httpx
 import pytest
 from a2a.client import A2ACardResolver
 from a2a.client.errors import A2AClientJSONRPCError
-from serve_helpers import ask_like_the_evaluator, echo
 
 from netmend.serve import background_server, make_app
+
+from .serve_helpers import ask_like_the_evaluator, echo
 
 HERE = Path(__file__).resolve().parent
 A2A1_PYTHON = HERE.parents[1] / ".venv-a2a1" / "bin" / "python"

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serve_helpers import echo, message_request, sse_payload
+
+from .serve_helpers import echo, message_request, sse_payload
 
 HERE = Path(__file__).resolve().parent
 CONCURRENT = 1000

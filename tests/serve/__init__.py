@@ -1,0 +1,1 @@
+"""Tests of netmend.serve, the A2A participant server."""
