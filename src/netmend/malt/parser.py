@@ -87,6 +87,7 @@ _TOKEN_RE = re.compile(
 _ANY_REQUEST = ("an add, remove, list, rank, count, update or for-each request, e.g. "
                 + P.EXPECTED["list"])
 _KIND_RE = re.compile(r"EK_[A-Z_]+")
+_NAME_MARK = re.compile(r"[0-9._]")
 _NEW_NAME_KIND = re.compile(r"new_(EK_[A-Z_]+?)_\d+$")
 
 
@@ -147,7 +148,7 @@ def tokenize(text: str) -> list[Token]:
 
 
 def _classify_word(raw: str) -> Token:
-    if _KIND_RE.fullmatch(raw):
+    if raw.startswith("EK_") and _KIND_RE.fullmatch(raw):
         if raw not in K.ENTITY_KINDS:
             raise UnknownRequest(
                 f"unknown entity kind {raw!r}", expected="one of " + ", ".join(K.ENTITY_KINDS)
@@ -156,7 +157,7 @@ def _classify_word(raw: str) -> Token:
     lower = raw.lower()
     if lower in _VOCABULARY:
         return Token("WORD", lower)
-    if any(c.isdigit() or c in "._" for c in raw):
+    if _NAME_MARK.search(raw):
         return Token("NAME", raw, raw)
     return Token("WORD", lower)
 
@@ -168,7 +169,11 @@ for _text, _symbol in P.PHRASES.items():
     _PHRASE_SYMBOLS[tuple(_text.split())] = (_symbol, None)
 for _text, _kind in P.KIND_WORDS.items():
     _PHRASE_SYMBOLS[tuple(_text.split())] = ("KIND", _kind)
-_MAX_PHRASE = max(len(words) for words in _PHRASE_SYMBOLS)
+# first word -> the lengths of the phrases starting with it, longest first
+_PHRASE_LENGTHS: dict[str, tuple[int, ...]] = {}
+for _words in _PHRASE_SYMBOLS:
+    _PHRASE_LENGTHS[_words[0]] = tuple(
+        sorted({len(_words), *_PHRASE_LENGTHS.get(_words[0], ())}, reverse=True))
 _VOCABULARY = frozenset(word for words in _PHRASE_SYMBOLS for word in words) | P.FILLERS
 
 
@@ -194,9 +199,9 @@ def _symbolize(tokens: list[Token], source: str) -> list[Symbol]:
                 out.append(Symbol("COMMA", None, ","))
             i += 1
             continue
-        for length in range(min(_MAX_PHRASE, len(tokens) - i), 0, -1):
+        for length in _PHRASE_LENGTHS.get(tok.text, ()):
             window = tokens[i : i + length]
-            if any(t.kind != "WORD" for t in window):
+            if len(window) < length or any(t.kind != "WORD" for t in window):
                 continue
             key = tuple(t.text for t in window)
             if key in _PHRASE_SYMBOLS:
@@ -297,6 +302,29 @@ def _match(items: tuple, symbols: list[Symbol], pos: int, bound: dict) -> list[t
     return results
 
 
+@cache
+def _first_symbols() -> dict[str, frozenset[str]]:
+    """For each operation, the symbols its shapes can start with (to try only the plausible ones)."""
+
+    def starts(items: tuple) -> set[str]:
+        if not items:
+            return set()
+        head = items[0]
+        if isinstance(head, _Sym):
+            return {head.name}
+        if isinstance(head, _Opt):
+            return starts(head.body) | starts(items[1:])
+        return set().union(*(starts(option + items[1:]) for option in head.options))
+
+    return {op: frozenset().union(*(starts(shape) for shape in shapes))
+            for op, shapes in _shapes().items()}
+
+
+def _ops_for(clause: list[Symbol]) -> list[str]:
+    first = clause[0].name if clause else None
+    return [op for op, heads in _first_symbols().items() if first in heads]
+
+
 def _full_matches(op: str, symbols: list[Symbol]) -> list[dict]:
     found: list[dict] = []
     for shape in _shapes()[op]:
@@ -322,27 +350,26 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
     return [s for s in sentences if s]
 
 
+_PREFIX_WORDS = tuple(tuple(p.split()) for p in P.PREFIXES)
+_SUFFIX_WORDS = tuple(tuple(p.split()) for p in P.SUFFIXES)
+
+
 def _strip_politeness(sentence: list[Token]) -> list[Token]:
+    """Drop politeness and framing ("could you please", "thanks") from a sentence's ends."""
     words = sentence
     changed = True
     while changed and words:
         changed = False
-        lowered = [t.text.lower() if t.kind == "WORD" else None for t in words]
-        for phrase in P.PREFIXES:
-            parts = phrase.split()
+        lowered = tuple(t.text.lower() if t.kind == "WORD" else None for t in words)
+        for parts in _PREFIX_WORDS:
             if lowered[: len(parts)] == parts and len(words) > len(parts):
-                words = words[len(parts) :]
-                changed = True
+                words, lowered, changed = words[len(parts):], lowered[len(parts):], True
                 break
-        lowered = [t.text.lower() if t.kind == "WORD" else None for t in words]
         while words and words[-1].kind == "PUNCT" and words[-1].text == ",":
-            words = words[:-1]
-            changed = True
-        for phrase in P.SUFFIXES:
-            parts = phrase.split()
-            if len(words) > len(parts) and lowered[-len(parts) :] == parts:
-                words = words[: -len(parts)]
-                changed = True
+            words, lowered, changed = words[:-1], lowered[:-1], True
+        for parts in _SUFFIX_WORDS:
+            if len(words) > len(parts) and lowered[-len(parts):] == parts:
+                words, changed = words[: -len(parts)], True
                 break
     return words
 
@@ -449,7 +476,7 @@ def parse_request(text: str) -> Parsed:
                                          "'return the count'", text=text)
                 promises.append(promise)
                 continue
-            candidates = {op: _full_matches(op, clause) for op in P.CLAUSES}
+            candidates = {op: _full_matches(op, clause) for op in _ops_for(clause)}
             matched = {op: found for op, found in candidates.items() if found}
             if not matched:
                 raise _no_match(clause, clause_text, text)

@@ -1,0 +1,65 @@
+"""``netmend ask malt`` end to end through the click runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from netmend.cli import main
+from netmend.malt import safety, topology
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, ["ask", "malt", *args], input=stdin)
+
+
+def test_human_output_shows_answer_commit_and_notes() -> None:
+    result = run("Remove ju1.a1.m1.s2c1 from the graph. Return a graph.")
+    assert result.exit_code == 0, result.output
+    assert "level-1 remove" in result.output
+    assert "requested: UNSAFE; committed: safe" in result.output
+    assert "also removed 'ju1.a1.m1.s2c1.p1'" in result.output
+
+
+def test_json_output_and_code() -> None:
+    result = run("count the ports in ju1.a1.m1", "--json", "--code")
+    record = json.loads(result.output)
+    assert record["type"] == "text" and record["data"] == 16
+    assert record["code"].startswith("def process_graph(graph_data):")
+
+
+def test_batch_mode_one_json_line_per_request_and_failure_exit() -> None:
+    stdin = "list children of ju1.a1.m1\n\nremove no.such.node\nrank children of ju1.a1.m1 by capacity\n"
+    result = run("-", stdin=stdin)
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert [("error" in line) for line in lines] == [False, True, False]
+    assert lines[1]["error"]["code"] == "unknown-name"
+    assert result.exit_code == 1
+
+
+def test_refusals_exit_2_with_a_reason() -> None:
+    result = run("make it faster")
+    assert result.exit_code == 2 and "refused (unknown)" in result.output
+    result = run("add port p9x to ju1.a1.m1.s2c1.p1")
+    assert result.exit_code == 0 and "cannot contain" in result.output
+    result = run("list the children of rack ju1.a1.m1")
+    assert result.exit_code == 2 and "not a EK_RACK" in result.output
+    result = run("add port new_EK_PORT_1 to ju1.a1.m1.s2c1. add port new_EK_PORT_1 to ju1.a1.m1.s2c2")
+    assert result.exit_code == 2 and "already exists" in result.output
+
+
+def test_write_commits_a_safe_graph(tmp_path: Path) -> None:
+    out = tmp_path / "committed.json"
+    result = run("remove ju1.a1.m1.s2c1.p1", "--write", str(out))
+    assert result.exit_code == 0, result.output
+    committed = topology.load(out)
+    assert "ju1.a1.m1.s2c1.p1" not in committed and safety.is_safe(committed)
+
+
+def test_topology_file_errors_are_clear(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.textproto"
+    bad.write_text("entity { id {")
+    result = run("list children of ju1", "--topology", str(bad))
+    assert result.exit_code == 1 and "bad.textproto" in result.output

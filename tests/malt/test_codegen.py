@@ -1,0 +1,114 @@
+"""Emitted code: built from literals, checked after generation, harmless with hostile names."""
+
+from __future__ import annotations
+
+import copy
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from netmend.agent.malt import respond_malt
+from netmend.malt import codegen, ir
+from netmend.malt.codegen import CodegenError
+from netmend.malt.runtime import run_plan
+
+from . import evaluator
+
+HOSTILE = [
+    "a'b", 'a"b', "a\\b", "line\nbreak", "```", "x```python\nimport os", "def process_graph(g):",
+    "import os", "__import__('os').system('true')", "G.clear()", "lambda", "None", "True",
+    "класс", "名前", "\u202e\u2028", "${{x}}", "{'name': 1}", "process_graph", "'; G.clear(); '",
+]
+
+
+def _graph_with(name: str) -> nx.DiGraph:
+    g = nx.DiGraph()
+    g.add_node("agg", name="agg", type=["EK_AGG_BLOCK"])
+    g.add_node("sw", name=name, type=["EK_PACKET_SWITCH"])
+    g.add_node("p1", name="p1", type=["EK_PORT"], physical_capacity_bps=5.0)
+    g.add_edge("agg", "sw", type="RK_CONTAINS")
+    g.add_edge("sw", "p1", type="RK_CONTAINS")
+    return g
+
+
+def _queries(name: str) -> list[ir.Query]:
+    return [
+        ir.Query((ir.ListChildren(name),)),
+        ir.Query((ir.Rank(name),)),
+        ir.Query((ir.Add(name + "-new", "EK_PORT", name), ir.Count("EK_PORT", name))),
+        ir.Query((ir.Remove(name),)),
+        ir.Query((ir.Add(name, "EK_PACKET_SWITCH", "agg"), ir.ListChildren("agg"))),
+    ]
+
+
+def _run_as_evaluator(source: str, graph: nx.DiGraph) -> tuple[dict, dict, dict]:
+    ns = evaluator.namespace(graph, helpers=True)
+    before = dict(ns)
+    exec(evaluator.extract(codegen.fenced(source)), ns)  # noqa: S102
+    result = eval("process_graph(copy.deepcopy(G))", ns)  # noqa: S307
+    return result, before, ns
+
+
+def _assert_only_intended(name: str) -> None:
+    graph = _graph_with(name)
+    snapshot = copy.deepcopy(graph)
+    for query in _queries(name):
+        source = codegen.emit(query)
+        result, before, after = _run_as_evaluator(source, graph)
+        # The namespace gained process_graph and nothing else changed in it.
+        assert set(after) - set(before) - {"__builtins__"} == {"process_graph"}
+        assert all(after[key] is value for key, value in before.items())
+        assert nx.utils.graphs_equal(graph, snapshot)
+        assert dict(graph.nodes(data=True)) == dict(snapshot.nodes(data=True))
+        expected = run_plan(copy.deepcopy(graph), query.to_plan())
+        if query.answer_type == "graph":
+            assert evaluator.same_graph(expected["data"], result["data"])
+        else:
+            assert result["data"] == expected["data"]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_names_only_run_the_intended_operation(name: str) -> None:
+    _assert_only_intended(name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=1, max_size=30))
+def test_any_name_only_runs_the_intended_operation(name: str) -> None:
+    _assert_only_intended(name)
+
+
+def test_plan_is_a_literal_on_one_line_and_the_runtime_is_audited() -> None:
+    codegen.audit_runtime()
+    source = codegen.emit(ir.Query((ir.Remove("x\ny"),)))
+    assert source.count("process_graph") == 1
+    last = source.rstrip("\n").split("\n")[-1]
+    assert last == "    return run_plan(graph_data, (('remove', 'x\\ny'),))"
+    assert not any(line.strip().startswith("import") for line in source.split("\n"))
+
+
+@pytest.mark.parametrize("call", [
+    "    return run_plan(graph_data, (('remove', __import__('os').getcwd()),))\n",
+    "    return run_plan(G, (('remove', 'x'),))\n",
+    "    return run_plan(graph_data, (('remove', 'y'),))\n",
+    "    return run_plan(graph_data, [('remove', 'x')])\n",
+    "    return run_plan(graph_data, (('remove', 'x'),)); G.clear()\n",
+    "    return run_plan(graph_data, (('remove', 'x'),), extra=1)\n",
+])
+def test_tampered_calls_are_rejected(call: str) -> None:
+    with pytest.raises(CodegenError):
+        codegen.verify_call(call, (("remove", "x"),))
+
+
+def test_non_finite_numbers_are_not_emitted() -> None:
+    with pytest.raises(CodegenError):
+        codegen.emit(ir.Query((ir.Update("p", float("inf")),)))
+
+
+def test_reply_is_one_fence_and_refusals_carry_no_code() -> None:
+    reply = respond_malt("Remove ju1.a1.m1 from the graph. Return a graph.")
+    assert reply.startswith("```python\ndef process_graph(graph_data):") and reply.count("```") == 2
+    refusal = respond_malt("Make the network faster.")
+    assert "process_graph" not in refusal and "cannot" in refusal and refusal.strip()
