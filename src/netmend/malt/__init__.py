@@ -1,0 +1,15 @@
+"""MALT: controlled-language requests over data-center topologies, answered exactly and committed safely.
+
+The pipeline, one pure function per stage::
+
+    text --parse--> Query (IR) --plan--> Plan(data, committed graph, notes)
+                               \\--emit--> process_graph source (evaluator-ready)
+
+* :func:`netmend.malt.parser.parse` -- request text to :class:`netmend.malt.ir.Query`,
+  with typed refusals (:class:`netmend.malt.parser.QueryError`);
+* :func:`netmend.malt.planner.plan` -- the exact answer and the verified safe commit;
+* :func:`netmend.malt.codegen.emit` -- ``process_graph`` source built from literals;
+* :mod:`netmend.malt.safety` -- the six rules, with evidence;
+* :mod:`netmend.malt.topology` -- textproto / node-link I/O and the synthetic generator
+  (the only module here that touches files).
+"""
