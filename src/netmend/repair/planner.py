@@ -20,7 +20,6 @@ The result is exact or there is no plan: :class:`NoPlan` says why.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -55,7 +54,7 @@ from netmend.repair.resolve import (
 )
 
 DEFAULT_MAX_EDITS = 6
-DEFAULT_BUDGET = 20_000  # re-simulations per plan
+DEFAULT_BUDGET = 5_000  # re-simulations per plan
 
 
 @dataclass(frozen=True)
@@ -99,7 +98,11 @@ def edit_sort_key(edit: Edit) -> tuple:
 @dataclass(frozen=True)
 class _Candidate:
     edit: Edit
-    covers: frozenset[int]  # indices of the changes it addresses
+    covers: frozenset[int]  # indices of the requirements (change, side) it addresses
+
+    @property
+    def mask(self) -> int:
+        return sum(1 << r for r in self.covers)
 
 
 class _Search:
@@ -149,13 +152,18 @@ class _Search:
 
     def reaches(self, edits: Iterable[Edit], targets: frozenset[int]) -> bool:
         """Changes in ``targets`` reach the intent and every other probe stays."""
+        return not self.misses(edits, targets)
+
+    def misses(self, edits: Iterable[Edit], targets: frozenset[int]) -> tuple[tuple[str, str, bool], ...]:
+        """``(source, target, value)`` of every probe ``edits`` leave wrong."""
         result = self.run(edits)
         wanted = {(c.source, c.target): c.expected for i, c in enumerate(self.changes) if i in targets}
+        out = []
         for (source, cells), (_, now) in zip(result.rows, self.current.rows, strict=True):
             for (target, value), (_, before) in zip(cells, now, strict=True):
                 if value != wanted.get((source, target), before):
-                    return False
-        return True
+                    out.append((source, target, value))
+        return tuple(out)
 
     # -- candidates ------------------------------------------------------------
 
@@ -163,39 +171,50 @@ class _Search:
         """Candidate edits per change, grouped variants, and changes with none."""
         raw: dict[Edit, set[int]] = {}
         orphans = []
+        self.reqs: list[tuple[int, str]] = []
         for index, change in enumerate(self.changes):
-            found = self._for_change(change)
-            if not found:
-                orphans.append(f"{change.source} -> {change.target} (want {change.expected})")
-            for edit in found:
-                raw.setdefault(edit, set()).add(index)
+            for side, found in self._for_change(change):
+                req = len(self.reqs)
+                self.reqs.append((index, side))
+                if not found:
+                    orphans.append(f"{change.source} -> {change.target} (want {change.expected}; {side})")
+                for edit in found:
+                    raw.setdefault(edit, set()).add(req)
         for edit, covers in self._grouped(raw).items():
             raw.setdefault(edit, set()).update(covers)
         out = [_Candidate(e, frozenset(c)) for e, c in raw.items()]
         out.sort(key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
         return out, orphans
 
-    def _for_change(self, change: Mismatch) -> list[Edit]:
+    def _for_change(self, change: Mismatch) -> list[tuple[str, list[Edit]]]:
+        """Requirements of one change: each blocked (or admitting) side and its candidates."""
         src = source_pod(self.sim, change.source)
         namespace = self.sim.pods[src].namespace
         endpoints = target_endpoints(self.sim, change.target, namespace)
-        out: list[Edit] = []
-        if change.expected:
-            if self.dns:
-                out.extend(self._open_dns(src))
-            for dst, port in endpoints[:1]:
-                verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
-                if not verdict.egress.allowed:
-                    out.extend(self._open(src, dst, port, EGRESS))
-                if not verdict.ingress.allowed:
-                    out.extend(self._open(src, dst, port, INGRESS))
-        else:
+        if not endpoints:
+            return [("service endpoint", [])]
+        if not change.expected:
+            out: list[Edit] = []
             for dst, port in endpoints:
                 verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
                 for side, pod, peer in ((verdict.ingress, dst, src), (verdict.egress, src, dst)):
                     if side.isolated:
                         out.extend(self._close(side.allowed_by, pod, peer))
-        return out
+            return [("deny", out)]
+        reqs: list[tuple[str, list[Edit]]] = []
+        if self.dns and not self._dns_ok(src):
+            reqs.append(("dns", self._open_dns(src)))
+        dst, port = endpoints[0]
+        verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
+        if not verdict.egress.allowed:
+            reqs.append(("egress", self._open(src, dst, port, EGRESS)))
+        if not verdict.ingress.allowed:
+            reqs.append(("ingress", self._open(src, dst, port, INGRESS)))
+        return reqs
+
+    def _dns_ok(self, src: int) -> bool:
+        endpoints = dns_endpoints(self.sim)
+        return not endpoints or any(self.snap.allowed(src, d, "UDP", p) for d, p in endpoints)
 
     def _isolating(self, pod: int, direction: str) -> list[NetworkPolicy]:
         pod_obj = self.sim.pods[pod]
@@ -208,9 +227,6 @@ class _Search:
         ]
 
     def _open_dns(self, src: int) -> list[Edit]:
-        endpoints = dns_endpoints(self.sim)
-        if not endpoints or any(self.snap.allowed(src, d, "UDP", p) for d, p in endpoints):
-            return []
         peer = dns_peer(self.sim)
         out: list[Edit] = []
         for pol in self._isolating(src, EGRESS):
@@ -294,25 +310,86 @@ class _Search:
     # -- search ----------------------------------------------------------------
 
     def search(self, cands: Sequence[_Candidate], targets: frozenset[int], max_edits: int) -> tuple[Edit, ...] | None:
-        """The lightest candidate set reaching ``targets`` (ties: fewer edits, then order)."""
-        cands = [c for c in cands if c.covers & targets]
-        weights = sorted(c.edit.weight for c in cands)
-        best: tuple[int, int, tuple[Edit, ...]] | None = None
-        for size in range(1, min(max_edits, len(cands)) + 1):
-            if best is not None and sum(weights[:size]) >= best[0]:
+        """The lightest candidate set reaching ``targets``.
+
+        Sets are tried by increasing total weight, then by size, then in
+        candidate order, so the first verified set is the answer. When sets
+        that would repair ``targets`` fail only because they move other
+        probes (collateral), candidates keeping those probes as they are join
+        the pool and the search starts over (re-simulations are cached).
+        """
+        pool = [c for c in cands if any(self.reqs[r][0] in targets for r in c.covers)]
+        for _ in range(3):
+            best, collateral = self._search(pool, targets, max_edits, stop_at_collateral=True)
+            if best is not None or not collateral:
+                return best
+            known = {c.edit for c in pool}
+            extra = [e for e in dict.fromkeys(self._keep(collateral)) if e not in known]
+            if not extra:
                 break
-            for combo in itertools.combinations(cands, size):
-                weight = sum(c.edit.weight for c in combo)
-                if best is not None and weight >= best[0]:
+            pool = sorted(pool + [_Candidate(e, frozenset()) for e in extra], key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
+        return self._search(pool, targets, max_edits, stop_at_collateral=False)[0]
+
+    def _search(self, pool: list[_Candidate], targets: frozenset[int], max_edits: int, *, stop_at_collateral: bool):
+        wanted = {(c.source, c.target) for i, c in enumerate(self.changes) if i in targets}
+        needed = sum(1 << r for r, (change, _) in enumerate(self.reqs) if change in targets)
+        masks = [c.mask for c in pool]
+        weights = [c.edit.weight for c in pool]
+        # suffix[i]: everything candidates i.. can still cover
+        suffix = [0] * (len(pool) + 1)
+        for i in range(len(pool) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] | masks[i]
+        collateral: dict[tuple[str, str, bool], None] = {}
+        ceiling = sum(sorted(weights, reverse=True)[:max_edits])
+
+        def combos(start: int, size: int, weight: int, covered: int, chosen: list[int]):
+            if size == 0:
+                if weight == 0 and covered & needed == needed:
+                    yield tuple(chosen)
+                return
+            if weight <= 0 or (covered | suffix[start]) & needed != needed:
+                return
+            for i in range(start, len(pool) - size + 1):
+                if weights[i] > weight:
                     continue
-                if frozenset().union(*(c.covers for c in combo)) & targets != targets:
-                    continue
-                if not _consistent(combo):
-                    continue
-                edits = tuple(c.edit for c in combo)
-                if self.reaches(edits, targets):
-                    best = (weight, size, edits)
-        return None if best is None else best[2]
+                chosen.append(i)
+                yield from combos(i + 1, size - 1, weight - weights[i], covered | masks[i], chosen)
+                chosen.pop()
+
+        for total in range(1, ceiling + 1):
+            found_collateral = False
+            for size in range(1, min(max_edits, len(pool), total) + 1):
+                for picked in combos(0, size, total, 0, []):
+                    combo = [pool[i] for i in picked]
+                    if not _consistent(combo):
+                        continue
+                    edits = tuple(c.edit for c in combo)
+                    missed = self.misses(edits, targets)
+                    if not missed:
+                        return edits, ()
+                    if not any((s, t) in wanted for s, t, _ in missed):
+                        collateral.update(dict.fromkeys(missed))
+                        found_collateral = True
+            if found_collateral and stop_at_collateral:
+                # widen the pool before trying heavier sets
+                return None, tuple(collateral)
+        return None, tuple(collateral)
+
+    def _keep(self, probes: Iterable[tuple[str, str, bool]]) -> list[Edit]:
+        """Candidates that stop a probe from moving to ``value`` (closing or opening)."""
+        out: list[Edit] = []
+        for source, target, value in probes:
+            src = source_pod(self.sim, source)
+            endpoints = target_endpoints(self.sim, target, self.sim.pods[src].namespace)
+            for dst, port in endpoints:
+                verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
+                if value:
+                    for side, pod, peer in ((verdict.ingress, dst, src), (verdict.egress, src, dst)):
+                        if side.isolated:
+                            out.extend(self._close(side.allowed_by, pod, peer))
+                else:
+                    out.extend(self._open(src, dst, port, EGRESS) + self._open(src, dst, port, INGRESS))
+        return out
 
     def prune(self, edits: tuple[Edit, ...], targets: frozenset[int]) -> tuple[Edit, ...]:
         """Drop edits the intent does not need (heaviest first), until none can go."""
@@ -341,7 +418,7 @@ def _consistent(combo: Sequence[_Candidate]) -> bool:
     return True
 
 
-def _components(cands: Sequence[_Candidate], count: int) -> list[frozenset[int]]:
+def _components(cands: Sequence[_Candidate], reqs: Sequence[tuple[int, str]], count: int) -> list[frozenset[int]]:
     """Changes linked by candidates on a common policy, as sorted groups."""
     parent = list(range(count))
 
@@ -353,7 +430,7 @@ def _components(cands: Sequence[_Candidate], count: int) -> list[frozenset[int]]
 
     by_policy: dict[str, list[int]] = {}
     for c in cands:
-        by_policy.setdefault(c.edit.key, []).extend(c.covers)
+        by_policy.setdefault(c.edit.key, []).extend(reqs[r][0] for r in c.covers)
     for members in by_policy.values():
         for a in members[1:]:
             parent[find(a)] = find(members[0])
@@ -404,7 +481,7 @@ def plan_repair(
         )
     everything = frozenset(range(len(search.changes)))
     edits: list[Edit] = []
-    for component in _components(cands, len(search.changes)):
+    for component in _components(cands, search.reqs, len(search.changes)):
         found = search.search(cands, component, max_edits)
         if found is None:
             names = ", ".join(f"{search.changes[i].source} -> {search.changes[i].target}" for i in sorted(component))

@@ -1,0 +1,16 @@
+"""The K8s route of the agent: NetArena K8s prompts in, one fenced command out."""
+
+from __future__ import annotations
+
+from netmend.repair.netarena import is_netarena_k8s_prompt
+from netmend.repair.participant import decide
+
+
+def is_k8s_prompt(text: str) -> bool:
+    """Whether ``text`` is a NetArena K8s turn (the harness's status marker and policy talk)."""
+    return is_netarena_k8s_prompt(text)
+
+
+def respond_k8s(prompt: str) -> str:
+    """The reply to one NetArena K8s turn: a read first, then the verified repair."""
+    return decide(prompt).reply()

@@ -1,0 +1,115 @@
+"""``netmend assess k8s``: the NetArena K8s assessment on the simulated cluster."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+_DEFAULT_OUT = "assess-out/k8s"
+
+
+@click.command("k8s")
+@click.option("--per-type", default=10, show_default=True, type=click.IntRange(min=1), help="Tasks per family.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the task generator.")
+@click.option(
+    "--families",
+    default="all",
+    show_default=True,
+    help="'all' (the fifteen NetArena families) or a comma list such as remove_ingress,add_ingress+add_egress.",
+)
+@click.option(
+    "--dns/--no-dns",
+    default=True,
+    show_default=True,
+    help="Model name resolution: a source whose egress blocks kube-dns fails every probe.",
+)
+@click.option("--max-iterations", default=10, show_default=True, type=click.IntRange(min=1), help="Turns per task.")
+@click.option("--agent-url", default=None, help="Assess this A2A agent instead of the built-in one (needs netmend[a2a]).")
+@click.option(
+    "--out",
+    "out_dir",
+    default=_DEFAULT_OUT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where records.jsonl and the plots go.",
+)
+@click.option("--no-plots", is_flag=True, help="Skip the PNG plots.")
+@click.option("--json", "as_json", is_flag=True, help="Print only a one-line JSON summary on stdout (the tables go to stderr).")
+def k8s(
+    per_type: int,
+    seed: int,
+    families: str,
+    dns: bool,
+    max_iterations: int,
+    agent_url: str | None,
+    out_dir: str,
+    no_plots: bool,
+    as_json: bool,
+) -> None:
+    """NetArena K8s assessment: injected policy errors, the harness loop, simulated cluster.
+
+    Exits 1 when any task fails or is unsafe.
+    """
+    from tqdm import tqdm
+
+    from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
+    from netmend.assess.k8s_inject import InjectionError
+    from netmend.assess.k8s_run import (
+        K8sAssessment,
+        assess_k8s,
+        iterations_table,
+        parse_families,
+        write_iterations_plot,
+    )
+    from netmend.assess.records import write_jsonl
+    from netmend.assess.report import json_summary, render_table
+
+    try:
+        chosen = parse_families(families)
+    except InjectionError as exc:
+        raise click.BadParameter(str(exc), param_hint="--families") from None
+    config = K8sAssessment(per_type, seed, chosen, dns, max_iterations, agent_url)
+    bar = tqdm(
+        total=per_type * len(chosen),
+        desc="assess k8s",
+        unit="task",
+        file=sys.stderr,
+        dynamic_ncols=True,
+        leave=False,
+    )
+    try:
+        results, summary = assess_k8s(config, progress=lambda _: bar.update(1))
+    except (A2AUnavailable, A2AConnectionError, InjectionError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        bar.close()
+    out = Path(out_dir)
+    write_jsonl(out / "records.jsonl", (r.as_record() for r in results))
+    plots = []
+    if not no_plots:
+        from netmend.assess.plots import write_plots
+
+        plots = write_plots(summary, out, title=agent_url or "netmend")
+        plots.append(write_iterations_plot(summary, out, title=agent_url or "netmend"))
+    failures = [r for r in results if not (r.success and r.safe)]
+    lines = [render_table(summary), "", iterations_table(summary), f"records: {out / 'records.jsonl'}"]
+    lines += [f"plot: {path}" for path in plots]
+    for r in failures[:10]:
+        last = r.turns[-1].summary.splitlines()[0] if r.turns and r.turns[-1].summary else "no probe"
+        lines.append(f"FAILED [{r.task_id}] success={r.success} safe={r.safe} iterations={r.iterations}: {last}")
+    if len(failures) > 10:
+        lines.append(f"... {len(failures) - 10} more failures in the records")
+    if as_json:
+        click.echo("\n".join(lines), err=True)
+        line = json_summary(summary)
+        line["avg_iterations"] = summary["avg_iterations"]
+        line["dns"] = dns
+        line["families"] = len(chosen)
+        click.echo(json.dumps(line))
+    else:
+        click.echo("\n".join(lines))
+    if failures:
+        sys.exit(1)

@@ -1,0 +1,175 @@
+"""One compact read of everything the planner needs, and its parser.
+
+The read is a single ``kubectl get`` of namespaces, pods, services and
+NetworkPolicies in every namespace, printed through a jsonpath template as
+one tab-separated line per object with only the fields that shape the
+network (labels, pod IPs and container ports, service selectors and ports,
+policy specs). Maps and lists print as compact JSON, so policy rules arrive
+exactly as the API server stores them and patch ``test`` guards match.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+
+from netmend.k8s.cluster import build_cluster, with_kube_dns
+from netmend.k8s.errors import K8sError
+from netmend.k8s.manifest import parse_object, parse_policy
+from netmend.k8s.model import Cluster, Pod
+from netmend.repair.errors import ObservationError
+
+FIELDS: tuple[tuple[str, str], ...] = (
+    ("kind", ".kind"),
+    ("namespace", ".metadata.namespace"),
+    ("name", ".metadata.name"),
+    ("labels", ".metadata.labels"),
+    ("owners", ".metadata.ownerReferences[*].kind"),
+    ("pod_ip", ".status.podIP"),
+    ("container_ports", ".spec.containers[*].ports"),
+    ("selector", ".spec.selector"),
+    ("service_ports", ".spec.ports"),
+    ("pod_selector", ".spec.podSelector"),
+    ("policy_types", ".spec.policyTypes"),
+    ("ingress", ".spec.ingress"),
+    ("egress", ".spec.egress"),
+)
+KINDS = "namespaces,pods,services,networkpolicies"
+TEMPLATE = "{range .items[*]}" + '{"\\t"}'.join("{" + path + "}" for _, path in FIELDS) + '{"\\n"}{end}'
+READ_COMMAND = f"kubectl get {KINDS} -A -o jsonpath='{TEMPLATE}'"
+_HASH_SUFFIX = re.compile(r"-[a-z0-9]{5}$")
+_ORDINAL = re.compile(r"-[0-9]+$")
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """What a read saw: the cluster model and the policy objects as stored."""
+
+    cluster: Cluster
+    policies: dict  # namespace/name -> NetworkPolicy object, exactly as read
+
+
+def _json(text: str, where: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise ObservationError(f"{where}: expected JSON, got {text[:80]!r}") from None
+
+
+def _json_sequence(text: str, where: str) -> list:
+    """Space-separated JSON values, as jsonpath prints several results."""
+    decoder = json.JSONDecoder()
+    out, i = [], 0
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+            continue
+        try:
+            value, i = decoder.raw_decode(text, i)
+        except json.JSONDecodeError:
+            raise ObservationError(f"{where}: expected JSON values, got {text[i:i + 80]!r}") from None
+        out.append(value)
+    return out
+
+
+def workload_of(name: str, labels: dict, owner_kinds: list[str]) -> str:
+    """The workload a live pod belongs to (what probes call it).
+
+    Deployment pods are ``<deployment>-<pod-template-hash>-<suffix>``,
+    StatefulSet pods ``<set>-<ordinal>``, DaemonSet pods ``<set>-<suffix>``.
+
+    Examples
+    --------
+    >>> workload_of("frontend-7d9c8b6f5-x2x4z", {"pod-template-hash": "7d9c8b6f5"}, ["ReplicaSet"])
+    'frontend'
+    >>> workload_of("db-0", {}, ["StatefulSet"])
+    'db'
+    >>> workload_of("debug", {}, [])
+    'debug'
+    """
+    hash_ = labels.get("pod-template-hash")
+    if hash_ and f"-{hash_}-" in name:
+        return name[: name.rindex(f"-{hash_}-")]
+    if "StatefulSet" in owner_kinds and _ORDINAL.search(name):
+        return _ORDINAL.sub("", name)
+    if ("DaemonSet" in owner_kinds or "ReplicaSet" in owner_kinds) and _HASH_SUFFIX.search(name):
+        return _HASH_SUFFIX.sub("", name)
+    return name
+
+
+def _object(fields: dict[str, str], where: str) -> dict | None:
+    kind = fields["kind"]
+    meta: dict = {"name": fields["name"]}
+    if fields["namespace"]:
+        meta["namespace"] = fields["namespace"]
+    if fields["labels"]:
+        meta["labels"] = _json(fields["labels"], f"{where} labels")
+    if kind == "Namespace":
+        return {"apiVersion": "v1", "kind": kind, "metadata": meta}
+    if kind == "Pod":
+        containers = [
+            {"name": f"c{i}", "ports": ports}
+            for i, ports in enumerate(_json_sequence(fields["container_ports"], f"{where} ports"))
+        ]
+        obj = {"apiVersion": "v1", "kind": kind, "metadata": meta, "spec": {"containers": containers}}
+        if fields["pod_ip"]:
+            obj["status"] = {"podIP": fields["pod_ip"]}
+        return obj
+    if kind == "Service":
+        spec: dict = {}
+        if fields["selector"]:
+            spec["selector"] = _json(fields["selector"], f"{where} selector")
+        spec["ports"] = _json(fields["service_ports"], f"{where} ports") if fields["service_ports"] else []
+        return {"apiVersion": "v1", "kind": kind, "metadata": meta, "spec": spec}
+    if kind == "NetworkPolicy":
+        spec = {"podSelector": _json(fields["pod_selector"], f"{where} podSelector") if fields["pod_selector"] else {}}
+        for key, field in (("policyTypes", "policy_types"), ("ingress", "ingress"), ("egress", "egress")):
+            if fields[field]:
+                spec[key] = _json(fields[field], f"{where} {key}")
+        return {"apiVersion": "networking.k8s.io/v1", "kind": kind, "metadata": meta, "spec": spec}
+    return None
+
+
+def parse_observation(output: str) -> Observation:
+    """Build the cluster model from the output of :data:`READ_COMMAND`.
+
+    kube-dns is added in its standard form when the output lacks it (a read
+    restricted to some namespaces), since every cluster resolves names.
+
+    Raises
+    ------
+    ObservationError
+        When the output is not what the read prints or describes no pod.
+    """
+    objects, policies = [], {}
+    for number, line in enumerate(output.splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        where = f"read output line {number}"
+        if len(parts) != len(FIELDS):
+            raise ObservationError(f"{where}: expected {len(FIELDS)} tab-separated fields, got {len(parts)}")
+        fields = dict(zip((name for name, _ in FIELDS), parts, strict=True))
+        obj = _object(fields, where)
+        if obj is None:
+            continue
+        try:
+            model = parse_object(obj, source=where)
+        except K8sError as exc:
+            raise ObservationError(str(exc)) from None
+        if isinstance(model, Pod):
+            owners = fields["owners"].split()
+            model = replace(model, workload=workload_of(model.name, dict(model.labels), owners))
+        if obj["kind"] == "NetworkPolicy":
+            pol = parse_policy(obj, source=where)
+            obj["metadata"].setdefault("namespace", pol.namespace)
+            policies[pol.key] = obj
+        objects.append(model)
+    if not any(isinstance(o, Pod) for o in objects):
+        raise ObservationError("the read output describes no pod")
+    try:
+        cluster = build_cluster(with_kube_dns(objects))
+    except K8sError as exc:
+        raise ObservationError(str(exc)) from None
+    return Observation(cluster=cluster, policies=policies)
