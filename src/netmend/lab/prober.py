@@ -10,6 +10,7 @@ at a time. The exec prober runs ``nc -zv -w 1`` through ``ip netns exec``
 from __future__ import annotations
 
 import errno
+import heapq
 import ipaddress
 import itertools
 import os
@@ -27,6 +28,9 @@ from netmend.lab.plan import DNS_PORT
 # In-flight sockets per wave: bursts of thousands overflow the pods' queues on
 # small machines, so waves stay well below that.
 WAVE = 512
+# DNS queries in flight: one server answers them all, and a burst larger than
+# its socket's receive queue would lose queries (time-outs no policy caused).
+DNS_WAVE = 128
 NC_WORKERS = 16
 _UDP_PAYLOAD = b"netmend-lab-probe"
 
@@ -101,60 +105,75 @@ class SocketProber:
                 results[i] = result
         return [r for r in results if r is not None]
 
+    def _sockets(self, wanted: list[tuple[str, int]]) -> list[socket.socket]:
+        """Non-blocking sockets ``(netns, type)``, in order, entering each namespace once."""
+        out: list[socket.socket | None] = [None] * len(wanted)
+        order = sorted(range(len(wanted)), key=lambda i: wanted[i][0])
+        for netns, group in itertools.groupby(order, key=lambda i: wanted[i][0]):
+            with self._enter(netns):
+                for i in group:
+                    out[i] = socket.socket(socket.AF_INET, wanted[i][1])
+        for sock in out:
+            sock.setblocking(False)
+        return out
+
     def _resolve(self, names: list[tuple[str, str]], timeout: float) -> dict[tuple[str, str], str]:
         """Resolve each (netns, name): an address, or ``!reason`` on failure."""
         out: dict[tuple[str, str], str] = {}
         ident = itertools.count(1)
-        for wave in _waves(names):
-            sel = selectors.DefaultSelector()
-            # state per socket: (key, remaining candidates, query id, deadline)
-            states: dict[socket.socket, list] = {}
-            for key in wave:
-                netns, name = key
-                tries = list(candidates(name, self._search(netns)))
-                with self._enter(netns):
-                    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                sock.setblocking(False)
-                states[sock] = [key, tries, 0, 0.0]
-                if self._ask(sock, states[sock], next(ident) & 0xFFFF, timeout):
-                    sel.register(sock, selectors.EVENT_READ)
-                else:
-                    out[key] = "!Temporary failure in name resolution (query not sent)"
-                    sock.close()
-            while sel.get_map():
-                now = time.monotonic()
-                deadline = min(states[k.fileobj][3] for k in sel.get_map().values())
-                for k, _ in sel.select(max(0.0, deadline - now)):
-                    sock = k.fileobj
-                    state = states[sock]
-                    try:
-                        rid, rcode, addresses = parse_reply(sock.recv(65535))
-                    except (OSError, ValueError):
-                        out[state[0]] = "!Temporary failure in name resolution"
-                        sel.unregister(sock)
-                        sock.close()
-                        continue
-                    if rid != state[2]:
-                        continue
-                    if addresses:
-                        out[state[0]] = addresses[0]
-                    elif rcode == "NXDOMAIN" and state[1]:
-                        if self._ask(sock, state, next(ident) & 0xFFFF, timeout):
-                            continue
-                        out[state[0]] = "!Temporary failure in name resolution"
-                    else:
-                        out[state[0]] = f"!Name does not resolve ({rcode})"
-                    sel.unregister(sock)
-                    sock.close()
-                now = time.monotonic()
-                for k in list(sel.get_map().values()):
-                    state = states[k.fileobj]
-                    if state[3] <= now:
-                        out[state[0]] = "!Temporary failure in name resolution (timed out)"
-                        sel.unregister(k.fileobj)
-                        k.fileobj.close()
-            sel.close()
+        for wave in _waves(names, DNS_WAVE):
+            self._resolve_wave(wave, timeout, ident, out)
         return out
+
+    def _resolve_wave(self, wave, timeout: float, ident, out: dict) -> None:
+        sel = selectors.DefaultSelector()
+        # per socket: [key, remaining candidates, query id, deadline]
+        states: dict[socket.socket, list] = {}
+        deadlines: list[tuple[float, int, socket.socket]] = []  # a heap, stale entries skipped
+        socks = self._sockets([(netns, socket.SOCK_DGRAM) for netns, _ in wave])
+        for key, sock in zip(wave, socks, strict=True):
+            state = states[sock] = [key, list(candidates(key[1], self._search(key[0]))), 0, 0.0]
+            if self._ask(sock, state, next(ident) & 0xFFFF, timeout):
+                sel.register(sock, selectors.EVENT_READ)
+                heapq.heappush(deadlines, (state[3], state[2], sock))
+            else:
+                out[key] = "!Temporary failure in name resolution (query not sent)"
+                sock.close()
+
+        def finish(sock: socket.socket, verdict: str) -> None:
+            out[states[sock][0]] = verdict
+            sel.unregister(sock)
+            sock.close()
+
+        while sel.get_map():
+            while deadlines and (
+                deadlines[0][2].fileno() < 0 or deadlines[0][1] != states[deadlines[0][2]][2]
+            ):
+                heapq.heappop(deadlines)  # answered, or asked again since
+            if deadlines and deadlines[0][0] <= time.monotonic():
+                _, _, sock = heapq.heappop(deadlines)
+                finish(sock, "!Temporary failure in name resolution (timed out)")
+                continue
+            wait = deadlines[0][0] - time.monotonic() if deadlines else timeout
+            for k, _ in sel.select(max(0.0, wait)):
+                sock, state = k.fileobj, states[k.fileobj]
+                try:
+                    rid, rcode, addresses = parse_reply(sock.recv(65535))
+                except (OSError, ValueError):
+                    finish(sock, "!Temporary failure in name resolution")
+                    continue
+                if rid != state[2]:
+                    continue
+                if addresses:
+                    finish(sock, addresses[0])
+                elif rcode == "NXDOMAIN" and state[1]:
+                    if self._ask(sock, state, next(ident) & 0xFFFF, timeout):
+                        heapq.heappush(deadlines, (state[3], state[2], sock))
+                    else:
+                        finish(sock, "!Temporary failure in name resolution")
+                else:
+                    finish(sock, f"!Name does not resolve ({rcode})")
+        sel.close()
 
     def _ask(self, sock: socket.socket, state: list, ident: int, timeout: float) -> bool:
         name = state[1].pop(0)
@@ -169,11 +188,13 @@ class SocketProber:
         sel = selectors.DefaultSelector()
         done: list[tuple[int, ProbeResult]] = []
         socks: dict[socket.socket, int] = {}
-        for i, job, address in wave:
-            kind = socket.SOCK_STREAM if job.protocol == "TCP" else socket.SOCK_DGRAM
-            with self._enter(job.netns):
-                sock = socket.socket(socket.AF_INET, kind)
-            sock.setblocking(False)
+        kinds = [
+            (job.netns, socket.SOCK_STREAM if job.protocol == "TCP" else socket.SOCK_DGRAM)
+            for _, job, _ in wave
+        ]
+        for (i, job, address), sock, (_, kind) in zip(
+            wave, self._sockets(kinds), kinds, strict=True
+        ):
             try:
                 if kind == socket.SOCK_STREAM:
                     code = sock.connect_ex((address, job.port))
@@ -219,8 +240,8 @@ def _strerror(code: int) -> str:
     return os.strerror(code)
 
 
-def _waves(items: list) -> list[list]:
-    return [items[i : i + WAVE] for i in range(0, len(items), WAVE)]
+def _waves(items: list, size: int = WAVE) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def nc_argv(job: ProbeJob, timeout: float) -> list[str]:
