@@ -146,3 +146,9 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
             "summary": mismatch_summary(mismatches) if want is not None else None,
         }
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+# ``netmend k8s repair`` (cluster mode) lives in its own module.
+from netmend.cli.k8s_repair import repair as _repair  # noqa: E402
+
+k8s.add_command(_repair)
