@@ -16,7 +16,6 @@ from typing import Any
 import networkx as nx
 
 _SCALARS = (str, int, float, bool, type(None))
-_EXACT_CLASSES = (nx.Graph, nx.DiGraph)
 # Instance keys of a plain networkx graph (cached views, the backend cache and
 # the containers). Anything else could be lost by a structural copy.
 _KNOWN_INSTANCE_KEYS = frozenset(
@@ -37,19 +36,21 @@ def _plain_value(value: Any, seen: set[int]) -> bool:
         seen.add(id(value))
         items = value.items() if kind is dict else ((None, item) for item in value)
         return all(type(key) in _SCALARS and _plain_value(item, seen) for key, item in items)
-    if kind is tuple:
-        return all(_plain_value(item, seen) for item in value)
+    if kind is tuple:  # immutable only if everything inside is
+        return all(type(item) in _SCALARS or type(item) is tuple for item in value) and all(
+            _plain_value(item, seen) for item in value
+        )
     return False
 
 
 def supports_fast_copy(graph: Any) -> bool:
     """Whether :func:`fast_copy` of ``graph`` is indistinguishable from ``copy.deepcopy``.
 
-    True for a plain ``nx.Graph``/``nx.DiGraph`` whose node ids are scalars and
+    True for a plain ``nx.DiGraph`` (not a view) whose node ids are scalars and
     whose attributes are trees of scalars, lists, tuples and dicts with no
     container shared between two places (a deep copy would keep the sharing).
     """
-    if type(graph) not in _EXACT_CLASSES or not set(vars(graph)) <= _KNOWN_INSTANCE_KEYS:
+    if type(graph) is not nx.DiGraph or not set(vars(graph)) <= _KNOWN_INSTANCE_KEYS:
         return False
     seen: set[int] = set()
     if not _plain_value(graph.graph, seen):
@@ -88,33 +89,48 @@ def fast_copy(graph: Any) -> Any:
     return _structural_copy(graph)
 
 
-def _structural_copy(graph: Any) -> Any:
-    duplicate = type(graph)()
+def _structural_copy(graph: nx.DiGraph, plan: _CopyPlan | None = None) -> nx.DiGraph:
+    plan = plan or _CopyPlan(graph)
+    duplicate = nx.DiGraph()
     duplicate.graph.update(_copy_value(graph.graph))
-    duplicate._node = {node: _copy_attrs(attrs) for node, attrs in graph._node.items()}
-    if graph.is_directed():
-        succ = {
-            node: {nbr: _copy_attrs(attrs) for nbr, attrs in nbrs.items()}
-            for node, nbrs in graph._succ.items()
-        }
-        duplicate._succ = duplicate._adj = succ
-        duplicate._pred = {
-            node: {nbr: succ[nbr][node] for nbr in nbrs} for node, nbrs in graph._pred.items()
-        }
-    else:
-        adj: dict = {node: {} for node in graph._adj}
-        for node, nbrs in graph._adj.items():
-            for nbr, attrs in nbrs.items():
-                if nbr in adj[node]:
-                    continue
-                shared = _copy_attrs(attrs)
-                adj[node][nbr] = shared
-                adj[nbr][node] = shared
-        # Re-create each neighbour dict in the source's order.
-        duplicate._adj = {
-            node: {nbr: adj[node][nbr] for nbr in nbrs} for node, nbrs in graph._adj.items()
-        }
+    nodes = {node: attrs.copy() for node, attrs in graph._node.items()}
+    for node, key in plan.flat_lists:
+        attrs = nodes[node]
+        attrs[key] = attrs[key][:]
+    for node, key in plan.nested:
+        attrs = nodes[node]
+        attrs[key] = _copy_value(attrs[key])
+    copy_edge_attrs = dict.copy if plan.flat_edges else _copy_attrs
+    succ = {
+        node: {nbr: copy_edge_attrs(attrs) for nbr, attrs in nbrs.items()}
+        for node, nbrs in graph._succ.items()
+    }
+    duplicate._node = nodes
+    duplicate._succ = duplicate._adj = succ
+    duplicate._pred = {
+        node: {nbr: succ[nbr][node] for nbr in nbrs} for node, nbrs in graph._pred.items()
+    }
     return duplicate
+
+
+class _CopyPlan:
+    """Where a graph's attribute values need more than a shallow dict copy."""
+
+    def __init__(self, graph: nx.DiGraph):
+        self.flat_lists: list[tuple[Any, Any]] = []  # lists of scalars: a slice copies them
+        self.nested: list[tuple[Any, Any]] = []  # other containers: copied recursively
+        for node, attrs in graph._node.items():
+            for key, value in attrs.items():
+                if type(value) is list and all(type(item) in _SCALARS for item in value):
+                    self.flat_lists.append((node, key))
+                elif type(value) in (list, dict):
+                    self.nested.append((node, key))
+        self.flat_edges = all(
+            type(value) not in (list, dict)
+            for _, nbrs in graph._succ.items()
+            for attrs in nbrs.values()
+            for value in attrs.values()
+        )
 
 
 class CopySource:
@@ -127,6 +143,8 @@ class CopySource:
     def __init__(self, graph: Any):
         self._graph = copy.deepcopy(graph)
         self._fast = supports_fast_copy(self._graph)
+        self._plan = _CopyPlan(self._graph) if self._fast else None
+        self._scratch: Any = None
 
     @property
     def fast(self) -> bool:
@@ -135,12 +153,21 @@ class CopySource:
 
     @property
     def pristine(self) -> Any:
-        """The private graph itself, for runs that restore it (``malt_reference.applied``)."""
+        """The private source graph; readers must not change it."""
         return self._graph
+
+    @property
+    def scratch(self) -> Any:
+        """A second private copy for runs that change it and restore it (``malt_reference.applied``)."""
+        if self._scratch is None:
+            self._scratch = self.copy()
+        return self._scratch
 
     def copy(self) -> Any:
         """A fresh deep copy of the source graph."""
-        return _structural_copy(self._graph) if self._fast else copy.deepcopy(self._graph)
+        if self._fast:
+            return _structural_copy(self._graph, self._plan)
+        return copy.deepcopy(self._graph)
 
     def unchanged(self, graph: Any) -> bool:
         """Whether ``graph`` still equals the source: same class, nodes in order, attributes, edges.
@@ -158,6 +185,95 @@ class CopySource:
         return not graph.is_directed() or graph._pred == source._pred
 
 
+# --- reading a graph fast -----------------------------------------------------
+
+
+class Reading:
+    """Read access to a graph in exactly the public API's orders, without the views' cost.
+
+    ``nodes`` maps node -> attribute dict in ``graph.nodes`` order;
+    :meth:`edges` yields ``(u, v, attrs)`` in ``graph.edges(data=True)``
+    order; :meth:`successors` and :meth:`isolates` match ``graph.successors``
+    and ``nx.isolates``. Built by :func:`read`.
+    """
+
+    def __init__(self, graph: Any, nodes: Any = None, succ: Any = None):
+        self.graph = graph
+        self._fast = nodes is not None
+        self.nodes = nodes if self._fast else graph.nodes
+        self._succ = succ
+
+    @property
+    def fast(self) -> bool:
+        """Whether ``nodes`` and ``succ`` are plain dicts (node -> attrs, node -> {nbr: attrs})."""
+        return self._fast
+
+    @property
+    def succ(self) -> Any:
+        """node -> {successor: edge attrs}, for fast readings only."""
+        return self._succ
+
+    def node_items(self) -> Any:
+        """``(node, attrs)`` pairs in node order."""
+        return self.nodes.items() if self._fast else self.graph.nodes(data=True)
+
+    def edges(self) -> Any:
+        """``(u, v, attrs)`` triples in edge order."""
+        if self._fast:
+            return ((u, v, attrs) for u, nbrs in self._succ.items() for v, attrs in nbrs.items())
+        return self.graph.edges(data=True)
+
+    def successors(self, node: Any) -> Any:
+        """The successors of ``node`` (raises as ``graph.successors`` does on undirected graphs)."""
+        return self._succ[node] if self._fast else self.graph.successors(node)
+
+    def isolates(self) -> list:
+        """Nodes without any edge, in node order."""
+        if not self._fast:
+            return list(nx.isolates(self.graph))
+        linked: set = set()
+        for node, nbrs in self._succ.items():
+            if nbrs:
+                linked.add(node)
+                linked.update(nbrs)
+        return [node for node in self.nodes if node not in linked]
+
+
+def _filtered_order(keep: Any, base: dict) -> Any:
+    """The order networkx's filtered views iterate in: the kept set's when it is small."""
+    if 2 * len(keep) < len(base):
+        return [node for node in keep if node in base]
+    return [node for node in base if node in keep]
+
+
+def read(graph: Any) -> Reading:
+    """A :class:`Reading` of ``graph``: straight from the dicts for a plain DiGraph or an
+    induced-subgraph view of one, through the public API otherwise.
+    """
+    if type(graph) is not nx.DiGraph:
+        return Reading(graph)
+    base = getattr(graph, "_graph", None)
+    if base is None:
+        return Reading(graph, graph._node, graph._succ)
+    node_ok = getattr(graph, "_NODE_OK", None)
+    if (
+        type(base) is nx.DiGraph
+        and getattr(base, "_graph", None) is None
+        and isinstance(node_ok, nx.filters.show_nodes)
+        and getattr(graph, "_EDGE_OK", None) is nx.filters.no_filter
+    ):
+        keep = node_ok.nodes
+        order = _filtered_order(keep, base._node)
+        nodes = {node: base._node[node] for node in order}
+        succ_order = _filtered_order(keep, base._succ)
+        succ = {
+            node: {nbr: attrs for nbr, attrs in base._succ[node].items() if nbr in keep}
+            for node in succ_order
+        }
+        return Reading(graph, nodes, succ)
+    return Reading(graph)
+
+
 # --- comparison ---------------------------------------------------------------
 
 
@@ -168,12 +284,11 @@ def node_attributes_equal(first: dict, second: dict) -> bool:
     return not any(value != second[key] for key, value in first.items())
 
 
-def _name_index(graph: Any) -> dict | None:
+def _name_index(graph: Reading) -> dict | None:
     """``name -> node`` when every node has a distinct, hashable ``name``, else None."""
     index: dict = {}
-    pairs = graph._node.items() if type(graph) is nx.DiGraph else graph.nodes(data=True)
     try:
-        for node, attrs in pairs:
+        for node, attrs in graph.node_items():
             name = attrs["name"]
             if type(name) not in _SCALARS or (type(name) is float and math.isnan(name)):
                 return None
@@ -207,18 +322,21 @@ def isomorphic_with_node_attrs(first: Any, second: Any) -> bool:
     if isinstance(first, nx.Graph) and isinstance(second, nx.Graph):
         if len(first) != len(second):
             return False
+        first, second = read(first), read(second)
         index_first = _name_index(first)
         index_second = _name_index(second) if index_first is not None else None
         if index_first is not None and index_second is not None:
             return _match_by_name(first, second, index_first, index_second)
+        first, second = first.graph, second.graph
     return nx.is_isomorphic(nx.Graph(first), nx.Graph(second), node_match=node_attributes_equal)
 
 
-def _match_by_name(first: Any, second: Any, index_first: dict, index_second: dict) -> bool:
+def _match_by_name(
+    first: Reading, second: Reading, index_first: dict, index_second: dict
+) -> bool:
     if index_first.keys() != index_second.keys():
         return False
-    nodes_first = first._node if type(first) is nx.DiGraph else first.nodes
-    nodes_second = second._node if type(second) is nx.DiGraph else second.nodes
+    nodes_first, nodes_second = first.nodes, second.nodes
     for name, node in index_first.items():
         # node_attributes_equal, inlined: this loop runs once per node.
         mine, theirs = nodes_first[node], nodes_second[index_second[name]]
@@ -234,9 +352,7 @@ def _match_by_name(first: Any, second: Any, index_first: dict, index_second: dic
     return {frozenset(edge) for edge in edges_first} == {frozenset(edge) for edge in edges_second}
 
 
-def _named_edges(graph: Any, index: dict) -> set[tuple]:
+def _named_edges(graph: Reading, index: dict) -> set[tuple]:
     """The edges as ``(name, name)`` pairs, directed as stored."""
     name_of = {node: name for name, node in index.items()}
-    if type(graph) is nx.DiGraph:  # the same edges as graph.edges(), read from the dicts
-        return {(name_of[u], name_of[v]) for u, nbrs in graph._succ.items() for v in nbrs}
-    return {(name_of[u], name_of[v]) for u, v in graph.edges()}
+    return {(name_of[u], name_of[v]) for u, v, _ in graph.edges()}

@@ -448,3 +448,42 @@ def _apply_adds(steps: list[Step], graph: Any) -> list[Any] | None:
     for step in steps:
         solid_step_add_node_to_graph(graph, {"name": step.name, "type": step.kind}, step.parent)
     return planned
+
+
+def program_source(program: tuple[Step, ...]) -> str:
+    """The ground truth as readable code over the six helpers (for records).
+
+    >>> print(program_source((Remove('a.b'), Rank('a'))))
+    def ground_truth_process_graph(graph_data):
+        graph_data = solid_step_remove_node_from_graph(graph_data, 'a.b')
+        data = solid_step_rank_child_nodes(graph_data, 'a')
+        return {'type': 'list', 'data': data}
+    """
+    lines = ["def ground_truth_process_graph(graph_data):"]
+    for step in program:
+        if isinstance(step, Add):
+            node = {"name": step.name, "type": step.kind}
+            call = f"graph_data = solid_step_add_node_to_graph(graph_data, {node!r}, {step.parent!r})"
+        elif isinstance(step, Remove):
+            call = f"graph_data = solid_step_remove_node_from_graph(graph_data, {step.name!r})"
+        elif isinstance(step, Update):
+            call = (
+                f"graph_data = solid_step_update_node_value(graph_data, {step.name!r}, {step.value!r})"
+            )
+        elif isinstance(step, Count):
+            if step.container is None:
+                call = f"data = solid_step_counting_query(graph_data, {{'type': {step.kind!r}, 'name': None}})"
+            else:
+                node1 = {"type": step.container_kind, "name": step.container}
+                node2 = {"type": step.kind, "name": None}
+                call = f"data = solid_step_counting_query(graph_data, {node1!r}, {node2!r})"
+        elif isinstance(step, ListChildren):
+            node = {"type": step.parent_kind, "name": step.parent}
+            call = f"data = solid_step_list_child_nodes(graph_data, {node!r})"
+        else:
+            call = f"data = solid_step_rank_child_nodes(graph_data, {step.parent!r})"
+        lines.append("    " + call)
+    kind = answer_type(program)
+    result = "graph_data" if kind == "graph" else "data"
+    lines.append(f"    return {{'type': {kind!r}, 'data': {result}}}")
+    return "\n".join(lines)

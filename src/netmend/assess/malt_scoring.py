@@ -41,7 +41,7 @@ from netmend.assess.malt_reference import (
     evaluator_namespace,
     run_program,
 )
-from netmend.assess.malt_safety import SafetyVerdict, check
+from netmend.assess.malt_safety import BaselineChecker, SafetyVerdict, check
 from netmend.assess.malt_tasks import MaltTask
 
 _DEF_PROCESS_GRAPH = re.compile(r"def\s+([a-zA-Z_0-9]*process_graph[a-zA-Z_0-9]*)")
@@ -183,6 +183,7 @@ class MaltScorer:
     def __init__(self, graph: Any):
         self._source = CopySource(graph)
         self._g = self._source.copy()
+        self._safety = BaselineChecker(self._source.pristine)
 
     @property
     def fast_copies(self) -> bool:
@@ -196,7 +197,10 @@ class MaltScorer:
         ret, graph, problem = normalize(ret)
         if ret["type"] == "error" and not error:
             error = f"invalid result: {str(ret['data'])[:500]}"
-        safety = check(graph) if graph is not None else SafetyVerdict(False, "updated_graph", problem)
+        if graph is None:
+            safety = SafetyVerdict(False, "updated_graph", problem)
+        else:
+            safety = self._safety.check(graph)
         intact = self._intact(namespace)
         if intact:
             correct, gt_safety, expected = self._judge(task, ret)
@@ -247,12 +251,12 @@ class MaltScorer:
     def _judge(self, task: MaltTask, ret: dict) -> tuple[bool, SafetyVerdict, Any]:
         if task.answer_type != "graph":
             return data_equal(task.answer_type, task.expected, ret["data"]), SafetyVerdict(True), task.expected
-        with applied(task.program, self._source.pristine) as truth:
+        with applied(task.program, self._source.scratch) as truth:
             if truth is not None:
                 gt = truth["data"]
-                return data_equal("graph", gt, ret["data"]), check(gt), None
+                return data_equal("graph", gt, ret["data"]), self._safety.check(gt), None
         gt = apply_steps(task.program, self._source.copy())["data"]
-        return data_equal("graph", gt, ret["data"]), check(gt), None
+        return data_equal("graph", gt, ret["data"]), self._safety.check(gt), None
 
     def _judge_in(self, task: MaltTask, ret: dict, namespace: dict) -> tuple[bool, SafetyVerdict, Any]:
         """The evaluator's ground truth, literally, in a copy of a disturbed namespace."""

@@ -1,0 +1,169 @@
+"""``netmend assess``: put generated tasks to an agent and score the answers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from netmend.assess.envelopes import PROMPT_TYPES
+
+_DEFAULT_OUT = "assess-out"
+
+
+@click.group()
+def assess() -> None:
+    """Assess an agent on generated tasks, scored as the NetArena evaluator scores them."""
+
+
+def _levels(value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        levels = tuple(sorted({int(word) for word in value.split(",") if word.strip()}))
+    except ValueError:
+        raise click.BadParameter(f"expected levels like '1,2,3', got {value!r}") from None
+    if not levels or not set(levels) <= {1, 2, 3}:
+        raise click.BadParameter(f"levels are 1, 2 and 3, got {value!r}")
+    return levels
+
+
+@assess.command("malt")
+@click.option(
+    "--per-type",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Tasks per family.",
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the task generator.")
+@click.option(
+    "--families",
+    default="enabled",
+    show_default=True,
+    help="'enabled' (the ten NetArena enables), 'all' (adds the disabled ones) "
+    "or a comma list of family names such as l1-add,l2-remove-rank.",
+)
+@click.option("--levels", default=None, help="Only these levels, e.g. '1,2'.")
+@click.option(
+    "--topology",
+    "topology_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="MALT textproto or node-link JSON; the built-in synthetic topology by default.",
+)
+@click.option(
+    "--agent-url",
+    default=None,
+    help="Assess this A2A agent instead of the built-in one (needs netmend[a2a]).",
+)
+@click.option(
+    "--prompt-type",
+    default="zeroshot_base",
+    show_default=True,
+    type=click.Choice([*PROMPT_TYPES, "all"]),
+    help="The NetArena prompt envelope around each request; 'all' runs all four.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default=_DEFAULT_OUT,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where records.jsonl and the plots go.",
+)
+@click.option(
+    "--workers",
+    default=0,
+    type=click.IntRange(min=0),
+    help="Worker processes for the built-in agent (0: one per core for big runs).",
+)
+@click.option("--no-plots", is_flag=True, help="Skip the PNG plots.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print only a one-line JSON summary on stdout (the table goes to stderr).",
+)
+def malt(
+    per_type: int,
+    seed: int,
+    families: str,
+    levels: str | None,
+    topology_path: str | None,
+    agent_url: str | None,
+    prompt_type: str,
+    out_dir: str,
+    workers: int,
+    no_plots: bool,
+    as_json: bool,
+) -> None:
+    """Dynamic MALT assessment: seeded tasks, NetArena-equivalent scoring, records and plots.
+
+    Exits 1 when any task is incorrect or unsafe.
+    """
+    from tqdm import tqdm
+
+    from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
+    from netmend.assess.malt_run import MaltAssessment, assess_malt
+    from netmend.assess.malt_tasks import TaskGenerationError
+    from netmend.assess.records import write_jsonl
+    from netmend.assess.report import json_summary, render_table
+    from netmend.malt import topology
+
+    try:
+        graph = topology.load(topology_path) if topology_path else topology.default()
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"cannot load the topology: {exc}") from exc
+    config = MaltAssessment(
+        per_type=per_type,
+        seed=seed,
+        families=families,
+        levels=_levels(levels),
+        prompt_types=PROMPT_TYPES if prompt_type == "all" else (prompt_type,),
+        agent_url=agent_url,
+        workers=workers,
+    )
+
+    def bar(total: int):
+        return tqdm(
+            total=total,
+            desc="assess malt",
+            unit="task",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            leave=False,
+        )
+
+    try:
+        run = assess_malt(graph, config, progress_factory=bar)
+    except TaskGenerationError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except (A2AUnavailable, A2AConnectionError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+    out = Path(out_dir)
+    write_jsonl(out / "records.jsonl", (result.record for result in run.results))
+    plots = []
+    if not no_plots:
+        from netmend.assess.plots import write_plots
+
+        plots = write_plots(run.summary, out, title=agent_url or "netmend")
+    table = render_table(run.summary)
+    failures = run.failures
+    lines = [table, f"records: {out / 'records.jsonl'}"]
+    lines += [f"plot: {path}" for path in plots]
+    for failure in failures[:10]:
+        record = failure.record
+        reason = record.get("Error") or record.get("Verifier-Error")
+        lines.append(f"FAILED [{failure.family}] {record['Query']}: {reason}")
+    if len(failures) > 10:
+        lines.append(f"... {len(failures) - 10} more failures in the records")
+    if as_json:
+        click.echo("\n".join(lines), err=True)
+        click.echo(json.dumps(json_summary(run.summary), sort_keys=False))
+    else:
+        click.echo("\n".join(lines))
+    if failures:
+        sys.exit(1)
