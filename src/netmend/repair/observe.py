@@ -10,14 +10,15 @@ exactly as the API server stores them and patch ``test`` guards match.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass, replace
 
 from netmend.k8s.cluster import build_cluster, with_kube_dns
 from netmend.k8s.errors import K8sError
-from netmend.k8s.manifest import parse_object, parse_policy
-from netmend.k8s.model import Cluster, Pod
+from netmend.k8s.manifest import parse_object
+from netmend.k8s.model import Cluster, NetworkPolicy, Pod
 from netmend.repair.errors import ObservationError
 
 FIELDS: tuple[tuple[str, str], ...] = (
@@ -134,15 +135,12 @@ def _object(fields: dict[str, str], where: str) -> dict | None:
 def parse_observation(output: str) -> Observation:
     """Build the cluster model from the output of :data:`READ_COMMAND`.
 
-    kube-dns is added in its standard form when the output lacks it (a read
-    restricted to some namespaces), since every cluster resolves names.
-
     Raises
     ------
     ObservationError
         When the output is not what the read prints or describes no pod.
     """
-    objects, policies = [], {}
+    objects = []
     for number, line in enumerate(output.splitlines(), 1):
         if not line.strip():
             continue
@@ -152,22 +150,42 @@ def parse_observation(output: str) -> Observation:
             raise ObservationError(f"{where}: expected {len(FIELDS)} tab-separated fields, got {len(parts)}")
         fields = dict(zip((name for name, _ in FIELDS), parts, strict=True))
         obj = _object(fields, where)
-        if obj is None:
-            continue
+        if obj is not None:
+            if fields["owners"]:
+                obj["metadata"]["ownerReferences"] = [{"kind": k} for k in fields["owners"].split()]
+            objects.append(obj)
+    return observation_from_objects(objects)
+
+
+def observation_from_objects(items: list[dict]) -> Observation:
+    """Build the cluster model from Kubernetes objects (``kubectl get -o json`` items).
+
+    Live pods are named after their workload as probes name them; kube-dns
+    is added in its standard form when the objects lack it (a read limited
+    to some namespaces), since every cluster resolves names.
+
+    Raises
+    ------
+    ObservationError
+        When an object is malformed or no pod is described.
+    """
+    objects, policies = [], {}
+    for index, obj in enumerate(items):
+        where = f"object {index} ({obj.get('kind', '?')} {(obj.get('metadata') or {}).get('name', '?')})"
         try:
             model = parse_object(obj, source=where)
         except K8sError as exc:
             raise ObservationError(str(exc)) from None
         if isinstance(model, Pod):
-            owners = fields["owners"].split()
+            owners = [o.get("kind", "") for o in (obj.get("metadata") or {}).get("ownerReferences") or []]
             model = replace(model, workload=workload_of(model.name, dict(model.labels), owners))
-        if obj["kind"] == "NetworkPolicy":
-            pol = parse_policy(obj, source=where)
-            obj["metadata"].setdefault("namespace", pol.namespace)
-            policies[pol.key] = obj
+        if isinstance(model, NetworkPolicy):
+            stored = copy.deepcopy(obj)
+            stored["metadata"].setdefault("namespace", model.namespace)
+            policies[model.key] = stored
         objects.append(model)
     if not any(isinstance(o, Pod) for o in objects):
-        raise ObservationError("the read output describes no pod")
+        raise ObservationError("the cluster state describes no pod")
     try:
         cluster = build_cluster(with_kube_dns(objects))
     except K8sError as exc:

@@ -108,7 +108,15 @@ class _Candidate:
 class _Search:
     """Shared state of one planning run."""
 
-    def __init__(self, cluster: Cluster, objects: Mapping[str, dict], intent: Intent, dns: bool):
+    def __init__(
+        self,
+        cluster: Cluster,
+        objects: Mapping[str, dict],
+        intent: Intent,
+        dns: bool,
+        editable: frozenset[str] | None = None,
+    ):
+        self.editable = editable
         self.objects = dict(objects)
         self.policies: dict[str, NetworkPolicy] = {}
         for key, obj in sorted(self.objects.items()):
@@ -176,6 +184,7 @@ class _Search:
             for side, found in self._for_change(change):
                 req = len(self.reqs)
                 self.reqs.append((index, side))
+                found = [e for e in found if self._may_edit(e)]
                 if not found:
                     orphans.append(f"{change.source} -> {change.target} (want {change.expected}; {side})")
                 for edit in found:
@@ -211,6 +220,9 @@ class _Search:
         if not verdict.ingress.allowed:
             reqs.append(("ingress", self._open(src, dst, port, INGRESS)))
         return reqs
+
+    def _may_edit(self, edit: Edit) -> bool:
+        return self.editable is None or edit.namespace in self.editable
 
     def _dns_ok(self, src: int) -> bool:
         endpoints = dns_endpoints(self.sim)
@@ -324,7 +336,7 @@ class _Search:
             if best is not None or not collateral:
                 return best
             known = {c.edit for c in pool}
-            extra = [e for e in dict.fromkeys(self._keep(collateral)) if e not in known]
+            extra = [e for e in dict.fromkeys(self._keep(collateral)) if e not in known and self._may_edit(e)]
             if not extra:
                 break
             pool = sorted(pool + [_Candidate(e, frozenset()) for e in extra], key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
@@ -447,6 +459,7 @@ def plan_repair(
     *,
     dns: bool = True,
     max_edits: int = DEFAULT_MAX_EDITS,
+    editable_namespaces: Iterable[str] | None = None,
 ) -> Plan:
     """The lightest verified edit set turning the current matrix into ``intent``.
 
@@ -463,13 +476,16 @@ def plan_repair(
         Model name resolution through kube-dns.
     max_edits : int
         Largest edit set searched per component.
+    editable_namespaces : iterable of str, optional
+        Only policies in these namespaces may be edited (default: any).
 
     Raises
     ------
     NoPlan
         When no edit set within the IR reaches the intent exactly.
     """
-    search = _Search(cluster, objects, intent, dns)
+    editable = None if editable_namespaces is None else frozenset(editable_namespaces)
+    search = _Search(cluster, objects, intent, dns, editable)
     if not search.changes:
         return Plan((), (), search.current, search.current, (), dns)
     cands, orphans = search.candidates()
