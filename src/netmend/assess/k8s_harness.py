@@ -62,6 +62,8 @@ class Setup:
     manifests: dict  # policy name -> the correct policy object (the file's content)
     expected: Matrix
     facts: dict  # policy name -> PolicyFacts
+    # Probes the deployed model with real packets instead of the engine (``--probes live``).
+    measure: Callable[[Cluster], Matrix] | None = None
 
 
 def derive_facts(base: Cluster, manifests: dict, expected: Matrix) -> dict[str, PolicyFacts]:
@@ -149,7 +151,7 @@ class TaskResult:
 
 def deployed(setup: Setup, task: Task) -> SimCluster:
     """The simulated cluster with the task's broken policies deployed."""
-    return SimCluster.deploy(setup.base, inject(setup.manifests, task.injections).values())
+    return SimCluster.deploy(setup.base, inject(setup.manifests, task.injections).values(), setup.measure)
 
 
 def visible_tasks(setup: Setup, per_type: int, seed: int, families: Iterable[str] = FAMILIES, dns: bool = True) -> tuple[Task, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import yaml
@@ -119,11 +119,18 @@ class SimCluster:
 
     base: Cluster
     policies: dict[str, dict] = field(default_factory=dict)
+    # Measures the current model instead of simulating it (e.g. a live lab's prober).
+    measure: Callable[[Cluster], Matrix] | None = None
 
     @classmethod
-    def deploy(cls, base: Cluster, manifests: Iterable[Mapping]) -> SimCluster:
+    def deploy(
+        cls,
+        base: Cluster,
+        manifests: Iterable[Mapping],
+        measure: Callable[[Cluster], Matrix] | None = None,
+    ) -> SimCluster:
         """A cluster with ``manifests`` applied (each gets its last-applied annotation)."""
-        sim = cls(base)
+        sim = cls(base, measure=measure)
         for manifest in manifests:
             obj = stored_policy(manifest)
             applied = json.dumps(manifest, sort_keys=True, separators=(",", ":")) + "\n"
@@ -173,6 +180,8 @@ class SimCluster:
     def probe(self, expected: Matrix, dns: bool = True) -> tuple[Mismatch, ...]:
         """Mismatches of the current policies against ``expected``."""
         cluster = self.model()
+        if self.measure is not None:
+            return compare(expected, self.measure(cluster))
         return compare(expected, Prober(cluster, expected.probes(), dns=dns).run())
 
     # -- the shell -------------------------------------------------------------

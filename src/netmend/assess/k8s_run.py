@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ class K8sAssessment:
     dns: bool = True
     max_iterations: int = MAX_ITERATIONS
     agent_url: str | None = None
+    probes: str = "sim"  # "live": real packets in a netmend lab instead of the engine
 
 
 def parse_families(text: str) -> tuple[str, ...]:
@@ -130,6 +131,12 @@ def assess_k8s(
             agent, closer = remote, remote.close
         else:
             agent = in_process_agent()
+    live = None
+    if config.probes == "live":  # the same tasks, measured with real packets
+        from netmend.lab.live import LiveProber
+
+        live = LiveProber(setup.base, setup.expected.probes(), dns=config.dns)
+        setup = replace(setup, measure=lambda cluster: live.run(cluster.policies))
     results = []
     try:
         for task in tasks:
@@ -140,4 +147,6 @@ def assess_k8s(
     finally:
         if closer is not None:
             closer()
+        if live is not None:
+            live.close()
     return tuple(results), summary_of(results, config.families)

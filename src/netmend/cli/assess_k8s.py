@@ -26,6 +26,13 @@ _DEFAULT_OUT = "assess-out/k8s"
     show_default=True,
     help="Model name resolution: a source whose egress blocks kube-dns fails every probe.",
 )
+@click.option(
+    "--probes",
+    type=click.Choice(["sim", "live"]),
+    default="sim",
+    show_default=True,
+    help="sim: the semantics engine; live: real packets in a private netmend lab (needs root or user namespaces, iproute2, nftables).",
+)
 @click.option("--max-iterations", default=10, show_default=True, type=click.IntRange(min=1), help="Turns per task.")
 @click.option("--agent-url", default=None, help="Assess this A2A agent instead of the built-in one (needs netmend[a2a]).")
 @click.option(
@@ -43,6 +50,7 @@ def k8s(
     seed: int,
     families: str,
     dns: bool,
+    probes: str,
     max_iterations: int,
     agent_url: str | None,
     out_dir: str,
@@ -66,12 +74,13 @@ def k8s(
     )
     from netmend.assess.records import write_jsonl
     from netmend.assess.report import json_summary, render_table
+    from netmend.lab.errors import LabError
 
     try:
         chosen = parse_families(families)
     except InjectionError as exc:
         raise click.BadParameter(str(exc), param_hint="--families") from None
-    config = K8sAssessment(per_type, seed, chosen, dns, max_iterations, agent_url)
+    config = K8sAssessment(per_type, seed, chosen, dns, max_iterations, agent_url, probes=probes)
     bar = tqdm(
         total=per_type * len(chosen),
         desc="assess k8s",
@@ -82,7 +91,7 @@ def k8s(
     )
     try:
         results, summary = assess_k8s(config, progress=lambda _: bar.update(1))
-    except (A2AUnavailable, A2AConnectionError, InjectionError) as exc:
+    except (A2AUnavailable, A2AConnectionError, InjectionError, LabError) as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         bar.close()
