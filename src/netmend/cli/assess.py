@@ -167,3 +167,9 @@ def malt(
         click.echo("\n".join(lines))
     if failures:
         sys.exit(1)
+
+
+# ``netmend assess k8s`` (NetArena K8s on the simulated cluster) lives in its own module.
+from netmend.cli.assess_k8s import k8s as _k8s  # noqa: E402
+
+assess.add_command(_k8s)
