@@ -1,0 +1,115 @@
+"""The NetArena conversation and the participant's turns."""
+
+from __future__ import annotations
+
+import pytest
+from repair_helpers import broken
+
+from netmend.agent import respond
+from netmend.agent.k8s import is_k8s_prompt, respond_k8s
+from netmend.assess.k8s_inject import Injection
+from netmend.k8s import mismatch_summary
+from netmend.repair.netarena import (
+    LOG_WINDOW,
+    NO_PREVIOUS_OUTPUT,
+    PREAMBLE,
+    STATUS_MARKER,
+    LogEntry,
+    banned_in,
+    build_prompt,
+    extract_command,
+    log_of_prompt,
+    parse_log,
+    render_log,
+)
+from netmend.repair.observe import READ_COMMAND, parse_observation, workload_of
+from netmend.repair.participant import decide, fresh_read, is_read_only
+
+ENTRIES = (
+    LogEntry("kubectl get pods", "NAME READY\nweb-1 1/1", "Mismatch: a \u2192 b:80 (Expected: True, Actual: False)"),
+    LogEntry("kubectl patch networkpolicy b --type=json -p '[]'", "patched", "No mismatches found."),
+)
+
+
+def test_log_round_trip_and_window():
+    log = render_log(ENTRIES)
+    assert parse_log(log) == ENTRIES
+    prompt = build_prompt(log)
+    assert prompt.startswith(PREAMBLE) and log_of_prompt(prompt) == log
+    assert log_of_prompt(build_prompt("")) == ""
+    assert build_prompt("").endswith(STATUS_MARKER + "\n" + NO_PREVIOUS_OUTPUT)
+    long_log = render_log(ENTRIES * 2000)
+    shown = log_of_prompt(build_prompt(long_log))
+    assert len(shown) == LOG_WINDOW and long_log.endswith(shown)
+    assert parse_log(shown)[-1] == ENTRIES[-1]  # a cut first entry is skipped, the rest parse
+
+
+def test_command_extraction_and_vetting_follow_the_harness():
+    assert extract_command("x ```kubectl get pods``` y ```other```") == "kubectl get pods"
+    assert extract_command("```bash\nkubectl get pods\n```") == "bash\nkubectl get pods"
+    assert extract_command("no fence") == ""
+    assert banned_in("bash\nkubectl get pods") == ("bash",)
+    assert banned_in("kubectl get pods -n <namespace>") == ("<namespace>",)
+    assert banned_in(READ_COMMAND) == ()
+
+
+def test_prompt_recognition():
+    assert is_k8s_prompt(build_prompt(""))
+    other_preamble = "You are fixing Kubernetes network policies with kubectl patch.\n"
+    assert is_k8s_prompt(build_prompt(render_log(ENTRIES), other_preamble))
+    assert not is_k8s_prompt("Update the MALT graph: add a port to ju1.a1.m1.")
+    assert not is_k8s_prompt(STATUS_MARKER + " but about something else")
+
+
+def test_read_only_detection():
+    assert is_read_only("kubectl get pods && kubectl get svc -o wide")
+    assert not is_read_only("kubectl get pods; kubectl patch networkpolicy x -p '{}'")
+    assert not is_read_only("kubectl get pods > out.txt")
+    assert fresh_read((LogEntry(READ_COMMAND, "x", "s"), LogEntry("kubectl get pods", "y", "s"))).command == READ_COMMAND
+    assert fresh_read((LogEntry(READ_COMMAND, "x", "s"), LogEntry("kubectl patch x", "y", "s"))) is None
+
+
+def test_workload_names_of_live_pods():
+    assert workload_of("redis-cart-5b8f7c6d9-abcde", {"pod-template-hash": "5b8f7c6d9"}, ["ReplicaSet"]) == "redis-cart"
+    assert workload_of("web-2", {}, ["StatefulSet"]) == "web"
+    assert workload_of("node-agent-x7k2p", {}, ["DaemonSet"]) == "node-agent"
+
+
+def test_the_read_reproduces_the_model(setup):
+    sim, obs = broken(setup, Injection("change_port", "emailservice", port=99))
+    seen = parse_observation(sim.run(READ_COMMAND).stdout)
+    assert {k: o["spec"] for k, o in seen.policies.items()} == {k: o["spec"] for k, o in sim.policies.items()}
+    def stable(labels):
+        return tuple(kv for kv in labels if kv[0] != "pod-template-hash")
+
+    assert {(p.namespace, p.workload, stable(p.labels), p.ports) for p in seen.cluster.pods} == {
+        (p.namespace, p.workload, p.labels, p.ports) for p in obs.cluster.pods
+    }
+    assert [(s.key, s.selector, s.ports) for s in seen.cluster.services] == [(s.key, s.selector, s.ports) for s in obs.cluster.services]
+
+
+@pytest.mark.parametrize("route", [respond_k8s, respond])
+def test_turns_read_first_then_repair(setup, route):
+    sim, _ = broken(setup, Injection("remove_ingress", "productcatalogservice"))
+    first = route(build_prompt(""))
+    assert extract_command(first) == READ_COMMAND
+    summary = mismatch_summary(sim.probe(setup.expected))
+    log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, summary)])
+    command = extract_command(route(build_prompt(log)))
+    assert command.startswith("kubectl patch networkpolicy productcatalogservice -n default --type=json -p ")
+    assert not banned_in(command)
+    assert sim.run(command).code == 0 and sim.probe(setup.expected) == ()
+
+
+def test_a_contradicted_model_is_refused_and_the_turn_only_reads(setup):
+    sim, _ = broken(setup)
+    lie = "Mismatch: frontend \u2192 adservice:9555 (Expected: True, Actual: False)"  # the model says True
+    log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, lie)])
+    decision = decide(build_prompt(log))
+    assert decision.command == READ_COMMAND and decision.plan is None
+    assert "contradicts" in decision.explanation
+
+
+def test_a_failed_read_leads_to_another_read(setup):
+    log = render_log([LogEntry(READ_COMMAND, "error: You must be logged in", "Mismatch: a \u2192 b:1 (Expected: True, Actual: False)")])
+    assert decide(build_prompt(log)).command == READ_COMMAND
