@@ -23,6 +23,7 @@ from netmend.lab import sandbox
 from netmend.lab.errors import LabError
 from netmend.lab.lab import PROBE_MODES, Lab, cluster_from_source
 from netmend.lab.nft import DENY_ACTIONS
+from netmend.lab.sysns import sctp_note
 
 _name_option = click.option(
     "--name",
@@ -84,6 +85,10 @@ def up(manifests, deny, name) -> None:
         f"{len(running.plan.pods)} pods, {len(cluster.services)} services, "
         f"{len(cluster.policies)} policies (denied packets: {deny})"
     )
+    sctp = sum(1 for pod in running.plan.pods for port in pod.listeners if port.protocol == "SCTP")
+    if sctp:
+        reason = sctp_note() or "the lab has no SCTP listener"
+        click.echo(f"note: {sctp} SCTP ports are not served and SCTP probes fail: {reason}")
 
 
 @lab.command()

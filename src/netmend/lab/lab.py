@@ -29,10 +29,11 @@ from netmend.k8s import (
 )
 from netmend.k8s.probe import PROBE_PROTOCOL, parse_target
 from netmend.lab import sandbox
-from netmend.lab.errors import LabStateError
+from netmend.lab.errors import LabStateError, MissingToolError
 from netmend.lab.nft import compile_filter
 from netmend.lab.plan import LabPlan, plan_lab
 from netmend.lab.prober import ProbeJob, ProbeResult
+from netmend.lab.sysns import netcat_is_openbsd
 
 PROBE_MODES: tuple[str, ...] = ("socket", "nc")
 STATE_FILE = "state.json"
@@ -231,6 +232,9 @@ class Lab:
         """Measure ``probes`` (``Matrix.probes()`` shape) with real packets."""
         if mode not in PROBE_MODES:
             raise ValueError(f"probe mode {mode!r}: expected one of {', '.join(PROBE_MODES)}")
+        if mode == "nc" and not netcat_is_openbsd():
+            # busybox and traditional netcats lack -z or report differently.
+            raise MissingToolError(("nc (OpenBSD netcat)",), ("netcat-openbsd",))
         planned = self.jobs(probes, dns=dns)
         results = self.run_jobs([job for *_, job in planned], mode=mode, timeout=timeout)
         records = tuple(

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from netmend.lab.dns import candidates, parse_reply, query
 from netmend.lab.plan import DNS_PORT
+from netmend.lab.sysns import sctp_note
 
 # In-flight sockets per wave: bursts of thousands overflow the pods' queues on
 # small machines, so waves stay well below that.
@@ -83,9 +84,7 @@ class SocketProber:
         results: list[ProbeResult | None] = [None] * len(jobs)
         for i, job in enumerate(jobs):
             if job.protocol == "SCTP":
-                results[i] = ProbeResult(
-                    False, "SCTP cannot be probed: this kernel has no SCTP sockets"
-                )
+                results[i] = ProbeResult(False, sctp_detail())
         names = sorted(
             {(j.netns, j.host) for j, r in zip(jobs, results, strict=True) if r is None}
             - {(j.netns, j.host) for j in jobs if _is_address(j.host)}
@@ -236,6 +235,11 @@ class SocketProber:
         return done
 
 
+def sctp_detail() -> str:
+    """What an SCTP probe reports: the lab cannot measure it."""
+    return f"SCTP is not probed: {sctp_note() or 'the lab has no SCTP prober'}"
+
+
 def _strerror(code: int) -> str:
     return os.strerror(code)
 
@@ -254,7 +258,7 @@ def nc_argv(job: ProbeJob, timeout: float) -> list[str]:
 def nc_probe(job: ProbeJob, timeout: float) -> ProbeResult:
     """Run ``nc`` in the source pod; TCP by exit code, UDP by the echo coming back."""
     if job.protocol == "SCTP":
-        return ProbeResult(False, "SCTP cannot be probed: this kernel has no SCTP sockets")
+        return ProbeResult(False, sctp_detail())
     udp = job.protocol == "UDP"
     try:
         done = subprocess.run(

@@ -87,8 +87,14 @@ def start(name: str, *, tied: bool = False, userns: bool | None = None) -> Path:
     directory = lab_dir(name)
     if is_running(directory):
         raise LabStateError(f"lab {name!r} is already running; `netmend lab down` stops it")
+    root = state_root()
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if root.stat().st_uid != os.getuid():
+        raise SandboxError(
+            f"{root} belongs to another user; set {STATE_ENV} to a folder of your own"
+        )
     shutil.rmtree(directory, ignore_errors=True)
-    directory.mkdir(parents=True, mode=0o700)
+    directory.mkdir(mode=0o700)
     if userns is None:
         userns = os.geteuid() != 0
     user = ["--user", "--map-root-user"] if userns else []

@@ -111,7 +111,7 @@ class Node:
             wanted += [("TCP", DNS_PORT, "dns-tcp"), ("UDP", DNS_PORT, "dns-udp")]
         for protocol, port, role in wanted:
             if protocol == "SCTP":
-                continue  # no SCTP sockets on this kernel; see ProbeResult for SCTP probes
+                continue  # see sysns.sctp_note: `lab up` says why SCTP ports are not served
             kind = socket.SOCK_STREAM if protocol == "TCP" else socket.SOCK_DGRAM
             with self.enter(pod.netns):
                 sock = socket.socket(socket.AF_INET, kind)

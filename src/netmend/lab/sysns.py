@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import os
 import shutil
+import socket
 import subprocess
 from collections.abc import Iterator, Sequence
 
@@ -19,6 +21,8 @@ TOOLS: dict[str, str] = {
     "nft": "nftables",
     "nc": "netcat-openbsd",
     "unshare": "util-linux",
+    "nsenter": "util-linux",
+    "setpriv": "util-linux",
     "mount": "mount",
 }
 
@@ -32,6 +36,7 @@ def check_tools(names: Sequence[str] = tuple(TOOLS)) -> None:
         raise MissingToolError(missing, tuple(sorted({TOOLS[name] for name in missing})))
 
 
+@functools.cache
 def netcat_is_openbsd() -> bool:
     """Whether ``nc`` is OpenBSD netcat (busybox ``nc`` has no ``-z``)."""
     try:
@@ -39,6 +44,19 @@ def netcat_is_openbsd() -> bool:
     except OSError:
         return False
     return "OpenBSD netcat" in done.stdout + done.stderr
+
+
+def sctp_note() -> str | None:
+    """Why the lab cannot serve or probe SCTP here, or ``None`` when it could.
+
+    The lab has no SCTP listeners or probes either way; this says whether the
+    kernel is the reason (nftables still matches SCTP ports in the rulesets).
+    """
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_SCTP).close()
+    except OSError as exc:
+        return f"this kernel has no SCTP sockets ({exc.strerror})"
+    return None
 
 
 def setns(fd: int, nstype: int = CLONE_NEWNET) -> None:
