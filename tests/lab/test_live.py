@@ -26,6 +26,7 @@ from netmend.k8s import (
 from netmend.k8s.model import LabelSelector
 from netmend.lab import sandbox
 from netmend.lab.lab import Lab
+from netmend.lab.prober import ProbeJob
 
 pytestmark = pytest.mark.needs_root_net
 DISAGREEMENTS = Path(__file__).parent / "data" / "disagreements"
@@ -187,3 +188,9 @@ def test_saved_disagreements_now_agree(demo_lab):
         if "policies" in data and "cluster" not in data:
             policies = tuple(parse_policy(p) for p in data["policies"])
             assert_lab_equals_engine(demo_lab, policies, f"replay-{path.stem}")
+
+
+def test_sctp_probes_say_why_they_cannot_be_measured(demo_lab):
+    netns = demo_lab.plan.pod("default/frontend-0").netns
+    (result,) = demo_lab.run_jobs([ProbeJob(netns, "cartservice", 7070, "SCTP")])
+    assert not result.ok and result.detail.startswith("SCTP is not probed: ")
