@@ -30,7 +30,7 @@ from netmend.k8s import (
 from netmend.k8s.probe import PROBE_PROTOCOL, parse_target
 from netmend.lab import sandbox
 from netmend.lab.errors import LabStateError, MissingToolError
-from netmend.lab.nft import compile_filter
+from netmend.lab.nft import DENY_ACTIONS, compile_filter
 from netmend.lab.plan import LabPlan, plan_lab
 from netmend.lab.prober import ProbeJob, ProbeResult
 from netmend.lab.sysns import netcat_is_openbsd
@@ -105,8 +105,10 @@ class Lab:
 
         Parameters
         ----------
+        deny : {"drop", "reject"}
+            How isolated pods treat denied packets (see :func:`compile_filter`).
         source : dict, optional
-            How to rebuild ``cluster`` without its policies (see
+            How to rebuild ``cluster``'s pods and services (see
             :func:`cluster_from_source`); given, :meth:`attach` works from
             other processes.
         tied, userns : bool
@@ -114,10 +116,13 @@ class Lab:
 
         Raises
         ------
-        PlanError
-            Before anything starts, when the cluster cannot be laid out.
+        PlanError, ValueError
+            Before anything starts, when the cluster cannot be laid out or
+            ``deny`` is unknown.
         MissingToolError, SandboxError, LabStateError
         """
+        if deny not in DENY_ACTIONS:
+            raise ValueError(f"deny action {deny!r}: expected one of {', '.join(DENY_ACTIONS)}")
         plan = plan_lab(cluster)
         name = name or unique_name()
         directory = sandbox.start(name, tied=tied, userns=userns)
@@ -235,16 +240,21 @@ class Lab:
         if mode == "nc" and not netcat_is_openbsd():
             # busybox and traditional netcats lack -z or report differently.
             raise MissingToolError(("nc (OpenBSD netcat)",), ("netcat-openbsd",))
+        probes = [(source, tuple(targets)) for source, targets in probes]
         planned = self.jobs(probes, dns=dns)
         results = self.run_jobs([job for *_, job in planned], mode=mode, timeout=timeout)
         records = tuple(
             ProbeRecord(source, target, pod, job.host, job.port, result.ok, result.detail)
             for (source, target, pod, job), result in zip(planned, results, strict=True)
         )
-        rows: dict[str, list[tuple[str, bool]]] = {}
-        for record in records:
-            rows.setdefault(record.source, []).append((record.target, record.ok))
-        return LiveMatrix(Matrix(tuple((s, tuple(c)) for s, c in rows.items())), records)
+        # Records come in probe order: rows take them in turn (a source
+        # without targets keeps its empty row, as in the simulated matrix).
+        taken = iter(records)
+        rows = tuple(
+            (source, tuple((target, next(taken).ok) for target in targets))
+            for source, targets in probes
+        )
+        return LiveMatrix(Matrix(rows), records)
 
     def run_jobs(
         self, jobs: Sequence[ProbeJob], *, mode: str = "socket", timeout: float = DEFAULT_TIMEOUT
