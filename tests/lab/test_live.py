@@ -25,7 +25,9 @@ from netmend.k8s import (
 )
 from netmend.k8s.model import LabelSelector
 from netmend.lab import sandbox
+from netmend.lab.errors import LabError
 from netmend.lab.lab import Lab
+from netmend.lab.nft import compile_empty_filter
 from netmend.lab.prober import ProbeJob
 
 pytestmark = pytest.mark.needs_root_net
@@ -194,3 +196,17 @@ def test_sctp_probes_say_why_they_cannot_be_measured(demo_lab):
     netns = demo_lab.plan.pod("default/frontend-0").netns
     (result,) = demo_lab.run_jobs([ProbeJob(netns, "cartservice", 7070, "SCTP")])
     assert not result.ok and result.detail.startswith("SCTP is not probed: ")
+
+
+def test_a_failing_ruleset_leaves_every_pod_as_it_was(demo_lab):
+    demo_lab.apply(demo_policies())
+    before = {
+        key: demo_lab.ruleset(key) for key in ("default/adservice-0", "default/cartservice-0")
+    }
+    rulesets = {
+        demo_lab.plan.pod("default/adservice-0").netns: compile_empty_filter(),
+        demo_lab.plan.pod("default/cartservice-0").netns: "table inet netmend_filter { oops }\n",
+    }
+    with pytest.raises(LabError, match="nft"):
+        sandbox.request(demo_lab.directory, {"op": "apply", "rulesets": rulesets})
+    assert {key: demo_lab.ruleset(key) for key in before} == before

@@ -123,6 +123,11 @@ def compile_filter(view: PodView, deny: str = "drop") -> str:
     return _replace("inet", FILTER_TABLE, body)
 
 
+def compile_empty_filter() -> str:
+    """The script removing a pod's filter table: what a pod without isolation loads."""
+    return _replace("inet", FILTER_TABLE, [])
+
+
 def _quote(text: str) -> str:
     # nft comments are double-quoted strings without escapes.
     return text.replace('"', "'")

@@ -133,9 +133,18 @@ class Node:
         if unknown:
             raise LabError(f"rulesets for unknown pods: {', '.join(unknown)}")
         changed = sorted(n for n, text in rulesets.items() if self.applied.get(n) != text)
-        for netns in changed:
-            self._nft(netns, rulesets[netns])
-            self.applied[netns] = rulesets[netns]
+        done: list[str] = []
+        try:
+            for netns in changed:
+                self._nft(netns, rulesets[netns])
+                done.append(netns)
+        except LabError:
+            # Each pod's load is atomic; undo the pods already loaded so the
+            # policy set is never half applied.
+            for netns in done:
+                self._nft(netns, self.applied.get(netns, nft.compile_empty_filter()))
+            raise
+        self.applied.update((n, rulesets[n]) for n in changed)
         return changed
 
     def probe(self, jobs: list[ProbeJob], mode: str, timeout: float):
