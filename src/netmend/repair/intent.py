@@ -35,10 +35,11 @@ class Intent:
 
     def changes(self, current: Matrix) -> tuple[Mismatch, ...]:
         """Probes whose current value differs from the desired one."""
+        now = {(source, target): v for source, cells in current.rows for target, v in cells}
         out = []
         for source, cells in self.desired.rows:
             for target, want in cells:
-                have = current.get(source, target)
+                have = now[(source, target)]
                 if have != want:
                     out.append(Mismatch(source, target, want, have))
         return tuple(out)
@@ -102,11 +103,11 @@ def intent_from_feedback(current: Matrix, mismatches: Iterable[Mismatch]) -> Int
     mismatches = tuple(mismatches)
     contradictions = []
     wanted: dict[Probe, bool] = {}
+    now = {(source, target): v for source, cells in current.rows for target, v in cells}
     for m in mismatches:
-        try:
-            modelled = current.get(m.source, m.target)
-        except KeyError:
-            raise IntentError(f"reported probe {m.source} {ARROW} {m.target} is not in the probe set") from None
+        modelled = now.get((m.source, m.target))
+        if modelled is None:
+            raise IntentError(f"reported probe {m.source} {ARROW} {m.target} is not in the probe set")
         if modelled != m.actual:
             contradictions.append((m.source, m.target, m.actual, modelled))
         wanted[(m.source, m.target)] = m.expected
@@ -118,11 +119,10 @@ def intent_from_feedback(current: Matrix, mismatches: Iterable[Mismatch]) -> Int
 def intent_from_stated(current: Matrix, stated: Matrix) -> Intent:
     """``current`` with every cell of ``stated`` set to its stated value."""
     wanted = {(s, t): v for s, cells in stated.rows for t, v in cells}
+    known = {(source, target) for source, cells in current.rows for target, _ in cells}
     for source, target in wanted:
-        try:
-            current.get(source, target)
-        except KeyError:
-            raise IntentError(f"intent probe {source} {ARROW} {target} is not in the probe set") from None
+        if (source, target) not in known:
+            raise IntentError(f"intent probe {source} {ARROW} {target} is not in the probe set")
     return _override(current, wanted)
 
 

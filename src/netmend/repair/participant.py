@@ -73,13 +73,13 @@ def plan_from_feedback(obs: Observation, mismatches: tuple[Mismatch, ...]) -> Pl
     universe = with_probes(probe_universe(obs.cluster), [(m.source, m.target) for m in mismatches])
     first: ModelContradiction | None = None
     for dns in (True, False):
-        current = Prober(obs.cluster, universe, dns=dns).run()
+        prober = Prober(obs.cluster, universe, dns=dns)
         try:
-            intent = intent_from_feedback(current, mismatches)
+            intent = intent_from_feedback(prober.run(), mismatches)
         except ModelContradiction as exc:
             first = first or exc
             continue
-        return plan_repair(obs.cluster, obs.policies, intent, dns=dns)
+        return plan_repair(obs.cluster, obs.policies, intent, dns=dns, prober=prober)
     assert first is not None
     raise first
 

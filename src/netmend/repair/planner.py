@@ -115,6 +115,7 @@ class _Search:
         intent: Intent,
         dns: bool,
         editable: frozenset[str] | None = None,
+        prober: Prober | None = None,
     ):
         self.editable = editable
         self.objects = dict(objects)
@@ -126,37 +127,84 @@ class _Search:
             self.policies[key] = pol
         self.cluster = cluster.with_policies(tuple(self.policies.values()))
         self.intent = intent
-        self.prober = Prober(self.cluster, intent.desired.probes(), dns=dns)
+        self.prober = prober or Prober(self.cluster, intent.desired.probes(), dns=dns)
         self.sim = self.prober.sim
         self.dns = dns
         self.snap: Snapshot = self.sim.snapshot(tuple(self.policies.values()))
         self.current = self.prober.run(self.policies.values())
         self.changes = intent.changes(self.current)
         self.budget = DEFAULT_BUDGET
+        self._now = {(src, t): v for src, cells in self.current.rows for t, v in cells}
         self._cache: dict[frozenset[Edit], Matrix] = {}
+        self._sub_cache: dict[frozenset[Edit], Matrix] = {}
+        self._parsed: dict[frozenset[Edit], NetworkPolicy] = {}
+        self._subs: dict[frozenset[str], Prober | None] = {}
+        self._rows: list | None = None
 
     # -- simulation ------------------------------------------------------------
 
-    def objects_after(self, edits: Iterable[Edit]) -> dict[str, dict]:
+    def _policies_after(self, edits: frozenset[Edit]) -> list[NetworkPolicy]:
+        policies = dict(self.policies)
         by_policy: dict[str, list[Edit]] = {}
         for edit in edits:
             by_policy.setdefault(edit.key, []).append(edit)
-        return {key: apply_edits(self.objects[key], group) for key, group in sorted(by_policy.items())}
+        for pkey, group in by_policy.items():
+            # one policy's edits recur across many candidate sets: parse once
+            group_key = frozenset(group)
+            parsed = self._parsed.get(group_key)
+            if parsed is None:
+                parsed = parse_policy(apply_edits(self.objects[pkey], group), source=pkey)
+                self._parsed[group_key] = parsed
+            policies[pkey] = parsed
+        return list(policies.values())
 
-    def run(self, edits: Iterable[Edit]) -> Matrix:
-        key = frozenset(edits)
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
+    def _spend(self) -> None:
         self.budget -= 1
         if self.budget < 0:
             raise NoPlan(f"search budget of {DEFAULT_BUDGET} re-simulations exhausted")
-        policies = dict(self.policies)
-        for pkey, obj in self.objects_after(key).items():
-            policies[pkey] = parse_policy(obj, source=pkey)
-        out = self.prober.run(policies.values())
-        self._cache[key] = out
-        return out
+
+    def run(self, edits: Iterable[Edit]) -> Matrix:
+        """The whole universe under ``edits``."""
+        key = frozenset(edits)
+        hit = self._cache.get(key)
+        if hit is None:
+            self._spend()
+            hit = self._cache[key] = self.prober.run(self._policies_after(key))
+        return hit
+
+    def _affected(self, keys: frozenset[str]) -> Prober | None:
+        """A prober over the only probes edits to the policies ``keys`` can move.
+
+        Edits never change a policy's pod selector, so only probes from a pod
+        those policies select (egress, DNS) or to one they select (ingress)
+        can change; every other probe keeps its current value.
+        """
+        if keys in self._subs:
+            return self._subs[keys]
+        if self._rows is None:
+            self._rows = []
+            resolved: dict[tuple[str, str], frozenset[int]] = {}
+            for source, targets in self.intent.desired.probes():
+                src = source_pod(self.sim, source)
+                namespace = self.sim.pods[src].namespace
+                cells = []
+                for t in targets:
+                    if (t, namespace) not in resolved:
+                        resolved[(t, namespace)] = frozenset(d for d, _ in target_endpoints(self.sim, t, namespace))
+                    cells.append((t, resolved[(t, namespace)]))
+                self._rows.append((source, src, cells))
+        pods: set[int] = set()
+        for key in keys:
+            pol = self.policies[key]
+            pods |= self.sim.select_pods(pol.pod_selector, pol.namespace)
+        probes = []
+        for source, src, cells in self._rows:
+            chosen = [t for t, endpoints in cells if src in pods or endpoints & pods]
+            if chosen:
+                probes.append((source, tuple(chosen)))
+        sub = Prober(self.cluster, probes, dns=self.dns) if probes else None
+        self._subs[keys] = sub
+        return sub
 
     def reaches(self, edits: Iterable[Edit], targets: frozenset[int]) -> bool:
         """Changes in ``targets`` reach the intent and every other probe stays."""
@@ -164,13 +212,22 @@ class _Search:
 
     def misses(self, edits: Iterable[Edit], targets: frozenset[int]) -> tuple[tuple[str, str, bool], ...]:
         """``(source, target, value)`` of every probe ``edits`` leave wrong."""
-        result = self.run(edits)
+        key = frozenset(edits)
+        result = self._sub_cache.get(key)
+        if result is None:
+            sub = self._affected(frozenset(e.key for e in key))
+            self._spend()
+            result = self._sub_cache[key] = sub.run(self._policies_after(key)) if sub else Matrix()
         wanted = {(c.source, c.target): c.expected for i, c in enumerate(self.changes) if i in targets}
-        out = []
-        for (source, cells), (_, now) in zip(result.rows, self.current.rows, strict=True):
-            for (target, value), (_, before) in zip(cells, now, strict=True):
-                if value != wanted.get((source, target), before):
+        out, seen = [], set()
+        for source, cells in result.rows:
+            for target, value in cells:
+                seen.add((source, target))
+                if value != wanted.get((source, target), self._now[(source, target)]):
                     out.append((source, target, value))
+        for probe, want in wanted.items():
+            if probe not in seen and self._now[probe] != want:
+                out.append((*probe, self._now[probe]))
         return tuple(out)
 
     # -- candidates ------------------------------------------------------------
@@ -460,6 +517,7 @@ def plan_repair(
     dns: bool = True,
     max_edits: int = DEFAULT_MAX_EDITS,
     editable_namespaces: Iterable[str] | None = None,
+    prober: Prober | None = None,
 ) -> Plan:
     """The lightest verified edit set turning the current matrix into ``intent``.
 
@@ -478,6 +536,9 @@ def plan_repair(
         Largest edit set searched per component.
     editable_namespaces : iterable of str, optional
         Only policies in these namespaces may be edited (default: any).
+    prober : Prober, optional
+        A prober of this cluster over the intent's probes with the same DNS
+        setting, to reuse instead of building one.
 
     Raises
     ------
@@ -485,7 +546,7 @@ def plan_repair(
         When no edit set within the IR reaches the intent exactly.
     """
     editable = None if editable_namespaces is None else frozenset(editable_namespaces)
-    search = _Search(cluster, objects, intent, dns, editable)
+    search = _Search(cluster, objects, intent, dns, editable, prober)
     if not search.changes:
         return Plan((), (), search.current, search.current, (), dns)
     cands, orphans = search.candidates()

@@ -1,0 +1,75 @@
+"""Planning time of the K8s repair: the demo (goal <= 20 ms) and a 200-service app.
+
+For each application, one visible task per family (seeded) is broken on the
+simulated cluster; the participant's planning step (cluster model + mismatch
+lines -> verified plan: universe, DNS hypothesis, intent, search) is timed,
+and so is one full probe run of the same universe for scale. Printed side by
+side: median and worst planning time, the ratio to the goal, and planning
+time in units of probe runs.
+
+    .venv/bin/python benchmarks/bench_k8s_repair.py [--services 200] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from netmend.assess.k8s_harness import Setup, demo_setup, deployed, visible_tasks
+from netmend.assess.k8s_synthetic import synthetic_setup
+from netmend.k8s import Prober
+from netmend.repair.intent import probe_universe
+from netmend.repair.observe import Observation
+from netmend.repair.participant import plan_from_feedback
+
+GOAL_MS = 20.0
+
+
+def _best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times) * 1000
+
+
+def bench(name: str, setup: Setup, repeat: int) -> None:
+    tasks = visible_tasks(setup, 1, 2024)
+    plans, probes = [], []
+    for task in tasks:
+        sim = deployed(setup, task)
+        obs = Observation(cluster=sim.model(), policies=dict(sim.policies))
+        mismatches = sim.probe(setup.expected)
+        plan = plan_from_feedback(obs, mismatches)
+        assert not plan.is_empty
+        plans.append((task.family, _best(lambda o=obs, m=mismatches: plan_from_feedback(o, m), repeat), len(plan.edits)))
+        universe = probe_universe(obs.cluster)
+        probes.append(_best(lambda o=obs, u=universe: Prober(o.cluster, u).run(), repeat))
+    ms = [t for _, t, _ in plans]
+    cells = sum(len(t) for _, t in probe_universe(setup.base))
+    print(f"\n== {name}: {len(setup.base.pods)} pods, {len(setup.manifests)} policies, {cells} probes in the universe")
+    width = max(len(f) for f, _, _ in plans)
+    for family, t, edits in plans:
+        print(f"  {family.ljust(width)}  {t:8.2f} ms  {edits} edit(s)")
+    median, worst = statistics.median(ms), max(ms)
+    probe_ms = statistics.median(probes)
+    print(f"  planning median {median:.2f} ms, worst {worst:.2f} ms")
+    print(f"  one full probe run {probe_ms:.2f} ms; planning = {median / probe_ms:.1f} probe runs (median)")
+    return median, worst
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--services", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    median, worst = bench("Online Boutique demo", demo_setup(), args.repeat)
+    print(f"  goal {GOAL_MS:.0f} ms: median/goal = {median / GOAL_MS:.2f}, worst/goal = {worst / GOAL_MS:.2f} "
+          f"({'met' if worst <= GOAL_MS else 'NOT met'} for every family)")
+    bench(f"synthetic app, {args.services} services", synthetic_setup(args.services, 1), max(1, args.repeat // 5))
+
+
+if __name__ == "__main__":
+    main()
