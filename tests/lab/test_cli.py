@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 
 import pytest
 import yaml
@@ -78,3 +79,25 @@ def test_bad_policy_file_is_refused_and_nothing_changes(cli, tmp_path):
     bad = cli("apply", "--policies", str(path))
     assert bad.exit_code != 0 and "podSelector" in bad.output
     assert cli("probe").output.strip() == "No mismatches found."
+
+
+def test_up_from_manifest_files_and_probe_against_an_expected_file(cli):
+    demo = resources.files("netmend.k8s.data") / "online-boutique"
+    with resources.as_file(demo) as folder:
+        up = cli(
+            "up",
+            "--deny",
+            "reject",
+            "--manifests",
+            str(folder / "workloads.yaml"),
+            "--manifests",
+            str(folder / "policies.yaml"),
+        )
+        assert up.exit_code == 0, up.output
+        assert "12 policies" in up.output
+        expected = cli("probe", "--expected", str(folder / "expected.yaml"))
+    assert expected.output.strip() == "No mismatches found."
+    # Without an expected file the engine's prediction is the reference.
+    predicted = cli("probe", "--format", "json")
+    report = json.loads(predicted.output)
+    assert report["summary"] == "No mismatches found." and len(report["probes"]) > 92
