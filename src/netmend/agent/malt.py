@@ -45,6 +45,11 @@ def respond_malt(text: str) -> str:
     return codegen.fenced(codegen.emit(query))
 
 
+def warm_malt() -> None:
+    """Audit and build the emitted runtime once, and compile the grammar, ahead of the first request."""
+    respond_malt("Remove warm.up from the graph.")
+
+
 def refusal(request: str, error: QueryError) -> str:
     """A clear, non-empty refusal that carries no code."""
     return (f"I cannot answer this request safely, so I will not guess.\n"
