@@ -7,6 +7,7 @@ probe jobs here and sends them to the lab's sandbox, which only executes.
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import json
 import os
@@ -179,9 +180,14 @@ class Lab:
         cluster = self.cluster.with_policies(tuple(policies))
         views = {view.pod: view for view in effective_view(cluster)}
         rulesets = {pod.netns: compile_filter(views[pod.key], self.deny) for pod in self.plan.pods}
-        reply = sandbox.request(self.directory, {"op": "apply", "rulesets": rulesets})
-        self.cluster = cluster
-        self._save()
+        if not sandbox.is_running(self.directory):
+            raise LabStateError(f"lab {self.name!r} is not running")
+        # Two `lab apply` at once: the state file must record the set loaded last.
+        with open(self.directory / "apply.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            reply = sandbox.request(self.directory, {"op": "apply", "rulesets": rulesets})
+            self.cluster = cluster
+            self._save()
         by_netns = {pod.netns: pod.key for pod in self.plan.pods}
         return tuple(by_netns[n] for n in reply["changed"])
 
