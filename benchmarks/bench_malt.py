@@ -38,7 +38,9 @@ def main() -> None:
     parser.add_argument("--plan-per-type", type=int, default=10)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
+    start = time.perf_counter()
     graph = topology.load(args.topology) if args.topology else topology.default()
+    load_s = time.perf_counter() - start
     tasks = generate_tasks(graph, select_families("all"), args.per_type, args.seed)
     for task in tasks[:50]:  # warm caches (the verified runtime prefix, regexes)
         respond(build_prompt(task.query))
@@ -59,7 +61,8 @@ def main() -> None:
             start = time.perf_counter()
             plan(query, graph)
             plan_ms.setdefault(task.family, []).append((time.perf_counter() - start) * 1e3)
-    print(f"topology: {graph.number_of_nodes()} nodes; {len(tasks)} requests")
+    print(f"topology: {graph.number_of_nodes()} nodes, loaded in {load_s * 1e3:.0f} ms; "
+          f"{len(tasks)} requests")
     print(f"{'family':<22}{'n':>6}{'wall p50':>10}{'wall p99':>10}{'cpu p50':>10}{'cpu p99':>10}"
           f"{'plan p50':>10}   (ms)")
     worst_wall = worst_cpu = 0.0
