@@ -219,10 +219,11 @@ class SocketProber:
                 i = socks[sock]
                 if key.events == selectors.EVENT_WRITE:
                     code = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-                    result = ProbeResult(code == 0, "connected" if code == 0 else _strerror(code))
+                    result = ProbeResult(code == 0, "connected" if code == 0 else os.strerror(code))
                 else:
                     try:
-                        result = ProbeResult(sock.recv(65535) == _UDP_PAYLOAD, "echoed")
+                        echoed = sock.recv(65535) == _UDP_PAYLOAD
+                        result = ProbeResult(echoed, "echoed" if echoed else "unexpected reply")
                     except OSError as exc:
                         result = ProbeResult(False, exc.strerror or str(exc))
                 done.append((i, result))
@@ -238,10 +239,6 @@ class SocketProber:
 def sctp_detail() -> str:
     """What an SCTP probe reports: the lab cannot measure it."""
     return f"SCTP is not probed: {sctp_note() or 'the lab has no SCTP prober'}"
-
-
-def _strerror(code: int) -> str:
-    return os.strerror(code)
 
 
 def _waves(items: list, size: int = WAVE) -> list[list]:
