@@ -396,6 +396,11 @@ def _clauses(symbols: list[Symbol]) -> list[list[Symbol]]:
         if sym.name in ("THEN", "COMMA") and following in P.VERBS and has_verb:
             clauses.append([])
             continue
+        if (sym.name in ("THEN", "COMMA") and following == "NAME" and current
+                and current[0].name == "REMOVE" and current[-1].name == "NAME"):
+            # "remove A, B and C": one removal per name.
+            clauses.append([current[0]])
+            continue
         if sym.name in P.VERBS and has_verb:
             clauses.append([sym])
             continue

@@ -26,12 +26,14 @@ _phrases("REMOVE", "remove", "delete", "drop", "erase", "eliminate", "take out",
          "detach", "decommission", "unplug", "destroy")
 _phrases("LIST", "list", "show", "display", "enumerate", "print", "give me", "get", "what are",
          "which are", "which", "tell me", "find", "show me", "list out")
-_phrases("COUNT", "count", "how many", "tell me how many", "show me how many", "tally", "compute the number of", "give me the number of",
+_phrases("COUNT", "count", "how many", "tell me how many", "show me how many", "count how many",
+         "number of", "the number of", "tally", "tally up", "compute the number of", "give me the number of",
          "what is the number of", "what's the number of", "tell me the number of",
          "get the number of", "find the number of", "count the number of",
          "count the total number of", "what is the total number of")
 _phrases("RANK", "rank", "sort", "order", "rate")
-_phrases("UPDATE", "update", "set", "change", "modify", "adjust", "reset")
+_phrases("UPDATE", "update", "set", "change", "modify", "adjust", "reset", "increase", "decrease",
+         "raise", "lower", "bump")
 _phrases("FOREACH", "for each", "for every", "for all")
 _phrases("TOEACH", "to each", "to every", "to all", "under each", "under every", "into each",
          "into every", "in each", "in every")
