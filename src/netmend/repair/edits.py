@@ -113,6 +113,10 @@ class Edit:
         """One line for people."""
         raise NotImplementedError
 
+    def expand(self) -> tuple[Edit, ...]:
+        """The primitive edits this one stands for (itself, for primitives)."""
+        return (self,)
+
     def as_dict(self) -> dict:
         """JSON form: the kind and every field."""
         out: dict[str, Any] = {"kind": self.kind}
@@ -250,6 +254,37 @@ class AllowAll(Edit):
         return f"{self._where()}: add allow-all rule {{}}"
 
 
+@dataclass(frozen=True, order=True)
+class NarrowRule(Edit):
+    """Replace the allow-all rule ``rule`` by one rule per destination still needed.
+
+    ``keeps`` are the (peer, port) pairs the selected pods reach now and must
+    keep reaching; ``dns_peer`` adds the kube-dns rule when names must resolve.
+    """
+
+    rule: int = 0
+    keeps: tuple[tuple[PeerSpec, PortSpec], ...] = ()
+    dns_peer: PeerSpec | None = None
+    kind: ClassVar[str] = "narrow_rule"
+    weight: ClassVar[int] = 3
+    stage: ClassVar[int] = 1
+
+    def expand(self) -> tuple[Edit, ...]:
+        out: list[Edit] = [RemoveRule(self.namespace, self.policy, self.direction, rule=self.rule)]
+        out += [
+            AddRule(self.namespace, self.policy, self.direction, peers=(peer,), ports=(port,))
+            for peer, port in self.keeps
+        ]
+        if self.dns_peer is not None:
+            out.append(AllowDNS(self.namespace, self.policy, self.direction, dns_peer=self.dns_peer))
+        return tuple(out)
+
+    def describe(self) -> str:
+        kept = "; ".join(f"{peer} {port}" for peer, port in self.keeps) or "nothing"
+        dns = " and DNS" if self.dns_peer is not None else ""
+        return f"{self._where()}[{self.rule}]: narrow allow-all to {kept}{dns}"
+
+
 EDIT_KINDS: tuple[type[Edit], ...] = (
     SetPort,
     SetProtocol,
@@ -259,6 +294,7 @@ EDIT_KINDS: tuple[type[Edit], ...] = (
     AddRule,
     AllowDNS,
     AllowAll,
+    NarrowRule,
 )
 
 
@@ -318,6 +354,7 @@ def patch_ops(obj: dict, edits: Sequence[Edit]) -> list[dict]:
     """
     meta = obj.get("metadata") or {}
     key = f"{meta.get('namespace', 'default')}/{meta.get('name')}"
+    edits = [primitive for edit in edits for primitive in edit.expand()]
     guards: dict[tuple[str, int], dict] = {}
     for edit in edits:
         if edit.key != key:

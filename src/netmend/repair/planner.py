@@ -33,6 +33,7 @@ from netmend.repair.edits import (
     AllowAll,
     AllowDNS,
     Edit,
+    NarrowRule,
     PortSpec,
     RemovePeer,
     RemoveRule,
@@ -42,7 +43,7 @@ from netmend.repair.edits import (
     patch_ops,
     plan_weight,
 )
-from netmend.repair.errors import NoPlan
+from netmend.repair.errors import EmissionError, NoPlan
 from netmend.repair.intent import Intent
 from netmend.repair.resolve import (
     dns_endpoints,
@@ -344,12 +345,31 @@ class _Search:
             pol = self.policies[ref.policy]
             rule = pol.rules(ref.direction)[ref.index]
             out.append(RemoveRule(pol.namespace, pol.name, ref.direction, rule=ref.index))
+            if ref.direction == EGRESS and not rule.peers and not rule.ports:
+                out.append(self._narrow(pol, ref.index, peer_pod))
             peers = rule.peers or ()
             if len(peers) > 1:
                 for k, peer in enumerate(peers):
                     if peer_matches(self.sim, peer, pol.namespace, peer_pod):
                         out.append(RemovePeer(pol.namespace, pol.name, ref.direction, rule=ref.index, peer=k))
         return out
+
+    def _narrow(self, pol: NetworkPolicy, index: int, denied: int) -> NarrowRule:
+        """Allow-all egress rule ``index`` narrowed to what its pods reach now, minus ``denied``."""
+        pods = self.sim.pods
+        selected = self.sim.select_pods(pol.pod_selector, pol.namespace)
+        denied_workload = (pods[denied].namespace, pods[denied].workload)
+        keeps = set()
+        for source, cells in self.current.rows:
+            src = source_pod(self.sim, source)
+            if src not in selected:
+                continue
+            for target, value in cells:
+                endpoints = target_endpoints(self.sim, target, pods[src].namespace) if value else ()
+                if endpoints and (pods[endpoints[0][0]].namespace, pods[endpoints[0][0]].workload) != denied_workload:
+                    keeps.add((workload_peer(self.sim, endpoints[0][0], pol.namespace), PortSpec(endpoints[0][1])))
+        dns = dns_peer(self.sim) if self.dns and dns_endpoints(self.sim) else None
+        return NarrowRule(pol.namespace, pol.name, EGRESS, rule=index, keeps=tuple(sorted(keeps, key=str)), dns_peer=dns)
 
     @staticmethod
     def _grouped(raw: Mapping[Edit, set[int]]) -> dict[Edit, set[int]]:
@@ -433,7 +453,10 @@ class _Search:
                     if not _consistent(combo):
                         continue
                     edits = tuple(c.edit for c in combo)
-                    missed = self.misses(edits, targets)
+                    try:
+                        missed = self.misses(edits, targets)
+                    except EmissionError:  # edits that clash inside one patch
+                        continue
                     if not missed:
                         return edits, ()
                     if not any((s, t) in wanted for s, t, _ in missed):
