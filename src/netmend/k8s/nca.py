@@ -108,8 +108,12 @@ def _address_range(text: str) -> AddressRange | None:
         return None
 
 
-def parse_output(text: str) -> NcaConnectivity:
-    """Read NCA's ``txt_no_fw_rules`` connectivity output."""
+def _prefix(index: int) -> str:
+    return f"c{index}-"
+
+
+def parse_output(text: str, prefix: str = "") -> NcaConnectivity:
+    """Read NCA's ``txt_no_fw_rules`` connectivity output (``prefix`` is cut off pod names)."""
     pods: dict[tuple[str, str], PortSet] = {}
     external = []
     for line in text.splitlines():
@@ -122,7 +126,7 @@ def parse_output(text: str) -> NcaConnectivity:
         conns = parse_connections(m["conn"])
         src, dst = _POD.match(m["src"]), _POD.match(m["dst"])
         if src and dst:
-            key = (f"{src['ns']}/{src['name']}", f"{dst['ns']}/{dst['name']}")
+            key = (_pod_key(src, prefix), _pod_key(dst, prefix))
             pods[key] = pods.get(key, PortSet()) | conns
             continue
         pod, direction, endpoints = (src, "Egress", m["dst"]) if src else (dst, "Ingress", m["src"])
@@ -131,17 +135,30 @@ def parse_output(text: str) -> NcaConnectivity:
         if pod is None or any(r is None for r in ranges):
             raise NcaError(f"unreadable NCA endpoints in {line!r}")
         for r in ranges:
-            external.append((direction, f"{pod['ns']}/{pod['name']}", r, conns))
+            external.append((direction, _pod_key(pod, prefix), r, conns))
     return NcaConnectivity(pods=pods, external=tuple(external))
 
 
-def cluster_resources(cluster: Cluster) -> list[dict]:
-    """The namespaces, pods and policies of ``cluster`` as NCA reads them."""
-    return (
-        [namespace_to_dict(n) for n in cluster.namespaces]
-        + [pod_to_dict(p) for p in cluster.pods]
-        + [policy_to_dict(p) for p in cluster.policies]
-    )
+def _pod_key(match: re.Match, prefix: str) -> str:
+    name = match["name"]
+    if not name.startswith(prefix):
+        raise NcaError(f"NCA printed pod {name!r} outside this config (expected prefix {prefix!r})")
+    return f"{match['ns']}/{name[len(prefix) :]}"
+
+
+def cluster_resources(cluster: Cluster, prefix: str = "") -> list[dict]:
+    """The namespaces, pods and policies of ``cluster`` as NCA reads them.
+
+    ``prefix`` goes in front of pod and policy names (names carry no
+    meaning for policy semantics): NCA keeps process-wide registries keyed
+    by ``namespace/name``, so equal names in two configs of one run leak
+    named ports from one into the other.
+    """
+    pods = [pod_to_dict(p) for p in cluster.pods]
+    policies = [policy_to_dict(p) for p in cluster.policies]
+    for obj in (*pods, *policies):
+        obj["metadata"]["name"] = prefix + obj["metadata"]["name"]
+    return [namespace_to_dict(n) for n in cluster.namespaces] + pods + policies
 
 
 def run_nca(
@@ -163,7 +180,7 @@ def run_nca(
     for i, cluster in enumerate(clusters):
         resources = work / f"cluster{i}.yaml"
         resources.write_text(
-            yaml.safe_dump_all(cluster_resources(cluster), sort_keys=True), encoding="utf-8"
+            yaml.safe_dump_all(cluster_resources(cluster, _prefix(i)), sort_keys=True), encoding="utf-8"
         )
         configs.append({"name": f"c{i}", "resourceList": [str(resources)]})
         queries.append(
@@ -195,5 +212,5 @@ def run_nca(
             raise NcaError(
                 f"NCA wrote no output for cluster {i} (exit {proc.returncode}): {proc.stderr[-2000:] or proc.stdout[-2000:]}"
             )
-        results.append(parse_output(out.read_text(encoding="utf-8")))
+        results.append(parse_output(out.read_text(encoding="utf-8"), _prefix(i)))
     return results
