@@ -110,6 +110,48 @@ def test_a_contradicted_model_is_refused_and_the_turn_only_reads(setup):
     assert "contradicts" in decision.explanation
 
 
-def test_a_failed_read_leads_to_another_read(setup):
+def test_a_failed_read_leads_to_a_plainer_read(setup):
+    from netmend.repair.observe import READ_JSON
+
     log = render_log([LogEntry(READ_COMMAND, "error: You must be logged in", "Mismatch: a \u2192 b:1 (Expected: True, Actual: False)")])
-    assert decide(build_prompt(log)).command == READ_COMMAND
+    assert decide(build_prompt(log)).command == READ_JSON
+
+
+def test_a_kubectl_without_jsonpath_gets_the_plainer_reads(setup):
+    from netmend.assess.k8s_harness import run_task
+    from netmend.assess.k8s_inject import Task
+    from netmend.assess.k8s_kubectl import SimCluster
+    from netmend.assess.k8s_shell import Result
+    from netmend.repair.observe import READ_JSON
+
+    original = SimCluster.kubectl
+
+    def picky(self, argv, stdin=""):
+        if any("jsonpath" in a for a in argv):
+            return Result(stderr='error: unable to match a printer suitable for the output format "jsonpath"\n', code=1)
+        return original(self, argv, stdin)
+
+    task = Task("change_port", 0, (Injection("change_port", "cartservice", port=4321),))
+    SimCluster.kubectl = picky
+    try:
+        result = run_task(setup, task, respond_k8s)
+    finally:
+        SimCluster.kubectl = original
+    assert result.success and result.safe and result.iterations == 3
+    assert [t.command for t in result.turns[:2]] == [READ_COMMAND, READ_JSON]
+
+
+def test_probe_error_lines_are_skipped_and_pods_are_matched_by_name_prefix(setup):
+    from dataclasses import replace
+
+    from netmend.repair.observe import Observation, align_sources
+
+    sim, obs = broken(setup, Injection("remove_ingress", "adservice"))
+    # a harness whose pods carry no owner or hash: workloads are unknown until aligned
+    pods = tuple(replace(p, workload=f"{p.workload}-7f9c-x1") if p.namespace == "default" else p for p in obs.cluster.pods)
+    bare = Observation(replace(obs.cluster, pods=pods), obs.policies)
+    aligned = align_sources(bare, ["frontend", "adservice"])
+    assert {p.workload for p in aligned.cluster.pods} >= {"frontend", "adservice"}
+    summary = "Error checking connectivity for loadgenerator \u2192 adservice:9555: timeout\n" + str(sim.probe(setup.expected)[0])
+    log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, summary)])
+    assert decide(build_prompt(log)).plan is not None

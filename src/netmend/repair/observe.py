@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from netmend.k8s.cluster import build_cluster, with_kube_dns
@@ -39,6 +40,11 @@ FIELDS: tuple[tuple[str, str], ...] = (
 KINDS = "namespaces,pods,services,networkpolicies"
 TEMPLATE = "{range .items[*]}" + '{"\\t"}'.join("{" + path + "}" for _, path in FIELDS) + '{"\\n"}{end}'
 READ_COMMAND = f"kubectl get {KINDS} -A -o jsonpath='{TEMPLATE}'"
+# Fallbacks, plainer each, for a kubectl that refuses the compact read:
+# whole objects as JSON in every namespace, then the default namespace only.
+READ_JSON = f"kubectl get {KINDS} -A -o json"
+READ_DEFAULT_JSON = "kubectl get pods,services,networkpolicies -o json"
+READS: tuple[str, ...] = (READ_COMMAND, READ_JSON, READ_DEFAULT_JSON)
 _HASH_SUFFIX = re.compile(r"-[a-z0-9]{5}$")
 _ORDINAL = re.compile(r"-[0-9]+$")
 
@@ -155,6 +161,40 @@ def parse_observation(output: str) -> Observation:
                 obj["metadata"]["ownerReferences"] = [{"kind": k} for k in fields["owners"].split()]
             objects.append(obj)
     return observation_from_objects(objects)
+
+
+def parse_read(command: str, output: str) -> Observation:
+    """The observation printed by one of :data:`READS`."""
+    if command == READ_COMMAND:
+        return parse_observation(output)
+    items: list = []
+    for doc in _json_sequence(output, "read output"):
+        if isinstance(doc, dict) and doc.get("kind") == "List":
+            items.extend(doc.get("items") or [])
+        elif isinstance(doc, dict):
+            items.append(doc)
+        else:
+            raise ObservationError("read output: expected Kubernetes objects or Lists")
+    return observation_from_objects(items)
+
+
+def align_sources(obs: Observation, sources: Iterable[str]) -> Observation:
+    """Name pods after the probe sources that prefix their names.
+
+    A harness names a probe source by a pod-name prefix (its first pod whose
+    name starts with it). Pods whose workload could not be derived from
+    labels or owners take the longest such source as their workload.
+    """
+    names = sorted({s for s in sources if "/" not in s}, key=len, reverse=True)
+    known = {p.workload for p in obs.cluster.pods}
+    missing = [s for s in names if s not in known]
+    if not missing:
+        return obs
+    pods = []
+    for pod in obs.cluster.pods:
+        match = next((s for s in missing if pod.name == s or pod.name.startswith(s + "-")), None)
+        pods.append(replace(pod, workload=match) if match and pod.workload not in names else pod)
+    return Observation(cluster=replace(obs.cluster, pods=tuple(pods)), policies=obs.policies)
 
 
 def observation_from_objects(items: list[dict]) -> Observation:

@@ -24,7 +24,7 @@ from netmend.repair.emit import plan_command
 from netmend.repair.errors import ModelContradiction, RepairError
 from netmend.repair.intent import intent_from_feedback, probe_universe, with_probes
 from netmend.repair.netarena import NO_MISMATCHES, LogEntry, log_of_prompt, parse_log
-from netmend.repair.observe import READ_COMMAND, Observation, parse_observation
+from netmend.repair.observe import READS, Observation, align_sources, parse_read
 from netmend.repair.planner import Plan, plan_repair
 
 # A logged command that only reads: every part is a ``kubectl get``.
@@ -53,7 +53,7 @@ def is_read_only(command: str) -> bool:
 def fresh_read(entries: tuple[LogEntry, ...]) -> LogEntry | None:
     """The latest read of ours with no possibly-mutating command after it."""
     for entry in reversed(entries):
-        if entry.command.strip() == READ_COMMAND:
+        if entry.command.strip() in READS:
             return entry
         if not is_read_only(entry.command) and not entry.was_refused:
             return None
@@ -84,8 +84,32 @@ def plan_from_feedback(obs: Observation, mismatches: tuple[Mismatch, ...]) -> Pl
     raise first
 
 
-def _read(why: str) -> Decision:
-    return Decision(READ_COMMAND, why)
+def _read(why: str, entries: tuple[LogEntry, ...] = ()) -> Decision:
+    """A read: the compact one, or the next plainer one after each read that failed."""
+    failed = sum(1 for e in entries if e.command.strip() in READS and not _usable(e))
+    return Decision(READS[failed % len(READS)], why)
+
+
+def _usable(entry: LogEntry) -> bool:
+    try:
+        parse_read(entry.command.strip(), entry.output)
+    except (RepairError, ValueError):
+        return False
+    return True
+
+
+def parse_feedback(summary: str) -> tuple[Mismatch, ...]:
+    """The mismatch lines of a summary; other lines (probe errors) are skipped.
+
+    Raises
+    ------
+    MismatchParseError
+        When the summary holds no mismatch line at all.
+    """
+    lines = [line for line in summary.splitlines() if line.strip().startswith("Mismatch:")]
+    if not lines:
+        raise MismatchParseError(f"no mismatch line in {summary[:120]!r}")
+    return parse_mismatches("\n".join(lines))
 
 
 def decide(prompt: str) -> Decision:
@@ -96,24 +120,24 @@ def decide(prompt: str) -> Decision:
         return _read("First turn: reading namespaces, pods, services and network policies (compact jsonpath).")
     latest = entries[-1]
     if latest.summary.strip() == NO_MISMATCHES:
-        return _read("Every probe matches the intent; nothing to repair. Reading the state once more.")
+        return _read("Every probe matches the intent; nothing to repair. Reading the state once more.", entries)
     try:
-        mismatches = parse_mismatches(latest.summary)
+        mismatches = parse_feedback(latest.summary)
     except MismatchParseError as exc:
-        return _read(f"The latest connectivity status is not a list of mismatch lines ({exc}); reading again.")
+        return _read(f"The latest connectivity status has no usable mismatch line ({exc}); reading again.", entries)
     read = fresh_read(entries)
     if read is None:
-        return _read("The cluster may have changed since the last read; reading it again before repairing.")
+        return _read("The cluster may have changed since the last read; reading it again before repairing.", entries)
     try:
-        obs = parse_observation(read.output)
+        obs = align_sources(parse_read(read.command.strip(), read.output), [m.source for m in mismatches])
         plan = plan_from_feedback(obs, mismatches)
         if plan.is_empty:
-            return _read("The model already shows the intended connectivity; reading again.")
+            return _read("The model already shows the intended connectivity; reading again.", entries)
         command = plan_command(plan)
     except RepairError as exc:
-        return _read(f"No safe repair: {exc}. Reading again instead of guessing.")
+        return _read(f"No safe repair: {exc}. Reading again instead of guessing.", entries)
     except ValueError as exc:
-        return _read(f"The read output could not be used: {exc}. Reading again.")
+        return _read(f"The read output could not be used: {exc}. Reading again.", entries)
     lines = "\n".join(f"- {e.describe()}" for e in plan.edits)
     mode = "with" if plan.dns else "without"
     explanation = (
