@@ -8,7 +8,6 @@ import click
 
 # One plain request answered before listening: the first call pays for lazy
 # imports and table building (a fifth of a second), and no client should.
-_WARM_UP_REQUEST = "Count the EK_PORT in ju1.a1.m1. Return the count number as text."
 
 
 def _check_card_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -36,7 +35,7 @@ def serve(host: str, port: int, card_url: str | None) -> None:
     """Serve netmend over A2A: the agent card at /.well-known/agent-card.json and
     JSON-RPC (A2A 0.3 message/send, message/stream; A2A 1.0 SendMessage,
     SendStreamingMessage) at the card URL."""
-    from netmend.agent import respond
+    from netmend.agent import respond, warm
     from netmend.serve import bind, default_card_url, make_app
     from netmend.serve import serve as run
 
@@ -44,7 +43,7 @@ def serve(host: str, port: int, card_url: str | None) -> None:
         sock = bind(host, port)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    respond(_WARM_UP_REQUEST)
+    warm()  # the first answer must not pay for building caches
     bound_port = sock.getsockname()[1]
     url = card_url or default_card_url(host, bound_port)
     advertised = url or "the address each client used (wildcard host)"
