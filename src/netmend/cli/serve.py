@@ -6,9 +6,6 @@ from urllib.parse import urlsplit
 
 import click
 
-# One plain request answered before listening: the first call pays for lazy
-# imports and table building (a fifth of a second), and no client should.
-
 
 def _check_card_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
