@@ -155,3 +155,16 @@ def test_probe_error_lines_are_skipped_and_pods_are_matched_by_name_prefix(setup
     summary = "Error checking connectivity for loadgenerator \u2192 adservice:9555: timeout\n" + str(sim.probe(setup.expected)[0])
     log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, summary)])
     assert decide(build_prompt(log)).plan is not None
+
+
+def test_few_shot_examples_before_the_marker_are_not_feedback(setup):
+    sim, _ = broken(setup, Injection("change_protocol", "redis-cart", protocol="UDP"))
+    examples = (
+        "Here are a few examples:\nQuestion: Mismatch: frontend \u2192 adservice:9555 (Expected: True, Actual: False)\n"
+        "Answer: ```kubectl get networkpolicy adservice -o yaml```\n"
+    )
+    first = build_prompt("", PREAMBLE + examples)
+    assert is_k8s_prompt(first) and extract_command(respond_k8s(first)) == READ_COMMAND
+    log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, mismatch_summary(sim.probe(setup.expected)))])
+    command = extract_command(respond_k8s(build_prompt(log, PREAMBLE + examples)))
+    assert command.startswith("kubectl patch networkpolicy redis-cart ")
