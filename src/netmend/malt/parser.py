@@ -73,15 +73,16 @@ class Token:
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in P.UNITS), key=len, reverse=True))
 _TOKEN_RE = re.compile(
     rf"""
-    (?P<ws>\s+)
-  | (?P<lets>\blet's\b)
+    \s*(?:
+    (?P<lets>\blet's\b)
   | (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|n't)\b)
   | (?P<poss>(?<=[\w'"])'s\b)
   | (?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|‘[^’]*’|“[^”]*”)
   | (?P<num>[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s*(?:{_UNIT_ALT}))?(?!\w|\.\w))
   | (?P<word>[A-Za-z0-9_\-/]+(?:\.[A-Za-z0-9_\-/]+)*)
   | (?P<punct>[.,;:?!])
-    """,
+  | (?P<bad>\S)
+    )""",
     re.VERBOSE | re.IGNORECASE,
 )
 _ANY_REQUEST = ("an add, remove, list, rank, count, update or for-each request, e.g. "
@@ -113,20 +114,17 @@ def _number(text: str) -> int | float:
 def tokenize(text: str) -> list[Token]:
     """Split request text into tokens; refuse characters that cannot be part of a request."""
     tokens: list[Token] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN_RE.match(text, pos)
-        if m is None:
+    # One C-level scan; every non-space character matches some group ("bad" at worst),
+    # so nothing is skipped silently.
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup
+        raw = m.group(kind)
+        if kind == "bad":
             raise UnknownRequest(
-                f"unexpected character {text[pos]!r} at position {pos}",
+                f"unexpected character {raw!r} at position {m.start(kind)}",
                 expected="words, node names, numbers and punctuation",
                 text=text,
             )
-        kind = m.lastgroup
-        raw = m.group()
-        pos = m.end()
-        if kind == "ws":
-            continue
         if kind == "lets":
             tokens += [Token("WORD", "let"), Token("WORD", "us")]
         elif kind == "contraction":
