@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import yaml
 
 from netmend.k8s.probe import Matrix, Prober
-from netmend.repair.emit import patch_json, quote
+from netmend.repair.emit import patch_argv, shell_line
 from netmend.repair.intent import Intent, intent_from_stated, probe_universe, with_probes
 from netmend.repair.observe import Observation
 from netmend.repair.planner import Plan, PolicyPatch, plan_repair
@@ -80,27 +80,6 @@ def policy_diff(patch: PolicyPatch) -> str:
     after = yaml.safe_dump(clean(patch.after), sort_keys=True).splitlines(keepends=True)
     name = f"networkpolicy/{patch.namespace}/{patch.name}"
     return "".join(difflib.unified_diff(before, after, f"{name} (now)", f"{name} (repaired)"))
-
-
-def patch_argv(patch: PolicyPatch, ops: Sequence[dict], kubectl_args: Sequence[str] = ()) -> list[str]:
-    """The argv of one ``kubectl patch`` (no shell involved)."""
-    return [
-        "kubectl",
-        *kubectl_args,
-        "patch",
-        "networkpolicy",
-        patch.name,
-        "-n",
-        patch.namespace,
-        "--type=json",
-        "-p",
-        patch_json(ops),
-    ]
-
-
-def shell_line(argv: Sequence[str]) -> str:
-    """An argv as one shell line (every word quoted)."""
-    return " ".join(quote(word) for word in argv)
 
 
 def rollback_ops(patch: PolicyPatch, after_spec: dict | None = None) -> list[dict]:

@@ -57,11 +57,14 @@ def patch_json(ops: Sequence[dict]) -> str:
     return json.dumps(list(ops), separators=(",", ":"))
 
 
-def patch_command(patch: PolicyPatch, kubectl: str = KUBECTL, extra_args: Sequence[str] = ()) -> str:
-    """``kubectl patch networkpolicy NAME -n NS --type=json -p '<ops>'``."""
-    words = [
-        kubectl,
-        *extra_args,
+def patch_argv(patch: PolicyPatch, ops: Sequence[dict] | None = None, kubectl_args: Sequence[str] = ()) -> list[str]:
+    """The argv of ``kubectl patch networkpolicy NAME -n NS --type=json -p <ops>``.
+
+    ``ops`` defaults to the patch's own; ``kubectl_args`` select the cluster.
+    """
+    return [
+        KUBECTL,
+        *kubectl_args,
         "patch",
         "networkpolicy",
         patch.name,
@@ -69,12 +72,21 @@ def patch_command(patch: PolicyPatch, kubectl: str = KUBECTL, extra_args: Sequen
         patch.namespace,
         "--type=json",
         "-p",
-        patch_json(patch.ops),
+        patch_json(patch.ops if ops is None else ops),
     ]
-    return " ".join(words[:1] + [quote(w) for w in words[1:]])
 
 
-def plan_command(plan: Plan, kubectl: str = KUBECTL) -> str:
+def shell_line(argv: Sequence[str]) -> str:
+    """An argv as one shell line (every word quoted, banned text split)."""
+    return " ".join(quote(word) for word in argv)
+
+
+def patch_command(patch: PolicyPatch) -> str:
+    """``kubectl patch networkpolicy NAME -n NS --type=json -p '<ops>'``."""
+    return shell_line(patch_argv(patch))
+
+
+def plan_command(plan: Plan) -> str:
     """One shell line running every patch of ``plan``, stopping at the first failure.
 
     Raises
@@ -84,7 +96,7 @@ def plan_command(plan: Plan, kubectl: str = KUBECTL) -> str:
     """
     if not plan.patches:
         raise EmissionError("the plan has no patch to emit")
-    line = " && ".join(patch_command(p, kubectl) for p in plan.patches)
+    line = " && ".join(patch_command(p) for p in plan.patches)
     found = banned_in(line)
     if found:
         raise EmissionError(f"the command would contain banned text: {', '.join(found)}")
