@@ -55,7 +55,8 @@ from netmend.repair.resolve import (
 )
 
 DEFAULT_MAX_EDITS = 6
-DEFAULT_BUDGET = 5_000  # re-simulations per plan
+DEFAULT_BUDGET = 3_000  # re-simulations per plan
+MAX_VISITED = 200_000  # candidate sets enumerated per plan
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class _Search:
         self.current = self.prober.run(self.policies.values())
         self.changes = intent.changes(self.current)
         self.budget = DEFAULT_BUDGET
+        self.visited = 0
         self._now = {(src, t): v for src, cells in self.current.rows for t, v in cells}
         self._cache: dict[frozenset[Edit], Matrix] = {}
         self._sub_cache: dict[frozenset[Edit], Matrix] = {}
@@ -449,6 +451,9 @@ class _Search:
             found_collateral = False
             for size in range(1, min(max_edits, len(pool), total) + 1):
                 for picked in combos(0, size, total, 0, []):
+                    self.visited += 1
+                    if self.visited > MAX_VISITED:
+                        raise NoPlan(f"more than {MAX_VISITED} candidate edit sets without a verified one")
                     combo = [pool[i] for i in picked]
                     if not _consistent(combo):
                         continue
