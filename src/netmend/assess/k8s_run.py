@@ -30,6 +30,7 @@ class K8sAssessment:
     max_iterations: int = MAX_ITERATIONS
     agent_url: str | None = None
     probes: str = "sim"  # "live": real packets in a netmend lab instead of the engine
+    live_deny: str = "drop"  # live only: "reject" fails denied probes at once (same verdicts)
 
 
 def parse_families(text: str) -> tuple[str, ...]:
@@ -135,7 +136,7 @@ def assess_k8s(
     if config.probes == "live":  # the same tasks, measured with real packets
         from netmend.lab.live import LiveProber
 
-        live = LiveProber(setup.base, setup.expected.probes(), dns=config.dns)
+        live = LiveProber(setup.base, setup.expected.probes(), dns=config.dns, deny=config.live_deny)
         setup = replace(setup, measure=lambda cluster: live.run(cluster.policies))
     results = []
     try:

@@ -33,6 +33,13 @@ _DEFAULT_OUT = "assess-out/k8s"
     show_default=True,
     help="sim: the semantics engine; live: real packets in a private netmend lab (needs root or user namespaces, iproute2, nftables).",
 )
+@click.option(
+    "--live-deny",
+    type=click.Choice(["drop", "reject"]),
+    default="drop",
+    show_default=True,
+    help="With --probes live: drop denied packets as a CNI does (each denied probe waits its 1 s timeout), or reject them so probing is fast; verdicts are the same.",
+)
 @click.option("--max-iterations", default=10, show_default=True, type=click.IntRange(min=1), help="Turns per task.")
 @click.option("--agent-url", default=None, help="Assess this A2A agent instead of the built-in one (needs netmend[a2a]).")
 @click.option(
@@ -51,6 +58,7 @@ def k8s(
     families: str,
     dns: bool,
     probes: str,
+    live_deny: str,
     max_iterations: int,
     agent_url: str | None,
     out_dir: str,
@@ -80,7 +88,9 @@ def k8s(
         chosen = parse_families(families)
     except InjectionError as exc:
         raise click.BadParameter(str(exc), param_hint="--families") from None
-    config = K8sAssessment(per_type, seed, chosen, dns, max_iterations, agent_url, probes=probes)
+    config = K8sAssessment(
+        per_type, seed, chosen, dns, max_iterations, agent_url, probes=probes, live_deny=live_deny
+    )
     bar = tqdm(
         total=per_type * len(chosen),
         desc="assess k8s",
