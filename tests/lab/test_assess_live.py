@@ -9,25 +9,32 @@ from click.testing import CliRunner
 
 from netmend.cli.assess_k8s import k8s as assess_k8s_command
 
-pytestmark = [pytest.mark.needs_root_net, pytest.mark.slow]
+pytestmark = pytest.mark.needs_root_net
 
 
-def _records(out) -> list[dict]:
+def _assess(out, *extra: str) -> list[dict]:
+    args = ["--per-type", "2", "--no-plots", "--out", str(out), "--json", *extra]
+    result = CliRunner().invoke(assess_k8s_command, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1])["families"] == 15
     return [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
 
 
-def test_live_assessment_passes_and_matches_the_simulated_one(lab_ok, tmp_path):
-    runs = {}
-    for probes in ("live", "sim"):
-        out = tmp_path / probes
-        args = ["--probes", probes, "--per-type", "2", "--no-plots", "--out", str(out), "--json"]
-        result = CliRunner().invoke(assess_k8s_command, args, catch_exceptions=False)
-        assert result.exit_code == 0, result.output[-2000:]
-        summary = json.loads(result.stdout.strip().splitlines()[-1])
-        assert summary["families"] == 15
-        runs[probes] = _records(out)
-    assert len(runs["live"]) == 30
-    assert all(r["success"] and r["safe"] for r in runs["live"])
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory) -> list[dict]:
+    return _assess(tmp_path_factory.mktemp("sim"), "--probes", "sim")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("deny", ["drop", "reject"])
+def test_live_assessment_passes_and_matches_the_simulated_one(lab_ok, simulated, tmp_path, deny):
+    # drop is the command as a user runs it (each denied probe waits its 1 s);
+    # reject gives the same verdicts at once.
+    live = _assess(tmp_path, "--probes", "live", "--live-deny", deny)
+    assert len(live) == 30 and all(r["success"] and r["safe"] for r in live)
     # Every turn's mismatch summary, measured by the kernel, equals the engine's.
-    for live, sim in zip(runs["live"], runs["sim"], strict=True):
-        assert [t["summary"] for t in live["turns"]] == [t["summary"] for t in sim["turns"]]
+    for measured, predicted in zip(live, simulated, strict=True):
+        assert measured["task_id"] == predicted["task_id"]
+        assert [t["summary"] for t in measured["turns"]] == [
+            t["summary"] for t in predicted["turns"]
+        ]
