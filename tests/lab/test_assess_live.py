@@ -7,14 +7,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from netmend.cli.assess_k8s import k8s as assess_k8s_command
+from netmend.cli import main
 
 pytestmark = pytest.mark.needs_root_net
 
 
 def _assess(out, *extra: str) -> list[dict]:
-    args = ["--per-type", "2", "--no-plots", "--out", str(out), "--json", *extra]
-    result = CliRunner().invoke(assess_k8s_command, args, catch_exceptions=False)
+    args = ["assess", "k8s", "--per-type", "2", "--no-plots", "--out", str(out), "--json", *extra]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output[-2000:]
     assert json.loads(result.stdout.strip().splitlines()[-1])["families"] == 15
     return [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
