@@ -178,3 +178,25 @@ def test_isomorphism_without_unique_names_falls_back() -> None:
 def test_isomorphism_of_non_graphs_is_the_evaluators() -> None:
     with pytest.raises(nx.NetworkXError):
         isomorphic_with_node_attrs(tiny_graph(), "not a graph")
+
+
+class _Odd:
+    """Equal to everything and unequal to everything: == and != disagree."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("value", [float("nan"), _Odd()], ids=["shared NaN", "odd equality"])
+def test_values_where_dict_equality_differs_from_the_evaluators_match(value) -> None:
+    first, second = tiny_graph(), tiny_graph()
+    first.nodes["ju1.a1.m1"]["x"] = value
+    second.nodes["ju1.a1.m1"]["x"] = value if isinstance(value, float) else 1
+    expected = nx.is_isomorphic(nx.Graph(first), nx.Graph(second), node_match=node_attributes_equal)
+    assert expected is False
+    assert isomorphic_with_node_attrs(first, second) is False

@@ -10,12 +10,15 @@ other case takes the general route.
 from __future__ import annotations
 
 import copy
-import math
+from itertools import chain, repeat
+from operator import eq, itemgetter, ne
 from typing import Any
 
 import networkx as nx
 
 _SCALARS = (str, int, float, bool, type(None))
+_SCALAR_SET = frozenset(_SCALARS)
+_VALUE_TYPES = _SCALAR_SET | {list, dict, tuple}
 # Instance keys of a plain networkx graph (cached views, the backend cache and
 # the containers). Anything else could be lost by a structural copy.
 _KNOWN_INSTANCE_KEYS = frozenset(
@@ -285,19 +288,33 @@ def node_attributes_equal(first: dict, second: dict) -> bool:
 
 
 def _name_index(graph: Reading) -> dict | None:
-    """``name -> node`` when every node has a distinct, hashable ``name``, else None."""
-    index: dict = {}
+    """``name -> node`` when every node has a distinct scalar ``name`` (no NaN), else None."""
+    items = list(graph.node_items())
+    nodes, attrs = list(map(itemgetter(0), items)), list(map(itemgetter(1), items))
     try:
-        for node, attrs in graph.node_items():
-            name = attrs["name"]
-            if type(name) not in _SCALARS or (type(name) is float and math.isnan(name)):
-                return None
-            if name in index:
-                return None
-            index[name] = node
+        names = list(map(itemgetter("name"), attrs))
     except (KeyError, TypeError):
         return None
-    return index
+    kinds = set(map(type, names))
+    if not kinds <= _SCALAR_SET or (float in kinds and any(map(ne, names, names))):
+        return None  # NaN is the only scalar unequal to itself
+    index = dict(zip(names, nodes, strict=True))
+    return index if len(index) == len(names) else None
+
+
+def _dict_equality_is_exact(attr_dicts: list) -> bool:
+    """Whether ``==`` on these attribute dicts decides exactly what the evaluator's match does.
+
+    ``dict ==`` compares values with an identity shortcut where the evaluator
+    uses ``!=`` per value; the two differ only for a value unequal to itself
+    (NaN) or of a type whose ``==`` and ``!=`` disagree. Builtin scalars and
+    containers with no NaN at the top level are safe.
+    """
+    try:
+        values = list(chain.from_iterable(map(dict.values, attr_dicts)))
+    except TypeError:  # not plain dicts
+        return False
+    return set(map(type, values)) <= _VALUE_TYPES and not any(map(ne, values, values))
 
 
 def isomorphic_with_node_attrs(first: Any, second: Any) -> bool:
@@ -336,15 +353,11 @@ def _match_by_name(
 ) -> bool:
     if index_first.keys() != index_second.keys():
         return False
-    nodes_first, nodes_second = first.nodes, second.nodes
-    for name, node in index_first.items():
-        # node_attributes_equal, inlined: this loop runs once per node.
-        mine, theirs = nodes_first[node], nodes_second[index_second[name]]
-        if mine.keys() != theirs.keys():
-            return False
-        for key, value in mine.items():
-            if value != theirs[key]:
-                return False
+    mine = list(map(first.nodes.__getitem__, index_first.values()))
+    theirs = list(map(second.nodes.__getitem__, map(index_second.__getitem__, index_first)))
+    exact = _dict_equality_is_exact(mine) and _dict_equality_is_exact(theirs)
+    if not all(map(eq if exact else node_attributes_equal, mine, theirs)):
+        return False
     edges_first = _named_edges(first, index_first)
     edges_second = _named_edges(second, index_second)
     if edges_first == edges_second:
@@ -354,5 +367,11 @@ def _match_by_name(
 
 def _named_edges(graph: Reading, index: dict) -> set[tuple]:
     """The edges as ``(name, name)`` pairs, directed as stored."""
-    name_of = {node: name for name, node in index.items()}
-    return {(name_of[u], name_of[v]) for u, v, _ in graph.edges()}
+    name_of = dict(zip(index.values(), index, strict=True))
+    if not graph.fast:
+        return {(name_of[u], name_of[v]) for u, v, _ in graph.edges()}
+    pairs: set[tuple] = set()
+    for node, nbrs in graph.succ.items():
+        if nbrs:
+            pairs.update(zip(repeat(name_of[node]), map(name_of.__getitem__, nbrs)))
+    return pairs
