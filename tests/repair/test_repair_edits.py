@@ -117,3 +117,14 @@ def test_no_plan_when_nothing_isolates_either_side(setup):
     intent = intent_from_stated(current, Matrix.from_dict({"loadgenerator": {"adservice:9555": False}}))
     with pytest.raises(NoPlan, match="nothing isolates"):
         plan_repair(obs.cluster, obs.policies, intent)
+
+
+def test_policy_types_are_added_explicitly_or_after_defaulting():
+    from netmend.repair.edits import AddPolicyType
+
+    assert apply_edits(WEB, [AddPolicyType("shop", "web", "Egress")])["spec"]["policyTypes"] == ["Ingress", "Egress"]
+    defaulted = {**WEB, "spec": {k: v for k, v in WEB["spec"].items() if k != "policyTypes"}}
+    ops = patch_ops(defaulted, [AddPolicyType("shop", "web", "Egress")])
+    assert ops == [{"op": "add", "path": "/spec/policyTypes", "value": ["Ingress", "Egress"]}]
+    with pytest.raises(EmissionError):
+        patch_ops(WEB, [AddPolicyType("shop", "web", "Ingress")])

@@ -168,3 +168,21 @@ def test_few_shot_examples_before_the_marker_are_not_feedback(setup):
     log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, mismatch_summary(sim.probe(setup.expected)))])
     command = extract_command(respond_k8s(build_prompt(log, PREAMBLE + examples)))
     assert command.startswith("kubectl patch networkpolicy redis-cart ")
+
+
+def test_an_unseen_error_kind_lost_ingress_type_is_repaired_in_two_turns(setup, monkeypatch):
+    import copy
+
+    import netmend.assess.k8s_harness as harness
+    from netmend.assess.k8s_inject import Task
+    from netmend.assess.k8s_kubectl import SimCluster
+
+    def deployed(s, task):
+        manifests = copy.deepcopy(s.manifests)
+        manifests["adservice"]["spec"]["policyTypes"] = ["Egress"]  # Ingress dropped: adservice is open
+        return SimCluster.deploy(s.base, manifests.values())
+
+    monkeypatch.setattr(harness, "deployed", deployed)
+    result = harness.run_task(setup, Task("lost_policy_type", 0, ()), respond_k8s)
+    assert result.success and result.safe and result.iterations == 2
+    assert '"path":"/spec/policyTypes/-","value":"Ingress"' in result.turns[1].command

@@ -255,6 +255,17 @@ class AllowAll(Edit):
 
 
 @dataclass(frozen=True, order=True)
+class AddPolicyType(Edit):
+    """Make the policy apply to ``direction`` again (its rules start to isolate)."""
+
+    kind: ClassVar[str] = "add_policy_type"
+    weight: ClassVar[int] = 2
+
+    def describe(self) -> str:
+        return f"{self.key}: add policy type {self.direction}"
+
+
+@dataclass(frozen=True, order=True)
 class NarrowRule(Edit):
     """Replace the allow-all rule ``rule`` by one rule per destination still needed.
 
@@ -295,6 +306,7 @@ EDIT_KINDS: tuple[type[Edit], ...] = (
     AllowDNS,
     AllowAll,
     NarrowRule,
+    AddPolicyType,
 )
 
 
@@ -387,6 +399,8 @@ def patch_ops(obj: dict, edits: Sequence[Edit]) -> list[dict]:
                 ops.append({"op": "add", "path": f"{base}/{edit.rule}/{edit.peers_field}/-", "value": peer.to_dict()})
         elif isinstance(edit, RemoveRule):
             ops.append({"op": "remove", "path": f"{base}/{edit.rule}"})
+        elif isinstance(edit, AddPolicyType):
+            ops.extend(_policy_type_ops(obj, edit.direction))
         else:
             rule = edit.rule_dict()  # type: ignore[attr-defined]
             if lengths[edit.rules_field] is None:
@@ -395,6 +409,24 @@ def patch_ops(obj: dict, edits: Sequence[Edit]) -> list[dict]:
             else:
                 ops.append({"op": "add", "path": f"{base}/-", "value": rule})
     return ops
+
+
+def _policy_type_ops(obj: dict, direction: str) -> list[dict]:
+    spec = obj.get("spec") or {}
+    types = spec.get("policyTypes")
+    if types:
+        if direction in types:
+            raise EmissionError(f"the policy already has policy type {direction}")
+        return [
+            {"op": "test", "path": "/spec/policyTypes", "value": list(types)},
+            {"op": "add", "path": "/spec/policyTypes/-", "value": direction},
+        ]
+    # absent: Kubernetes defaults to Ingress, plus Egress when egress rules exist
+    current = ["Ingress"] + (["Egress"] if spec.get("egress") else [])
+    if direction in current:
+        raise EmissionError(f"the policy already has policy type {direction}")
+    wanted = [t for t in ("Ingress", "Egress") if t in current or t == direction]
+    return [{"op": "add", "path": "/spec/policyTypes", "value": wanted}]
 
 
 def apply_ops(obj: dict, ops: list[dict]) -> dict:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from netmend.k8s.errors import MismatchParseError
 from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
 from netmend.repair.emit import plan_command
-from netmend.repair.errors import ModelContradiction, RepairError
+from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
 from netmend.repair.intent import intent_from_feedback, probe_universe, with_probes
 from netmend.repair.netarena import NO_MISMATCHES, LogEntry, log_of_prompt, parse_log
 from netmend.repair.observe import READS, Observation, align_sources, parse_read
@@ -60,8 +60,16 @@ def fresh_read(entries: tuple[LogEntry, ...]) -> LogEntry | None:
     return None
 
 
-def plan_from_feedback(obs: Observation, mismatches: tuple[Mismatch, ...]) -> Plan:
+def plan_from_feedback(
+    obs: Observation, mismatches: tuple[Mismatch, ...], probed_sources: frozenset[str] = frozenset()
+) -> Plan:
     """Plan the repair the mismatch lines ask for, DNS modelling on then off.
+
+    Every probe of the cluster's universe the lines do not mention is kept
+    as it is. If no plan can do that, the probes from sources the harness
+    was never seen probing (not in ``probed_sources`` nor in the lines) are
+    let go: their intent is unknown, and pinning them may forbid the only
+    repair (re-isolating a pod also denies sources nobody probes).
 
     Raises
     ------
@@ -70,7 +78,10 @@ def plan_from_feedback(obs: Observation, mismatches: tuple[Mismatch, ...]) -> Pl
     RepairError
         When the intent is malformed or no plan exists.
     """
-    universe = with_probes(probe_universe(obs.cluster), [(m.source, m.target) for m in mismatches])
+    listed = [(m.source, m.target) for m in mismatches]
+    universe = with_probes(probe_universe(obs.cluster), listed)
+    seen = probed_sources | {source for source, _ in listed}
+    relaxed = tuple(row for row in universe if row[0] in seen)
     first: ModelContradiction | None = None
     for dns in (True, False):
         prober = Prober(obs.cluster, universe, dns=dns)
@@ -79,6 +90,13 @@ def plan_from_feedback(obs: Observation, mismatches: tuple[Mismatch, ...]) -> Pl
         except ModelContradiction as exc:
             first = first or exc
             continue
+        try:
+            return plan_repair(obs.cluster, obs.policies, intent, dns=dns, prober=prober)
+        except NoPlan:
+            if relaxed == universe:
+                raise
+        prober = Prober(obs.cluster, relaxed, dns=dns)
+        intent = intent_from_feedback(prober.run(), mismatches)
         return plan_repair(obs.cluster, obs.policies, intent, dns=dns, prober=prober)
     assert first is not None
     raise first
@@ -96,6 +114,13 @@ def _usable(entry: LogEntry) -> bool:
     except (RepairError, ValueError):
         return False
     return True
+
+
+def _mismatch_lines(summary: str) -> tuple[Mismatch, ...]:
+    try:
+        return parse_feedback(summary)
+    except MismatchParseError:
+        return ()
 
 
 def parse_feedback(summary: str) -> tuple[Mismatch, ...]:
@@ -130,7 +155,8 @@ def decide(prompt: str) -> Decision:
         return _read("The cluster may have changed since the last read; reading it again before repairing.", entries)
     try:
         obs = align_sources(parse_read(read.command.strip(), read.output), [m.source for m in mismatches])
-        plan = plan_from_feedback(obs, mismatches)
+        probed = frozenset(m.source for e in entries for m in _mismatch_lines(e.summary))
+        plan = plan_from_feedback(obs, mismatches, probed)
         if plan.is_empty:
             return _read("The model already shows the intended connectivity; reading again.", entries)
         command = plan_command(plan)

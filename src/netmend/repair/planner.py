@@ -29,6 +29,7 @@ from netmend.k8s.probe import PROBE_PROTOCOL, Matrix, Mismatch, Prober
 from netmend.k8s.semantics import EGRESS, INGRESS, Snapshot
 from netmend.repair.edits import (
     AddPeer,
+    AddPolicyType,
     AddRule,
     AllowAll,
     AllowDNS,
@@ -269,6 +270,8 @@ class _Search:
                 for side, pod, peer in ((verdict.ingress, dst, src), (verdict.egress, src, dst)):
                     if side.isolated:
                         out.extend(self._close(side.allowed_by, pod, peer))
+                if not verdict.ingress.isolated:
+                    out.extend(self._reisolate(dst))
             return [("deny", out)]
         reqs: list[tuple[str, list[Edit]]] = []
         if self.dns and not self._dns_ok(src):
@@ -283,6 +286,17 @@ class _Search:
 
     def _may_edit(self, edit: Edit) -> bool:
         return self.editable is None or edit.namespace in self.editable
+
+    def _reisolate(self, pod: int) -> list[Edit]:
+        """Policies that select ``pod`` but have lost their Ingress type."""
+        target = self.sim.pods[pod]
+        return [
+            AddPolicyType(p.namespace, p.name, INGRESS)
+            for p in self.policies.values()
+            if p.namespace == target.namespace
+            and INGRESS not in p.effective_types
+            and p.pod_selector.matches(dict(target.labels))
+        ]
 
     def _dns_ok(self, src: int) -> bool:
         endpoints = dns_endpoints(self.sim)
