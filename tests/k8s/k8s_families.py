@@ -85,15 +85,17 @@ def inject(
     """Apply each kind of ``family`` to a random policy (two may hit the same one)."""
     by_name = {p.name: p for p in policies}
     for kind in family:
-        candidates = (
-            sorted(by_name)
-            if kind in ("add_ingress", "add_egress")
-            else sorted(
-                n for n, p in by_name.items() if p.ingress and any(r.ports for r in p.ingress)
-            )
-        )
-        if kind == "remove_ingress":
+        if kind == "add_egress":
+            candidates = sorted(by_name)
+        elif kind == "add_ingress":
+            # As in NetArena, only policies that govern ingress get ingress rules.
+            candidates = sorted(n for n, p in by_name.items() if "Ingress" in p.effective_types)
+        elif kind == "remove_ingress":
             candidates = sorted(n for n, p in by_name.items() if p.ingress)
+        else:  # port and protocol changes need a rule with ports
+            candidates = sorted(
+                n for n, p in by_name.items() if any(r.ports for r in p.ingress or ())
+            )
         name = rng.choice(candidates)
         by_name[name] = INJECT[kind](by_name[name], rng)
     return tuple(by_name[p.name] for p in policies)

@@ -12,20 +12,23 @@ Clusters are batched: one NCA run answers a whole list of them.
 from __future__ import annotations
 
 import ipaddress
+import random
 from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, given, settings
+from k8s_families import FAMILIES, inject
 from k8s_oracles import DATA
 from k8s_strategies import CIDRS, EXCEPTS, clusters
 
 from netmend.k8s.cluster import build_cluster
-from netmend.k8s.demo import demo_cluster, demo_workloads
+from netmend.k8s.demo import demo_cluster, demo_expected, demo_policies, demo_workloads
 from netmend.k8s.load import parse_text
 from netmend.k8s.model import Cluster
 from netmend.k8s.nca import NcaConnectivity, cluster_resources, run_nca
 from netmend.k8s.portset import PortSet
+from netmend.k8s.probe import Prober
 from netmend.k8s.semantics import Semantics, Simulator
 
 pytestmark = pytest.mark.needs_nca
@@ -106,6 +109,42 @@ def test_known_deviation_empty_egress_list(nca, tmp_path):
     # NCA 2.1.0 isolates egress as well; if this changes, the workaround in
     # k8s_strategies._nca_readable can go.
     assert theirs.with_address("default/client", "8.8.8.8", "Egress") == PortSet()
+
+
+def _nca_probe(
+    cluster: Cluster, theirs: NcaConnectivity, source: str, target: str, dns: bool
+) -> bool:
+    """A probe answered from NCA's connectivity map (services resolved by hand)."""
+    pods = {p.workload: p for p in cluster.pods}
+    src = pods[source].key
+    if dns and not theirs.pod_pair(src, pods["coredns"].key).contains("UDP", 53):
+        return False
+    service, port = target.split(":")
+    svc = cluster.service(service)
+    (svc_port,) = [p for p in svc.ports if p.port == int(port)]
+    endpoint = pods[service].key  # one workload per service in the demo
+    return theirs.pod_pair(src, endpoint).contains("TCP", svc_port.target_port)
+
+
+def test_error_families_probe_like_nca(nca, tmp_path):
+    broken = [
+        (family, inject(demo_policies(), family, random.Random(seed)))
+        for family in FAMILIES
+        for seed in range(4)
+    ]
+    clusters_ = [demo_workloads().with_policies(policies) for _, policies in broken]
+    results = run_nca(nca, clusters_, tmp_path)
+    expected = demo_expected()
+    for (family, policies), cluster, theirs in zip(broken, clusters_, results, strict=True):
+        for dns in (True, False):
+            ours = Prober(
+                demo_workloads(), expected.probes(), dns=dns, semantics=NCA_SEMANTICS
+            ).run(policies)
+            for source, cells in ours.rows:
+                for target, reachable in cells:
+                    assert reachable == _nca_probe(cluster, theirs, source, target, dns), (
+                        f"{'+'.join(family)} dns={dns}: {source} -> {target}"
+                    )
 
 
 RANDOM_CLUSTERS = 800

@@ -169,7 +169,7 @@ def parse_object(
             labels=meta.key("labels").labels(),
             ip=_ip(status.key("podIP"), ip) if ip else "",
             ports=_container_ports(top.key("spec")),
-            workload=name,
+            workload=_owner(meta) or name,
         )
     if kind in WORKLOAD_KINDS:
         template = top.key("spec").key("template")
@@ -184,6 +184,29 @@ def parse_object(
     if kind == "Service":
         return _service(top, name, namespace)
     return Skipped(source=source, kind=kind, name=name)
+
+
+def _owner(meta: _At) -> str | None:
+    """The workload a pod belongs to, from its controller owner reference.
+
+    A ReplicaSet made by a Deployment is named ``<deployment>-<pod-template-hash>``;
+    the pod carries the hash as a label, so the Deployment's name is recovered.
+    """
+    refs = meta.key("ownerReferences")
+    for ref in refs.items() if refs.present() else []:
+        ref.mapping()
+        if ref.value.get("controller") is not True:
+            continue
+        owner = ref.key("name").string()
+        template_hash = dict(meta.key("labels").labels()).get("pod-template-hash")
+        if (
+            ref.key("kind").string() == "ReplicaSet"
+            and template_hash
+            and owner.endswith(f"-{template_hash}")
+        ):
+            return owner[: -len(template_hash) - 1]
+        return owner
+    return None
 
 
 def parse_policy(obj: Any, source: str = "", default_namespace: str = "default") -> NetworkPolicy:
@@ -505,10 +528,25 @@ def pod_to_dict(pod: Pod) -> dict:
         if port.name:
             entry["name"] = port.name
         ports.append(entry)
+    metadata: dict[str, Any] = {
+        "name": pod.name,
+        "namespace": pod.namespace,
+        "labels": dict(pod.labels),
+    }
+    if pod.workload and pod.workload != pod.name:
+        # The owning workload, as a controller reference (see _owner).
+        metadata["ownerReferences"] = [
+            {
+                "apiVersion": "apps/v1",
+                "kind": "ReplicaSet",
+                "name": pod.workload,
+                "controller": True,
+            }
+        ]
     return {
         "apiVersion": "v1",
         "kind": "Pod",
-        "metadata": {"name": pod.name, "namespace": pod.namespace, "labels": dict(pod.labels)},
+        "metadata": metadata,
         "spec": {"containers": [{"name": "main", "image": "unused", "ports": ports}]},
         "status": {"podIP": pod.ip} if pod.ip else {},
     }

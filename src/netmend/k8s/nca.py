@@ -155,6 +155,9 @@ def cluster_resources(cluster: Cluster, prefix: str = "") -> list[dict]:
     named ports from one into the other.
     """
     pods = [pod_to_dict(p) for p in cluster.pods]
+    for pod in pods:
+        # NCA reports owned pods by owner; bare pods keep its answers per pod.
+        pod["metadata"].pop("ownerReferences", None)
     policies = [policy_to_dict(p) for p in cluster.policies]
     for obj in (*pods, *policies):
         obj["metadata"]["name"] = prefix + obj["metadata"]["name"]
@@ -180,7 +183,8 @@ def run_nca(
     for i, cluster in enumerate(clusters):
         resources = work / f"cluster{i}.yaml"
         resources.write_text(
-            yaml.safe_dump_all(cluster_resources(cluster, _prefix(i)), sort_keys=True), encoding="utf-8"
+            yaml.safe_dump_all(cluster_resources(cluster, _prefix(i)), sort_keys=True),
+            encoding="utf-8",
         )
         configs.append({"name": f"c{i}", "resourceList": [str(resources)]})
         queries.append(
