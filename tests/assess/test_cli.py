@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from click.testing import CliRunner
 
@@ -50,3 +51,10 @@ def test_bad_input_is_refused_with_a_reason(tmp_path) -> None:
     bad.write_text("entity { id {")
     result = runner.invoke(main, ["assess", "malt", "--topology", str(bad), "--out", str(tmp_path)])
     assert result.exit_code != 0 and "cannot load the topology" in result.output
+
+
+def test_a_missing_a2a_client_is_a_clear_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "a2a", None)  # as if the optional extra were absent
+    result = CliRunner().invoke(main, ["assess", "malt", "--per-type", "1", "--out", str(tmp_path),
+                                       "--agent-url", "http://127.0.0.1:9/"])
+    assert result.exit_code == 1 and "pip install 'netmend[a2a]'" in result.output
