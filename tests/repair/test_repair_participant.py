@@ -170,7 +170,15 @@ def test_few_shot_examples_before_the_marker_are_not_feedback(setup):
     assert command.startswith("kubectl patch networkpolicy redis-cart ")
 
 
-def test_an_unseen_error_kind_lost_ingress_type_is_repaired_in_two_turns(setup, monkeypatch):
+@pytest.mark.parametrize(
+    ("damage", "fix"),
+    [
+        (lambda spec: spec.__setitem__("policyTypes", ["Egress"]), '"path":"/spec/policyTypes/-","value":"Ingress"'),
+        (lambda spec: spec.__setitem__("podSelector", {"matchLabels": {"app": "ad-service"}}), '"path":"/spec/podSelector","value":{"matchLabels":{"app":"adservice"}}'),
+    ],
+    ids=["lost-ingress-type", "wrong-pod-selector"],
+)
+def test_unseen_error_kinds_are_repaired_in_two_turns(setup, monkeypatch, damage, fix):
     import copy
 
     import netmend.assess.k8s_harness as harness
@@ -179,10 +187,10 @@ def test_an_unseen_error_kind_lost_ingress_type_is_repaired_in_two_turns(setup, 
 
     def deployed(s, task):
         manifests = copy.deepcopy(s.manifests)
-        manifests["adservice"]["spec"]["policyTypes"] = ["Egress"]  # Ingress dropped: adservice is open
+        damage(manifests["adservice"]["spec"])  # adservice is left open to everyone
         return SimCluster.deploy(s.base, manifests.values())
 
     monkeypatch.setattr(harness, "deployed", deployed)
-    result = harness.run_task(setup, Task("lost_policy_type", 0, ()), respond_k8s)
+    result = harness.run_task(setup, Task("unseen", 0, ()), respond_k8s)
     assert result.success and result.safe and result.iterations == 2
-    assert '"path":"/spec/policyTypes/-","value":"Ingress"' in result.turns[1].command
+    assert fix in result.turns[1].command

@@ -266,6 +266,18 @@ class AddPolicyType(Edit):
 
 
 @dataclass(frozen=True, order=True)
+class SetPodSelector(Edit):
+    """Point a policy that selects no pod back at a workload's pods."""
+
+    labels: tuple[tuple[str, str], ...] = ()
+    kind: ClassVar[str] = "set_pod_selector"
+    weight: ClassVar[int] = 2
+
+    def describe(self) -> str:
+        return f"{self.key}: select pods {_labels_text(self.labels)}"
+
+
+@dataclass(frozen=True, order=True)
 class NarrowRule(Edit):
     """Replace the allow-all rule ``rule`` by one rule per destination still needed.
 
@@ -307,6 +319,7 @@ EDIT_KINDS: tuple[type[Edit], ...] = (
     AllowAll,
     NarrowRule,
     AddPolicyType,
+    SetPodSelector,
 )
 
 
@@ -401,6 +414,9 @@ def patch_ops(obj: dict, edits: Sequence[Edit]) -> list[dict]:
             ops.append({"op": "remove", "path": f"{base}/{edit.rule}"})
         elif isinstance(edit, AddPolicyType):
             ops.extend(_policy_type_ops(obj, edit.direction))
+        elif isinstance(edit, SetPodSelector):
+            ops.append({"op": "test", "path": "/spec/podSelector", "value": copy.deepcopy((obj.get("spec") or {}).get("podSelector", {}))})
+            ops.append({"op": "replace", "path": "/spec/podSelector", "value": {"matchLabels": dict(edit.labels)}})
         else:
             rule = edit.rule_dict()  # type: ignore[attr-defined]
             if lengths[edit.rules_field] is None:

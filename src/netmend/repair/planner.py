@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from netmend.k8s.manifest import parse_policy
-from netmend.k8s.model import Cluster, NetworkPolicy
+from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy
 from netmend.k8s.probe import PROBE_PROTOCOL, Matrix, Mismatch, Prober
 from netmend.k8s.semantics import EGRESS, INGRESS, Snapshot
 from netmend.repair.edits import (
@@ -38,6 +38,7 @@ from netmend.repair.edits import (
     PortSpec,
     RemovePeer,
     RemoveRule,
+    SetPodSelector,
     SetPort,
     SetProtocol,
     apply_edits,
@@ -142,7 +143,7 @@ class _Search:
         self._cache: dict[frozenset[Edit], Matrix] = {}
         self._sub_cache: dict[frozenset[Edit], Matrix] = {}
         self._parsed: dict[frozenset[Edit], NetworkPolicy] = {}
-        self._subs: dict[frozenset[str], Prober | None] = {}
+        self._subs: dict[frozenset[tuple[str, tuple]], Prober | None] = {}
         self._rows: list | None = None
 
     # -- simulation ------------------------------------------------------------
@@ -176,12 +177,12 @@ class _Search:
             hit = self._cache[key] = self.prober.run(self._policies_after(key))
         return hit
 
-    def _affected(self, keys: frozenset[str]) -> Prober | None:
+    def _affected(self, keys: frozenset[tuple[str, tuple]]) -> Prober | None:
         """A prober over the only probes edits to the policies ``keys`` can move.
 
-        Edits never change a policy's pod selector, so only probes from a pod
-        those policies select (egress, DNS) or to one they select (ingress)
-        can change; every other probe keeps its current value.
+        ``keys`` are (policy, new selector labels or ``()``). Only probes from
+        a pod those policies select, before or after the edit (egress, DNS),
+        or to one (ingress) can change; every other probe keeps its value.
         """
         if keys in self._subs:
             return self._subs[keys]
@@ -198,9 +199,11 @@ class _Search:
                     cells.append((t, resolved[(t, namespace)]))
                 self._rows.append((source, src, cells))
         pods: set[int] = set()
-        for key in keys:
+        for key, labels in keys:
             pol = self.policies[key]
             pods |= self.sim.select_pods(pol.pod_selector, pol.namespace)
+            if labels:
+                pods |= self.sim.select_pods(LabelSelector(match_labels=labels), pol.namespace)
         probes = []
         for source, src, cells in self._rows:
             chosen = [t for t, endpoints in cells if src in pods or endpoints & pods]
@@ -219,7 +222,7 @@ class _Search:
         key = frozenset(edits)
         result = self._sub_cache.get(key)
         if result is None:
-            sub = self._affected(frozenset(e.key for e in key))
+            sub = self._affected(frozenset((e.key, getattr(e, "labels", ())) for e in key))
             self._spend()
             result = self._sub_cache[key] = sub.run(self._policies_after(key)) if sub else Matrix()
         wanted = {(c.source, c.target): c.expected for i, c in enumerate(self.changes) if i in targets}
@@ -288,15 +291,20 @@ class _Search:
         return self.editable is None or edit.namespace in self.editable
 
     def _reisolate(self, pod: int) -> list[Edit]:
-        """Policies that select ``pod`` but have lost their Ingress type."""
+        """Ways to isolate ``pod`` again: a policy selecting it lost its Ingress
+        type, or an Ingress policy of its namespace selects no pod at all."""
         target = self.sim.pods[pod]
-        return [
-            AddPolicyType(p.namespace, p.name, INGRESS)
-            for p in self.policies.values()
-            if p.namespace == target.namespace
-            and INGRESS not in p.effective_types
-            and p.pod_selector.matches(dict(target.labels))
-        ]
+        out: list[Edit] = []
+        labels = workload_peer(self.sim, pod, target.namespace).pod_labels
+        for p in self.policies.values():
+            if p.namespace != target.namespace:
+                continue
+            if p.pod_selector.matches(dict(target.labels)):
+                if INGRESS not in p.effective_types:
+                    out.append(AddPolicyType(p.namespace, p.name, INGRESS))
+            elif INGRESS in p.effective_types and not self.sim.select_pods(p.pod_selector, p.namespace):
+                out.append(SetPodSelector(p.namespace, p.name, INGRESS, labels=labels))
+        return out
 
     def _dns_ok(self, src: int) -> bool:
         endpoints = dns_endpoints(self.sim)
