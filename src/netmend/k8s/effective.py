@@ -9,10 +9,11 @@ entries, one per distinct resolution).
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 
 from netmend.k8s.model import Cluster
-from netmend.k8s.portset import PortRange, PortSet
+from netmend.k8s.portset import PortSet
 from netmend.k8s.semantics import (
     DEFAULT_SEMANTICS,
     INGRESS,
@@ -103,7 +104,7 @@ def _direction(sim: Simulator, snap: Snapshot, pod: int, direction: str) -> Dire
 
 
 def _allow_rules(sim: Simulator, rule: CompiledRule, pod: int, direction: str) -> list[AllowRule]:
-    ips = tuple(sim.pods[j].ip for j in sorted(rule.selector_pods, key=lambda j: _ip_key(sim, j)))
+    ips = _by_address(sim, rule.selector_pods)
     cidrs = tuple(Cidr(b.cidr, b.excepts) for b in rule.blocks)
     if direction == INGRESS or not rule.named or rule.ports_all:
         # Names resolve on the pod itself (ingress), or there are none to resolve.
@@ -120,23 +121,14 @@ def _allow_rules(sim: Simulator, rule: CompiledRule, pod: int, direction: str) -
     candidates = range(len(sim.pods)) if rule.peers_all else sorted(rule.peer_pods)
     groups: dict[PortSet, list[int]] = {}
     for j in candidates:
-        named_only = _named_only(rule, sim.named_ports[j])
+        named_only = rule.named_port_set(sim.named_ports[j])
         if named_only:
             groups.setdefault(named_only, []).append(j)
     for ports, members in sorted(groups.items(), key=lambda kv: str(kv[0])):
-        member_ips = tuple(sim.pods[j].ip for j in sorted(members, key=lambda j: _ip_key(sim, j)))
-        out.append(AllowRule(rule.ref, PeerSet(pod_ips=member_ips), ports))
+        out.append(AllowRule(rule.ref, PeerSet(pod_ips=_by_address(sim, members)), ports))
     return out
 
 
-def _named_only(rule: CompiledRule, named_ports: dict[str, tuple[str, int]]) -> PortSet:
-    ranges = []
-    for proto, name in rule.named:
-        resolved = named_ports.get(name)
-        if resolved is not None and resolved[0] == proto:
-            ranges.append(PortRange(proto, resolved[1], resolved[1]))
-    return PortSet.of(ranges)
-
-
-def _ip_key(sim: Simulator, j: int) -> tuple[int, ...]:
-    return tuple(int(x) for x in sim.pods[j].ip.split(".")) if "." in sim.pods[j].ip else (j,)
+def _by_address(sim: Simulator, pods) -> tuple[str, ...]:
+    """IPs of ``pods`` (indices) in address order."""
+    return tuple(sorted((sim.pods[j].ip for j in pods), key=ipaddress.ip_address))

@@ -184,16 +184,21 @@ class CompiledRule:
                 return True
         return False
 
-    def port_set(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
-        """The admitted ports, names resolved in ``named_ports`` (``None``: unresolvable)."""
-        if self.ports_all:
-            return PortSet.all()
-        ranges = [PortRange(p, lo, hi) for p, lo, hi in self.numeric]
+    def named_port_set(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
+        """The ports the rule's names resolve to in ``named_ports`` (``None``: unresolvable)."""
+        ranges = []
         for proto, name in self.named:
             resolved = (named_ports or {}).get(name)
             if resolved is not None and resolved[0] == proto:
                 ranges.append(PortRange(proto, resolved[1], resolved[1]))
         return PortSet.of(ranges)
+
+    def port_set(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
+        """The admitted ports, names resolved in ``named_ports`` (``None``: unresolvable)."""
+        if self.ports_all:
+            return PortSet.all()
+        numeric = PortSet.of(PortRange(p, lo, hi) for p, lo, hi in self.numeric)
+        return numeric | self.named_port_set(named_ports) if self.named else numeric
 
 
 @dataclass(frozen=True)
