@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from k8s_cases import namespace, pod, policy, snapshot
+from k8s_strategies import clusters
 
-from netmend.k8s.semantics import DEFAULT_SEMANTICS, Semantics
+from netmend.k8s.semantics import DEFAULT_SEMANTICS, Semantics, Simulator
 
 WEB = {"matchLabels": {"app": "web"}}
 DB = {"matchLabels": {"app": "db"}}
@@ -381,3 +384,12 @@ def test_snapshot_reuses_compiled_policies_by_value():
         0
     ]
     assert first is again
+
+
+@settings(max_examples=150, derandomize=True, database=None, deadline=None)
+@given(cluster=clusters(max_pods=8), ipblocks_select_pods=st.booleans())
+def test_connectivity_by_classes_equals_pair_by_pair(cluster, ipblocks_select_pods):
+    snap = Simulator(cluster, Semantics(ipblock_selects_pods=ipblocks_select_pods)).snapshot()
+    n = len(cluster.pods)
+    brute = {(i, j): snap.connections(i, j) for i in range(n) for j in range(n) if i != j}
+    assert snap.connectivity() == {k: v for k, v in brute.items() if v}

@@ -145,6 +145,7 @@ class CompiledRule:
         "ref",
         "peers_all",
         "selector_pods",
+        "block_pods",
         "peer_pods",
         "blocks",
         "ports_all",
@@ -152,10 +153,22 @@ class CompiledRule:
         "named",
     )
 
-    def __init__(self, ref, peers_all, selector_pods, peer_pods, blocks, ports_all, numeric, named):
+    def __init__(
+        self,
+        ref,
+        peers_all,
+        selector_pods,
+        block_pods,
+        peer_pods,
+        blocks,
+        ports_all,
+        numeric,
+        named,
+    ):
         self.ref: RuleRef = ref
         self.peers_all: bool = peers_all
         self.selector_pods: frozenset[int] = selector_pods
+        self.block_pods: frozenset[int] = block_pods  # pods inside an ipBlock, when they count
         self.peer_pods: frozenset[int] = peer_pods
         self.blocks: tuple[_Block, ...] = blocks
         self.ports_all: bool = ports_all
@@ -325,6 +338,7 @@ class Simulator:
             ref=RuleRef(policy.key, direction, index),
             peers_all=peers_all,
             selector_pods=frozenset(selector_pods),
+            block_pods=frozenset(block_pods),
             peer_pods=frozenset(selector_pods | block_pods),
             blocks=tuple(blocks),
             ports_all=not rule.ports,
@@ -473,6 +487,50 @@ class Snapshot:
                     if r.admits_peer(peer):
                         side = side | r.port_set(named)
                 out = out & side
+        return out
+
+    def pod_classes(self) -> list[list[int]]:
+        """Pods this policy set cannot tell apart, grouped (in index order).
+
+        Selectors see a pod's namespace and labels, named ports resolve on
+        its container ports, and ipBlocks see its IP only through which
+        blocks hold it; pods equal in all of these get equal answers.
+        """
+        block_rules = [
+            r
+            for cp in self.compiled
+            for rs in (cp.ingress, cp.egress)
+            for r in rs or ()
+            if r.block_pods
+        ]
+        groups: dict[tuple, list[int]] = {}
+        for i, pod in enumerate(self.sim.pods):
+            key = (
+                pod.namespace,
+                pod.labels,
+                pod.ports,
+                tuple(i in r.block_pods for r in block_rules),
+            )
+            groups.setdefault(key, []).append(i)
+        return list(groups.values())
+
+    def connectivity(self) -> dict[tuple[int, int], PortSet]:
+        """Allowed connections of every ordered pair of distinct pods; empty sets left out.
+
+        Computed once per pair of :meth:`pod_classes`, so a thousand
+        replicas of a hundred workloads cost what a hundred pods cost.
+        """
+        classes = self.pod_classes()
+        out: dict[tuple[int, int], PortSet] = {}
+        for src_class in classes:
+            for dst_class in classes:
+                conns = self.connections(src_class[0], dst_class[0])
+                if not conns:
+                    continue
+                for i in src_class:
+                    for j in dst_class:
+                        if i != j:
+                            out[(i, j)] = conns
         return out
 
     def connections_external(self, pod: int, address: str, direction: str) -> PortSet:
