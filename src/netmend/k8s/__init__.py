@@ -26,14 +26,19 @@ Semantics (:mod:`.semantics`)
     ``Simulator(cluster, Semantics())``; ``sim.snapshot(policies)`` ->
     ``Snapshot`` with ``allowed(src, dst, proto, port)`` (pod indices),
     ``verdict(...)`` -> ``Verdict`` naming isolating policies and admitting
-    rules, ``connections(src, dst)`` -> ``PortSet``, and ``*_external``
-    variants for addresses outside the cluster.
+    rules, ``connections(src, dst)`` -> ``PortSet``, ``connectivity()`` (every
+    ordered pod pair, computed per class of indistinguishable pods), and
+    ``*_external`` variants for addresses outside the cluster.
+    ``Semantics(ipblock_selects_pods=True)``: whether ipBlocks cover pod IPs
+    (plugins differ; network-config-analyzer says no).
 
 Probes (:mod:`.probe`)
     ``Matrix`` (ordered ``source -> service:port -> bool``);
     ``Prober(cluster, matrix.probes(), dns=True)`` then ``prober.run(policies)``
     (cheap to repeat: policies compile once per distinct value; the demo's
-    10-source matrix takes about 0.1 ms) and ``prober.explain(src, tgt)``;
+    10-source matrix takes a few hundred microseconds, also right after an
+    edit) and ``prober.explain(src, tgt)`` (DNS step, then each endpoint's
+    verdict);
     ``probe_matrix(cluster, probes, dns=...)``; ``compare(expected, actual)``
     -> ``Mismatch`` tuple; ``mismatch_summary`` (NetArena's lines, arrow
     U+2192, or ``No mismatches found.``); ``parse_mismatches(text)``;
@@ -48,6 +53,10 @@ Patches (:mod:`.patch`)
     ``"merge"`` (RFC 7386) or ``"strategic"``; returns a new policy and
     raises ``PatchError`` leaving the input untouched; ``patch_cluster(cluster,
     name, patch, type)``; ``patch_document(dict, patch, type)``.
+
+Oracle adapter (:mod:`.nca`, runs a subprocess)
+    ``run_nca(executable, clusters, workdir)``: IBM network-config-analyzer's
+    connectivity map of many clusters in one run, as ``PortSet`` per pod pair.
 
 Effective view for packet filters (:mod:`.effective`)
     ``effective_view(cluster)`` -> ``PodView`` per pod: per direction
