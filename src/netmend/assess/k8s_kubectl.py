@@ -234,7 +234,7 @@ class SimCluster:
             types.append(rtype)
         names = args[1:]
         for rtype in types:
-            out.extend((rtype, n) for n in names) if names else out.append((rtype, None))
+            out.extend((rtype, n) for n in names or [None])
         return out, None
 
     def _get(self, args: list[str], opts: dict) -> Result:

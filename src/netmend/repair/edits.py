@@ -117,16 +117,6 @@ class Edit:
         """The primitive edits this one stands for (itself, for primitives)."""
         return (self,)
 
-    def as_dict(self) -> dict:
-        """JSON form: the kind and every field."""
-        out: dict[str, Any] = {"kind": self.kind}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if isinstance(value, tuple):
-                value = [str(v) for v in value]
-            out[name] = value
-        return out
-
     def _where(self) -> str:
         return f"{self.key} {self.rules_field}"
 
@@ -306,21 +296,6 @@ class NarrowRule(Edit):
         kept = "; ".join(f"{peer} {port}" for peer, port in self.keeps) or "nothing"
         dns = " and DNS" if self.dns_peer is not None else ""
         return f"{self._where()}[{self.rule}]: narrow allow-all to {kept}{dns}"
-
-
-EDIT_KINDS: tuple[type[Edit], ...] = (
-    SetPort,
-    SetProtocol,
-    RemovePeer,
-    AddPeer,
-    RemoveRule,
-    AddRule,
-    AllowDNS,
-    AllowAll,
-    NarrowRule,
-    AddPolicyType,
-    SetPodSelector,
-)
 
 
 def plan_weight(edits: Sequence[Edit]) -> int:
