@@ -293,22 +293,15 @@ class Simulator:
             self._ns_cache[selector] = hit
         return hit
 
-    def _peer_pods(self, peer: Peer, namespace: str) -> tuple[frozenset[int], frozenset[int]]:
-        """(pods matched by selectors, pods matched by the ipBlock)."""
-        if peer.ip_block is not None:
-            if not self.semantics.ipblock_selects_pods:
-                return frozenset(), frozenset()
-            block = _Block(peer.ip_block.cidr, peer.ip_block.excepts)
-            return frozenset(), frozenset(
-                i for i, ip in enumerate(self._ips) if ip is not None and ip in block
-            )
+    def _selected_peers(self, peer: Peer, namespace: str) -> frozenset[int]:
+        """Pods a selector peer (not an ipBlock) of a policy in ``namespace`` matches."""
         pod_selector = peer.pod_selector or LabelSelector()
         if peer.namespace_selector is None:
-            return self.select_pods(pod_selector, namespace), frozenset()
+            return self.select_pods(pod_selector, namespace)
         pods: set[int] = set()
         for ns in self.select_namespaces(peer.namespace_selector):
             pods |= self.select_pods(pod_selector, ns)
-        return frozenset(pods), frozenset()
+        return frozenset(pods)
 
     # -- compilation -----------------------------------------------------------
 
@@ -320,11 +313,15 @@ class Simulator:
         block_pods: set[int] = set()
         blocks = []
         for peer in rule.peers or ():
-            by_selector, by_block = self._peer_pods(peer, policy.namespace)
-            selector_pods |= by_selector
-            block_pods |= by_block
-            if peer.ip_block is not None:
-                blocks.append(_Block(peer.ip_block.cidr, peer.ip_block.excepts))
+            if peer.ip_block is None:
+                selector_pods |= self._selected_peers(peer, policy.namespace)
+                continue
+            block = _Block(peer.ip_block.cidr, peer.ip_block.excepts)
+            blocks.append(block)
+            if self.semantics.ipblock_selects_pods:
+                block_pods.update(
+                    i for i, ip in enumerate(self._ips) if ip is not None and ip in block
+                )
         numeric, named = [], []
         for port in rule.ports or ():
             proto = port.effective_protocol
