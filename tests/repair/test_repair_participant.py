@@ -194,3 +194,29 @@ def test_unseen_error_kinds_are_repaired_in_two_turns(setup, monkeypatch, damage
     result = harness.run_task(setup, Task("unseen", 0, ()), respond_k8s)
     assert result.success and result.safe and result.iterations == 2
     assert fix in result.turns[1].command
+
+
+def test_a_harness_that_only_lists_policies_gets_the_known_application(setup):
+    from netmend.assess.k8s_harness import run_task
+    from netmend.assess.k8s_inject import Task
+    from netmend.assess.k8s_kubectl import SimCluster
+    from netmend.assess.k8s_shell import Result
+    from netmend.repair.observe import READ_POLICIES
+
+    original = SimCluster.kubectl
+
+    def policies_only(self, argv, stdin=""):
+        if argv[:2] == ["get", "networkpolicy"] and "jsonpath" not in " ".join(argv):
+            return original(self, argv, stdin)
+        if argv[:1] == ["patch"]:
+            return original(self, argv, stdin)
+        return Result(stderr="error: the server doesn't have a resource type\n", code=1)
+
+    task = Task("remove_ingress", 0, (Injection("remove_ingress", "checkoutservice"),))
+    SimCluster.kubectl = policies_only
+    try:
+        result = run_task(setup, task, respond_k8s)
+    finally:
+        SimCluster.kubectl = original
+    assert result.success and result.safe
+    assert [t.command for t in result.turns[:-1]][-1] == READ_POLICIES

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from netmend.k8s import demo_workloads
 from netmend.repair.netarena import is_netarena_k8s_prompt
 from netmend.repair.participant import decide
 
@@ -12,5 +13,9 @@ def is_k8s_prompt(text: str) -> bool:
 
 
 def respond_k8s(prompt: str) -> str:
-    """The reply to one NetArena K8s turn: a read first, then the verified repair."""
-    return decide(prompt).reply()
+    """The reply to one NetArena K8s turn: a read first, then the verified repair.
+
+    NetArena's application is Online Boutique; its workloads stand in for the
+    cluster's only when the cluster's reads cannot list pods and services.
+    """
+    return decide(prompt, demo_workloads()).reply()

@@ -44,7 +44,10 @@ READ_COMMAND = f"kubectl get {KINDS} -A -o jsonpath='{TEMPLATE}'"
 # whole objects as JSON in every namespace, then the default namespace only.
 READ_JSON = f"kubectl get {KINDS} -A -o json"
 READ_DEFAULT_JSON = "kubectl get pods,services,networkpolicies -o json"
-READS: tuple[str, ...] = (READ_COMMAND, READ_JSON, READ_DEFAULT_JSON)
+# The last resort reads policies only; the workloads then come from the
+# caller's model of the application (see ``workloads`` below).
+READ_POLICIES = "kubectl get networkpolicy -n default -o json"
+READS: tuple[str, ...] = (READ_COMMAND, READ_JSON, READ_DEFAULT_JSON, READ_POLICIES)
 _HASH_SUFFIX = re.compile(r"-[a-z0-9]{5}$")
 _ORDINAL = re.compile(r"-[0-9]+$")
 
@@ -138,7 +141,7 @@ def _object(fields: dict[str, str], where: str) -> dict | None:
     return None
 
 
-def parse_observation(output: str) -> Observation:
+def parse_observation(output: str, workloads: Cluster | None = None) -> Observation:
     """Build the cluster model from the output of :data:`READ_COMMAND`.
 
     Raises
@@ -160,13 +163,13 @@ def parse_observation(output: str) -> Observation:
             if fields["owners"]:
                 obj["metadata"]["ownerReferences"] = [{"kind": k} for k in fields["owners"].split()]
             objects.append(obj)
-    return observation_from_objects(objects)
+    return observation_from_objects(objects, workloads)
 
 
-def parse_read(command: str, output: str) -> Observation:
-    """The observation printed by one of :data:`READS`."""
+def parse_read(command: str, output: str, workloads: Cluster | None = None) -> Observation:
+    """The observation printed by one of :data:`READS` (``workloads``: as below)."""
     if command == READ_COMMAND:
-        return parse_observation(output)
+        return parse_observation(output, workloads)
     items: list = []
     for doc in _json_sequence(output, "read output"):
         if isinstance(doc, dict) and doc.get("kind") == "List":
@@ -175,7 +178,7 @@ def parse_read(command: str, output: str) -> Observation:
             items.append(doc)
         else:
             raise ObservationError("read output: expected Kubernetes objects or Lists")
-    return observation_from_objects(items)
+    return observation_from_objects(items, workloads)
 
 
 def align_sources(obs: Observation, sources: Iterable[str]) -> Observation:
@@ -197,17 +200,21 @@ def align_sources(obs: Observation, sources: Iterable[str]) -> Observation:
     return Observation(cluster=replace(obs.cluster, pods=tuple(pods)), policies=obs.policies)
 
 
-def observation_from_objects(items: list[dict]) -> Observation:
+def observation_from_objects(items: list[dict], workloads: Cluster | None = None) -> Observation:
     """Build the cluster model from Kubernetes objects (``kubectl get -o json`` items).
 
     Live pods are named after their workload as probes name them; kube-dns
     is added in its standard form when the objects lack it (a read limited
     to some namespaces), since every cluster resolves names.
 
+    When the objects describe no pod (a read that could only list
+    policies), the namespaces, pods and services of ``workloads`` stand in,
+    if given: a model of the application the policies belong to.
+
     Raises
     ------
     ObservationError
-        When an object is malformed or no pod is described.
+        When an object is malformed or no pod is described (nor given).
     """
     objects, policies = [], {}
     for index, obj in enumerate(items):
@@ -225,7 +232,9 @@ def observation_from_objects(items: list[dict]) -> Observation:
             policies[model.key] = stored
         objects.append(model)
     if not any(isinstance(o, Pod) for o in objects):
-        raise ObservationError("the cluster state describes no pod")
+        if workloads is None or not workloads.pods:
+            raise ObservationError("the cluster state describes no pod")
+        objects = [*workloads.namespaces, *workloads.pods, *workloads.services, *objects]
     try:
         cluster = build_cluster(with_kube_dns(objects))
     except K8sError as exc:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from netmend.k8s.errors import MismatchParseError
+from netmend.k8s.model import Cluster
 from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
 from netmend.repair.emit import plan_command
 from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
@@ -102,15 +103,15 @@ def plan_from_feedback(
     raise first
 
 
-def _read(why: str, entries: tuple[LogEntry, ...] = ()) -> Decision:
+def _read(why: str, entries: tuple[LogEntry, ...] = (), workloads: Cluster | None = None) -> Decision:
     """A read: the compact one, or the next plainer one after each read that failed."""
-    failed = sum(1 for e in entries if e.command.strip() in READS and not _usable(e))
+    failed = sum(1 for e in entries if e.command.strip() in READS and not _usable(e, workloads))
     return Decision(READS[failed % len(READS)], why)
 
 
-def _usable(entry: LogEntry) -> bool:
+def _usable(entry: LogEntry, workloads: Cluster | None) -> bool:
     try:
-        parse_read(entry.command.strip(), entry.output)
+        parse_read(entry.command.strip(), entry.output, workloads)
     except (RepairError, ValueError):
         return False
     return True
@@ -137,33 +138,37 @@ def parse_feedback(summary: str) -> tuple[Mismatch, ...]:
     return parse_mismatches("\n".join(lines))
 
 
-def decide(prompt: str) -> Decision:
-    """The next command for a NetArena K8s prompt."""
+def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
+    """The next command for a NetArena K8s prompt.
+
+    ``workloads`` (namespaces, pods, services of the application, no
+    policies) is used only when the cluster's reads yield no pod.
+    """
     log = log_of_prompt(prompt)
     entries = parse_log(log or "")
     if not entries:
         return _read("First turn: reading namespaces, pods, services and network policies (compact jsonpath).")
     latest = entries[-1]
     if latest.summary.strip() == NO_MISMATCHES:
-        return _read("Every probe matches the intent; nothing to repair. Reading the state once more.", entries)
+        return _read("Every probe matches the intent; nothing to repair. Reading the state once more.", entries, workloads)
     try:
         mismatches = parse_feedback(latest.summary)
     except MismatchParseError as exc:
-        return _read(f"The latest connectivity status has no usable mismatch line ({exc}); reading again.", entries)
+        return _read(f"The latest connectivity status has no usable mismatch line ({exc}); reading again.", entries, workloads)
     read = fresh_read(entries)
     if read is None:
-        return _read("The cluster may have changed since the last read; reading it again before repairing.", entries)
+        return _read("The cluster may have changed since the last read; reading it again before repairing.", entries, workloads)
     try:
-        obs = align_sources(parse_read(read.command.strip(), read.output), [m.source for m in mismatches])
+        obs = align_sources(parse_read(read.command.strip(), read.output, workloads), [m.source for m in mismatches])
         probed = frozenset(m.source for e in entries for m in _mismatch_lines(e.summary))
         plan = plan_from_feedback(obs, mismatches, probed)
         if plan.is_empty:
-            return _read("The model already shows the intended connectivity; reading again.", entries)
+            return _read("The model already shows the intended connectivity; reading again.", entries, workloads)
         command = plan_command(plan)
     except RepairError as exc:
-        return _read(f"No safe repair: {exc}. Reading again instead of guessing.", entries)
+        return _read(f"No safe repair: {exc}. Reading again instead of guessing.", entries, workloads)
     except ValueError as exc:
-        return _read(f"The read output could not be used: {exc}. Reading again.", entries)
+        return _read(f"The read output could not be used: {exc}. Reading again.", entries, workloads)
     lines = "\n".join(f"- {e.describe()}" for e in plan.edits)
     mode = "with" if plan.dns else "without"
     explanation = (
