@@ -94,42 +94,41 @@ class ServeLoop:
                     self._handle(key.fileobj, key.data)
                 except OSError:
                     # A peer that vanished mid-exchange costs only its own exchange.
-                    if key.data.startswith("conn"):
+                    if isinstance(key.data, bytearray):
                         self._drop(key.fileobj)
 
-    def _handle(self, sock, role: str) -> None:
-        if role in ("tcp", "dns-tcp"):
+    def _handle(self, sock, role: str | bytearray) -> None:
+        if isinstance(role, bytearray):
+            self._dns_tcp(sock, role)  # an accepted DNS connection and what it sent so far
+        elif role in ("tcp", "dns-tcp"):
             conn, _ = sock.accept()
             if role == "tcp":
                 conn.close()  # accepting is the whole service: the handshake completed
                 return
             conn.setblocking(False)
-            self._selector.register(conn, selectors.EVENT_READ, "conn:")
-            return
-        if role == "udp":
+            self._selector.register(conn, selectors.EVENT_READ, bytearray())
+        elif role == "udp":
             data, peer = sock.recvfrom(65535)
             sock.sendto(data, peer)
-        elif role == "dns-udp":
+        else:  # dns-udp
             data, peer = sock.recvfrom(65535)
             reply = answer(data, self._records)
             if reply is not None:
                 sock.sendto(reply, peer)
-        else:
-            self._dns_tcp(sock, role)
 
-    def _dns_tcp(self, conn, role: str) -> None:
+    def _dns_tcp(self, conn, buffered: bytearray) -> None:
+        """DNS over TCP: a 2-byte length, the query; one answer, then close."""
         chunk = conn.recv(_DNS_TCP_LIMIT)
-        buffered = role[len("conn:") :].encode("latin-1") + chunk
+        buffered += chunk
         if not chunk or len(buffered) > _DNS_TCP_LIMIT + 2:
             self._drop(conn)
             return
-        if len(buffered) >= 2 and len(buffered) >= 2 + struct.unpack("!H", buffered[:2])[0]:
-            size = struct.unpack("!H", buffered[:2])[0]
-            reply = answer(buffered[2 : 2 + size], self._records)
-            if reply is not None:
-                conn.setblocking(True)
-                conn.settimeout(1.0)
-                conn.sendall(struct.pack("!H", len(reply)) + reply)
-            self._drop(conn)
-            return
-        self._selector.modify(conn, selectors.EVENT_READ, "conn:" + buffered.decode("latin-1"))
+        if len(buffered) < 2 or len(buffered) < 2 + struct.unpack("!H", buffered[:2])[0]:
+            return  # more to come
+        size = struct.unpack("!H", buffered[:2])[0]
+        reply = answer(bytes(buffered[2 : 2 + size]), self._records)
+        if reply is not None:
+            conn.setblocking(True)
+            conn.settimeout(1.0)
+            conn.sendall(struct.pack("!H", len(reply)) + reply)
+        self._drop(conn)
