@@ -262,16 +262,14 @@ def plan_lab(cluster: Cluster) -> LabPlan:
         backends = endpoints(cluster, service)
         headless = service.cluster_ip in ("", "None")
         for port in service.ports:
+            served = []  # (pod, its port) for every endpoint the port resolves on
             for pod in backends:
                 target = resolve_target_port(pod, port.target_port, port.protocol)
                 if target is not None:
                     listeners[pod.key].add(Listener(port.protocol, target))
-            chosen = [
-                (pod, resolve_target_port(pod, port.target_port, port.protocol)) for pod in backends
-            ]
-            chosen = [(pod, t) for pod, t in chosen if t is not None]
-            if chosen and not headless:
-                pod, target = chosen[0]
+                    served.append((pod, target))
+            if served and not headless:
+                pod, target = served[0]
                 translations.append(
                     Translation(service.cluster_ip, port.protocol, port.port, pod.ip, target)
                 )
