@@ -213,3 +213,14 @@ def test_a_failing_ruleset_leaves_every_pod_as_it_was(demo_lab):
     with pytest.raises(LabError, match="nft"):
         sandbox.request(demo_lab.directory, {"op": "apply", "rulesets": rulesets})
     assert {key: demo_lab.ruleset(key) for key in before} == before
+
+
+def test_bad_requests_get_errors_and_the_lab_keeps_serving(demo_lab):
+    for payload in (
+        {"op": "dance"},
+        {"op": "apply", "rulesets": {"no-such-pod": ""}},
+        {"op": "probe"},
+    ):
+        with pytest.raises(LabError):
+            sandbox.request(demo_lab.directory, payload)
+    assert sandbox.request(demo_lab.directory, {"op": "ping"})["pods"] == len(demo_lab.plan.pods)

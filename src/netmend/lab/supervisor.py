@@ -13,6 +13,7 @@ JSON object per connection; all policy logic stays in the caller.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -218,16 +219,18 @@ def serve_forever(state_dir: Path) -> None:
     while True:
         conn, _ = server.accept()
         with conn:
-            request = json.loads(_read_all(conn) or b"{}")
-            if request.get("op") == "shutdown":
-                node.teardown()
-                conn.sendall(json.dumps({"ok": True}).encode())
-                break
             try:
+                request = json.loads(_read_all(conn) or b"{}")
+                if request.get("op") == "shutdown":
+                    node.teardown()
+                    conn.sendall(json.dumps({"ok": True}).encode())
+                    break
                 reply = handle(node, request)
-            except (LabError, OSError, KeyError, ValueError, TypeError) as exc:
+            except Exception as exc:  # one bad request must not take the lab down
                 reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-            conn.sendall(json.dumps(reply).encode())
+            # A client that went away costs nothing; the next one is served as usual.
+            with contextlib.suppress(OSError):
+                conn.sendall(json.dumps(reply).encode())
     server.close()
     path.unlink(missing_ok=True)
 
