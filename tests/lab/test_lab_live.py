@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -62,7 +63,7 @@ def save_disagreement(kind: str, policies, lab_rows, engine_rows) -> Path:
         "engine": engine_rows,
     }
     text = json.dumps(data, indent=1, sort_keys=True)
-    path = DISAGREEMENTS / f"{kind}-{abs(hash(text)) % 10**8:08d}.json"
+    path = DISAGREEMENTS / f"{kind}-{hashlib.sha256(text.encode()).hexdigest()[:12]}.json"
     path.write_text(text)
     return path
 
