@@ -33,6 +33,11 @@ class LiveProber:
     timeout : float
         Seconds a probe may take.
 
+    Notes
+    -----
+    The lab is tied to the thread that creates the prober: it dies with it
+    (or at :meth:`close`), so an interrupted run leaves nothing behind.
+
     Examples
     --------
     >>> from netmend.k8s import demo_cluster, demo_expected
