@@ -58,3 +58,14 @@ def test_a_missing_a2a_client_is_a_clear_error(tmp_path, monkeypatch) -> None:
     result = CliRunner().invoke(main, ["assess", "malt", "--per-type", "1", "--out", str(tmp_path),
                                        "--agent-url", "http://127.0.0.1:9/"])
     assert result.exit_code == 1 and "pip install 'netmend[a2a]'" in result.output
+
+
+def test_every_envelope_in_one_run(tmp_path) -> None:
+    result = CliRunner().invoke(main, ["assess", "malt", "--per-type", "1", "--prompt-type", "all",
+                                       "--families", "l1-list,l2-remove-count", "--json",
+                                       "--no-plots", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["n"] == 8 and summary["by_family"]["l1-list"]["n"] == 4
+    assert set(summary["by_prompt_type"]) == {"zeroshot_base", "fewshot_base", "zeroshot_cot",
+                                              "fewshot_cot"}
