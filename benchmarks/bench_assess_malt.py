@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -46,15 +48,21 @@ def full_run(seed: int, per_type: int, workers: int) -> None:
     with tempfile.TemporaryDirectory() as out:
         command = [str(netmend), "assess", "malt", "--per-type", str(per_type), "--seed", str(seed),
                    "--topology", str(REAL), "--json", "--out", out, "--workers", str(workers)]
+        cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - started
+        cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
     summary = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
     print(f"netmend assess malt --per-type {per_type} --seed {seed} --workers {workers or 'auto'}")
     print(f"  exit {done.returncode}; n={summary.get('n')} correctness={summary.get('correctness')}"
           f" safety={summary.get('safety')} mean latency={summary.get('avg_latency_s', 0) * 1000:.2f} ms")
     print(f"  wall {wall:.1f} s = {wall / GOAL_S:.2f} x the {GOAL_S:.0f} s goal"
           f" = 1/{PUBLISHED_S / wall:.0f} of the published {PUBLISHED_S:.0f} s")
+    # CPU time is what the run itself costs; wall time also carries other load on the machine.
+    print(f"  cpu {cpu:.1f} s over all processes; load average at the end "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if done.returncode != 0:
         print(done.stderr[-2000:])
 
