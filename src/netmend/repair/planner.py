@@ -21,7 +21,7 @@ The result is exact or there is no plan: :class:`NoPlan` says why.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from netmend.k8s.manifest import parse_policy
 from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy
@@ -57,7 +57,7 @@ from netmend.repair.resolve import (
 )
 
 DEFAULT_MAX_EDITS = 6
-DEFAULT_BUDGET = 3_000  # re-simulations per plan
+DEFAULT_BUDGET = 1_000  # re-simulations per plan
 MAX_VISITED = 200_000  # candidate sets enumerated per plan
 
 
@@ -139,6 +139,7 @@ class _Search:
         self.changes = intent.changes(self.current)
         self.budget = DEFAULT_BUDGET
         self.visited = 0
+        self.collateral: tuple[tuple[str, str, bool], ...] = ()
         self._now = {(src, t): v for src, cells in self.current.rows for t, v in cells}
         self._cache: dict[frozenset[Edit], Matrix] = {}
         self._sub_cache: dict[frozenset[Edit], Matrix] = {}
@@ -274,7 +275,7 @@ class _Search:
                     if side.isolated:
                         out.extend(self._close(side.allowed_by, pod, peer))
                 if not verdict.ingress.isolated:
-                    out.extend(self._reisolate(dst))
+                    out.extend(self._reisolate(dst, src, port))
             return [("deny", out)]
         reqs: list[tuple[str, list[Edit]]] = []
         if self.dns and not self._dns_ok(src):
@@ -290,9 +291,11 @@ class _Search:
     def _may_edit(self, edit: Edit) -> bool:
         return self.editable is None or edit.namespace in self.editable
 
-    def _reisolate(self, pod: int) -> list[Edit]:
+    def _reisolate(self, pod: int, src: int, port: int) -> list[Edit]:
         """Ways to isolate ``pod`` again: a policy selecting it lost its Ingress
-        type, or an Ingress policy of its namespace selects no pod at all."""
+        type, or an Ingress policy of its namespace selects no pod at all;
+        with them, the withdrawals of that policy's rules that would still
+        admit ``src`` on ``port`` once it isolates."""
         target = self.sim.pods[pod]
         out: list[Edit] = []
         labels = workload_peer(self.sim, pod, target.namespace).pod_labels
@@ -300,10 +303,18 @@ class _Search:
             if p.namespace != target.namespace:
                 continue
             if p.pod_selector.matches(dict(target.labels)):
-                if INGRESS not in p.effective_types:
-                    out.append(AddPolicyType(p.namespace, p.name, INGRESS))
+                if INGRESS in p.effective_types:
+                    continue
+                out.append(AddPolicyType(p.namespace, p.name, INGRESS))
             elif INGRESS in p.effective_types and not self.sim.select_pods(p.pod_selector, p.namespace):
                 out.append(SetPodSelector(p.namespace, p.name, INGRESS, labels=labels))
+            else:
+                continue
+            isolating = replace(p, policy_types=(INGRESS, *(t for t in p.effective_types if t != INGRESS)))
+            rules = self.sim.compile_policy(isolating).ingress or ()
+            named = self.sim.named_ports[pod]
+            refs = [r.ref for r in rules if r.admits_peer(src) and r.admits_port(PROBE_PROTOCOL, port, named)]
+            out.extend(self._close(refs, pod, src))
         return out
 
     def _dns_ok(self, src: int) -> bool:
@@ -439,6 +450,9 @@ class _Search:
             known = {c.edit for c in pool}
             extra = [e for e in dict.fromkeys(self._keep(collateral)) if e not in known and self._may_edit(e)]
             if not extra:
+                # the lightest repairs move probes no edit can hold in place;
+                # only a heavier set that avoids them can still do
+                self.collateral = collateral
                 break
             pool = sorted(pool + [_Candidate(e, frozenset()) for e in extra], key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
         return self._search(pool, targets, max_edits, stop_at_collateral=False)[0]
@@ -612,7 +626,9 @@ def plan_repair(
         found = search.search(cands, component, max_edits)
         if found is None:
             names = ", ".join(f"{search.changes[i].source} -> {search.changes[i].target}" for i in sorted(component))
-            raise NoPlan(f"no set of at most {max_edits} candidate edits repairs {names} without moving another probe")
+            moved = ", ".join(f"{s} -> {t}" for s, t, _ in search.collateral[:6])
+            hint = f" (the lightest repairs also change {moved}; state those probes in the intent)" if moved else ""
+            raise NoPlan(f"no set of at most {max_edits} candidate edits repairs {names} without moving another probe{hint}")
         edits.extend(found)
     if not search.reaches(edits, everything):
         joint = search.search(cands, everything, max_edits)
