@@ -267,12 +267,15 @@ def read(graph: Any) -> Reading:
     ):
         keep = node_ok.nodes
         order = _filtered_order(keep, base._node)
-        nodes = {node: base._node[node] for node in order}
+        nodes = dict(zip(order, map(base._node.__getitem__, order), strict=True))
         succ_order = _filtered_order(keep, base._succ)
-        succ = {
-            node: {nbr: attrs for nbr, attrs in base._succ[node].items() if nbr in keep}
-            for node in succ_order
-        }
+        # Only the successor dicts of nodes with a hidden successor need
+        # filtering; the others read the same as the base graph's own dicts.
+        succ = dict(zip(succ_order, map(base._succ.__getitem__, succ_order), strict=True))
+        hidden = base._node.keys() - keep
+        touched = {pred for node in hidden for pred in base._pred[node]} if hidden else set()
+        for node in touched & succ.keys():
+            succ[node] = {nbr: attrs for nbr, attrs in succ[node].items() if nbr in keep}
         return Reading(graph, nodes, succ)
     return Reading(graph)
 
