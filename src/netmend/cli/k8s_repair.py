@@ -19,6 +19,13 @@ def make_runner(binary: str):
     return SubprocessKubectl(binary)
 
 
+def _who() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry, no login variables
+        return "unknown"
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -147,7 +154,7 @@ def repair(
             rollback.write_text(rollback_script(proposal, when, after), encoding="utf-8")
         status = "verified" if verified else ("apply failed" if not outcome.ok else "verification failed")
         record = audit_record(
-            proposal, who=getpass.getuser(), when=when, context=context, after=after, verified=verified, outcome=status
+            proposal, who=_who(), when=when, context=context, after=after, verified=verified, outcome=status
         )
         with Path(audit_path).open("a", encoding="utf-8") as handle:
             handle.write(dumps(record) + "\n")
