@@ -3,7 +3,8 @@
 Each turn is decided from the prompt alone (the participant keeps no state):
 
 - no log yet, or no read since the last command that may have changed the
-  cluster: send :data:`~netmend.repair.observe.READ_COMMAND`;
+  cluster: send a read (:data:`~netmend.repair.observe.READS`: the compact
+  jsonpath one first, plainer ones after each read that failed);
 - otherwise: rebuild the cluster from that read, take the latest mismatch
   lines as the intent (refusing a model that contradicts an observed value;
   DNS modelling is tried on, then off, since the harness may or may not
