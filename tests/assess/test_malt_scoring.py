@@ -218,3 +218,16 @@ def test_comparisons_are_the_evaluators() -> None:
     assert not lists_equal(["a"], ("a",)) and not data_equal("list", [{"a": 1}], [{"a": 1}])
     assert not data_equal("graph", tiny_graph(), "not a graph")
     assert not data_equal("unknown", 1, 1)
+
+
+def test_code_that_patches_deepcopy_fails() -> None:
+    import copy
+
+    original = copy.deepcopy
+    code = _code("return {'type': 'text', 'data': '3', 'updated_graph': graph_data}") + (
+        "\n\ncopy.deepcopy = lambda value, memo=None: value")
+    try:
+        verdict = MaltScorer(tiny_graph()).score(COUNT, code)
+    finally:
+        copy.deepcopy = original
+    assert not verdict.correct and not verdict.namespace_intact

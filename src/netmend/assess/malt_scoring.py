@@ -44,6 +44,7 @@ from netmend.assess.malt_reference import (
 from netmend.assess.malt_safety import BaselineChecker, SafetyVerdict, check
 from netmend.assess.malt_tasks import MaltTask
 
+_DEEPCOPY = copy.deepcopy  # code that patches the copy module is caught by identity
 _DEF_PROCESS_GRAPH = re.compile(r"def\s+([a-zA-Z_0-9]*process_graph[a-zA-Z_0-9]*)")
 FENCE = "```"
 
@@ -229,7 +230,7 @@ class MaltScorer:
             # Participant prints must not mix with our output.
             with contextlib.redirect_stdout(io.StringIO()):
                 exec(code, namespace)
-                if namespace.get("G") is self._g and namespace.get("copy") is copy:
+                if self._copy_untouched(namespace):
                     function = namespace.get("process_graph")
                     if function is None:
                         raise NameError("name 'process_graph' is not defined")
@@ -239,11 +240,18 @@ class MaltScorer:
             trace = traceback.format_exc()
             return {"type": "error", "data": trace}, trace.strip().splitlines()[-1]
 
-    def _intact(self, namespace: dict) -> bool:
-        """Whether the ground truth may be computed from the pristine topology."""
+    def _copy_untouched(self, namespace: dict) -> bool:
+        """Whether ``copy.deepcopy(G)`` in ``namespace`` still means a deep copy of our ``G``."""
         return (
             namespace.get("G") is self._g
             and namespace.get("copy") is copy
+            and copy.deepcopy is _DEEPCOPY
+        )
+
+    def _intact(self, namespace: dict) -> bool:
+        """Whether the ground truth may be computed from the pristine topology."""
+        return (
+            self._copy_untouched(namespace)
             and all(namespace.get(name) is helper for name, helper in HELPERS.items())
             and self._source.unchanged(self._g)
         )
