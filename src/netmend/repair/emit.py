@@ -32,7 +32,7 @@ def quote(word: str, banned: Sequence[str] = BANNED_SUBSTRINGS) -> str:
     >>> quote("frontend")
     'frontend'
     >>> quote("app-bash")
-    "'app-ba''sh'"
+    "'app-b''ash'"
     """
     quoted = shlex.quote(word)
     if not any(b in quoted for b in banned):
