@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 from click.testing import CliRunner
+from k8s_oracles import DATA
 
 from netmend.cli import main
 from netmend.k8s import demo_policies, policy_to_dict
@@ -108,3 +110,18 @@ def test_bad_input_is_a_clean_error(tmp_path):
     result = run("--policies", str(path))
     assert result.exit_code == 1
     assert "spec.policyTypes[0]: expected 'Ingress' or 'Egress', got 'In'" in result.output
+
+
+@pytest.mark.parametrize(
+    ("output", "args"),
+    [
+        ("netarena", ["--format", "netarena"]),
+        ("grid", ["--format", "grid"]),
+        ("netarena-no-dns", ["--dns", "ignore"]),
+    ],
+)
+def test_golden_outputs(output, args):
+    golden = DATA / "golden"
+    result = run("--policies", str(golden / "port-and-egress.policies.yaml"), *args)
+    assert result.exit_code == 0, result.output
+    assert result.output == (golden / f"port-and-egress.{output}.txt").read_text(encoding="utf-8")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from k8s_strategies import policies
 
 from netmend.k8s import (
@@ -26,6 +26,7 @@ def netpol(spec, **meta):
     }
 
 
+@settings(derandomize=True, database=None)
 @given(policy=policies("p"))
 def test_policy_round_trip(policy):
     assert parse_policy(policy_to_dict(policy)) == policy

@@ -151,3 +151,53 @@ def test_dns_modelling_needs_kube_dns():
     with pytest.raises(ProbeError, match="kube-system/kube-dns"):
         Prober(without, demo_expected().probes())
     assert Prober(without, demo_expected().probes(), dns=False).run() == demo_expected()
+
+
+def _shop():
+    from k8s_cases import namespace, pod, policy
+
+    from netmend.k8s import Service, ServicePort, build_cluster, kube_dns_objects
+
+    return build_cluster(
+        [
+            *kube_dns_objects(),
+            namespace("default"),
+            namespace("shop"),
+            pod("client"),
+            pod("client", ns="shop"),
+            pod("web-a", ns="shop", app="web", ports=[("http", 8080, "TCP")]),
+            pod("web-b", ns="shop", app="web", ports=[("http", 9090, "TCP")]),
+            pod("web-c", ns="shop", app="web"),
+            Service("web", "shop", (("app", "web"),), (ServicePort(80, "http"),)),
+            policy(
+                "only-9090",
+                {
+                    "podSelector": {"matchLabels": {"app": "web"}},
+                    "ingress": [{"ports": [{"port": 9090}]}],
+                },
+                ns="shop",
+            ),
+        ]
+    )
+
+
+def test_named_target_port_resolves_on_each_endpoint():
+    prober = Prober(_shop(), [("shop/client", ["web:80"])])
+    assert prober.run() == Matrix.from_dict({"shop/client": {"web:80": True}})
+    steps = prober.explain("shop/client", "web:80").steps
+    # web-a serves http on 8080 (blocked), web-b on 9090 (allowed), web-c has no such port.
+    assert [step.split(":")[0] for step in steps] == [
+        "DNS UDP/53 to kube-system/coredns-0",
+        "TCP/8080 to shop/web-a",
+        "TCP/9090 to shop/web-b",
+    ]
+    assert steps[1].endswith("isolated by shop/only-9090; no rule admits it")
+    assert steps[2].endswith("allowed by shop/only-9090 ingress[0]")
+
+
+def test_sources_resolve_in_default_first_and_may_name_their_namespace():
+    cluster = _shop()
+    cross = Prober(cluster, [("client", ["web.shop:80"]), ("shop/client", ["web:80"])]).run()
+    assert cross.get("client", "web.shop:80") and cross.get("shop/client", "web:80")
+    with pytest.raises(ProbeError, match="no Service default/web"):
+        Prober(cluster, [("client", ["web:80"])])
