@@ -219,3 +219,26 @@ def test_patch_cluster_leaves_the_cluster_untouched_on_error():
     assert patched.policy("cartservice").ingress == ()
     assert cluster.policy("cartservice") == CART
     assert [p.name for p in patched.policies] == [p.name for p in cluster.policies]
+
+
+@st.composite
+def policy_and_merge_patch(draw):
+    policy = draw(policies("web"))
+    donor = policy_to_dict(draw(policies("web")))["spec"]
+    spec_patch = {}
+    for key in draw(
+        st.sets(st.sampled_from(("podSelector", "policyTypes", "ingress", "egress")), min_size=1)
+    ):
+        spec_patch[key] = draw(
+            st.sampled_from([None, donor.get(key), {"matchLabels": {"app": None}}])
+        )
+    return policy, {"spec": spec_patch}
+
+
+@pytest.mark.needs_kubectl
+@settings(max_examples=25, derandomize=True, database=None, deadline=None)
+@given(case=policy_and_merge_patch(), patch_type=st.sampled_from(("merge", "strategic")))
+def test_random_merge_patches_agree_with_kubectl(kubectl, tmp_path_factory, case, patch_type):
+    policy, patch = case
+    tmp = tmp_path_factory.mktemp("patch")
+    assert ours(policy, patch_type, patch) == kubectl_patch(kubectl, tmp, policy, patch_type, patch)
