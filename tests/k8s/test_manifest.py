@@ -36,7 +36,11 @@ def test_policy_round_trip(policy):
     ("spec", "field", "expected"),
     [
         ({"podSelector": {}, "ingres": []}, "spec.ingres", "one of the fields"),
-        ({"podSelector": {"matchLabels": {"app": 1}}}, "spec.podSelector.matchLabels.app", "a string label value"),
+        ({"podSelector": {"matchLabels": {"app": 1}}}, "spec.podSelector.matchLabels.app", "a label value"),
+        ({"podSelector": {"matchLabels": {"app": "a b"}}}, "spec.podSelector.matchLabels.app", "a label value"),
+        ({"podSelector": {"matchLabels": {"-app": "a"}}}, "spec.podSelector.matchLabels.-app", "a label key"),
+        ({"podSelector": {"matchExpressions": [{"key": "a", "operator": "In", "values": ["x" * 64]}]}}, "spec.podSelector.matchExpressions[0].values[0]", "a label value"),
+        ({"podSelector": {"matchExpressions": [{"key": "bad key", "operator": "Exists"}]}}, "spec.podSelector.matchExpressions[0].key", "a label key"),
         ({"podSelector": {"matchExpressions": [{"key": "a", "operator": "Is"}]}}, "spec.podSelector.matchExpressions[0].operator", "one of In"),
         ({"podSelector": {"matchExpressions": [{"key": "a", "operator": "In"}]}}, "spec.podSelector.matchExpressions[0].values", "non-empty list"),
         ({"podSelector": {"matchExpressions": [{"key": "a", "operator": "Exists", "values": ["x"]}]}}, "spec.podSelector.matchExpressions[0].values", "no values"),
@@ -73,6 +77,14 @@ def test_policy_envelope_errors():
         parse_policy({**netpol({}), "metadata": {}})
     with pytest.raises(ManifestError, match="expected a mapping"):
         parse_object(["not", "an", "object"])
+    with pytest.raises(ManifestError, match="metadata.name: expected a lowercase DNS name"):
+        parse_policy({**netpol({}), "metadata": {"name": "Web_Policy"}})
+    with pytest.raises(ManifestError, match="metadata.namespace: expected a lowercase DNS name"):
+        parse_policy({**netpol({}), "metadata": {"name": "p", "namespace": "Shop"}})
+    ok = parse_policy(
+        netpol({"podSelector": {"matchLabels": {"app.kubernetes.io/name": "web", "empty": ""}}})
+    )
+    assert dict(ok.pod_selector.match_labels) == {"app.kubernetes.io/name": "web", "empty": ""}
 
 
 def test_spec_without_pod_selector_selects_everything():

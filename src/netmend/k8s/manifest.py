@@ -47,6 +47,19 @@ WORKLOAD_KINDS: tuple[str, ...] = (
 MODEL_KINDS: tuple[str, ...] = ("Namespace", "Pod", "Service", "NetworkPolicy", *WORKLOAD_KINDS)
 # IANA service name: 1-15 lowercase letters, digits and inner hyphens, one letter at least.
 _PORT_NAME = re.compile(r"^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$")
+# Label values: empty, or up to 63 alphanumerics with inner '-', '_', '.'.
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$")
+# Label keys: an optional DNS-subdomain prefix and '/', then a name like a value.
+_LABEL_KEY = re.compile(
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
+)
+# Object names: a lowercase DNS subdomain.
+_OBJECT_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
+_LABEL_KEY_EXPECTED = "a label key ([prefix/]name, name: alphanumerics, '-', '_', '.', at most 63)"
+_LABEL_VALUE_EXPECTED = (
+    "a label value (at most 63 alphanumerics, '-', '_', '.', alphanumeric at both ends)"
+)
 
 ModelObject = Namespace | Pod | Service | NetworkPolicy
 
@@ -114,11 +127,19 @@ class _At:
     def labels(self) -> Labels:
         raw = self.mapping(optional=True)
         for name, value in raw.items():
-            if not isinstance(name, str) or not name:
-                raise self.fail("label keys that are non-empty strings")
-            if not isinstance(value, str):
-                raise self.key(name).fail("a string label value")
+            if not isinstance(name, str) or not _LABEL_KEY.match(name):
+                raise self.key(str(name)).fail(_LABEL_KEY_EXPECTED)
+            if not isinstance(value, str) or not _LABEL_VALUE.match(value):
+                raise self.key(name).fail(_LABEL_VALUE_EXPECTED)
         return labels_of(raw)
+
+    def name(self, default: str | None = None) -> str:
+        if default is not None and not self.present():
+            return default
+        value = self.string()
+        if len(value) > 253 or not _OBJECT_NAME.match(value):
+            raise self.fail("a lowercase DNS name (a-z, 0-9, '-', '.')")
+        return value
 
 
 def parse_object(
@@ -152,10 +173,10 @@ def parse_object(
     top.key("apiVersion").string()
     meta = top.key("metadata")
     meta.mapping()
-    name = meta.key("name").string()
+    name = meta.key("name").name()
     if kind == "NetworkPolicy":
         return parse_policy(obj, source, default_namespace)
-    namespace = meta.key("namespace").string(optional=True, default=default_namespace)
+    namespace = meta.key("namespace").name(default_namespace)
     if kind == "Namespace":
         labels = dict(meta.key("labels").labels())
         labels[NAMESPACE_NAME_LABEL] = name
@@ -235,8 +256,8 @@ def parse_policy(obj: Any, source: str = "", default_namespace: str = "default")
         policy_types = tuple(policy_types)
     selector_at = spec.key("podSelector")
     return NetworkPolicy(
-        name=meta.key("name").string(),
-        namespace=meta.key("namespace").string(optional=True, default=default_namespace),
+        name=meta.key("name").name(),
+        namespace=meta.key("namespace").name(default_namespace),
         pod_selector=_selector(selector_at) if selector_at.present() else LabelSelector(),
         policy_types=policy_types,
         ingress=_rules(spec.key("ingress"), "from"),
@@ -281,15 +302,18 @@ def _selector(at: _At) -> LabelSelector:
     expr_at = at.key("matchExpressions")
     for item in expr_at.items() if expr_at.present() else []:
         item.mapping(("key", "operator", "values"))
-        key = item.key("key").string()
+        key_at = item.key("key")
+        key = key_at.string()
+        if not _LABEL_KEY.match(key) or len(key) > 317:
+            raise key_at.fail(_LABEL_KEY_EXPECTED)
         op_at = item.key("operator")
         if op_at.value not in SELECTOR_OPERATORS:
             raise op_at.fail("one of " + ", ".join(SELECTOR_OPERATORS))
         values_at = item.key("values")
         values = []
         for value_at in values_at.items() if values_at.present() else []:
-            if not isinstance(value_at.value, str):
-                raise value_at.fail("a string")
+            if not isinstance(value_at.value, str) or not _LABEL_VALUE.match(value_at.value):
+                raise value_at.fail(_LABEL_VALUE_EXPECTED)
             values.append(value_at.value)
         if op_at.value in ("In", "NotIn") and not values:
             raise values_at.fail(f"a non-empty list for operator {op_at.value}")
