@@ -367,7 +367,7 @@ def applied(program: tuple[Step, ...], graph: Any) -> Iterator[dict[str, Any] | 
         node = _first_named(graph, mutations[0].name)
         if node is None:
             yield _finish(program[head:], graph)
-        elif type(graph) is nx.DiGraph:
+        elif type(graph) is nx.DiGraph and not hasattr(graph, "_graph"):  # not a view
             restore = _remove_restorably(graph, node)
             try:
                 yield _finish(program[head:], graph)
@@ -389,13 +389,12 @@ def applied(program: tuple[Step, ...], graph: Any) -> Iterator[dict[str, Any] | 
     if isinstance(mutations[0], Update) and head == 1:
         step = mutations[0]
         node = _first_named(graph, step.name)
-        attrs = graph.nodes[node] if node is not None else {}
+        if node is None:  # nothing changes; the helper answers with a tuple
+            yield _finish((), solid_step_update_node_value(graph, step.name, step.value))
+            return
+        attrs = graph.nodes[node]
         missing = object()
         old = attrs.get(CAPACITY, missing)
-        if node is None:
-            result = solid_step_update_node_value(graph, step.name, step.value)
-            yield {"type": "graph", "data": result}
-            return
         try:
             yield _finish((), solid_step_update_node_value(graph, step.name, step.value))
         finally:
