@@ -382,6 +382,12 @@ class Simulator:
         return self.pod_index[key]
 
 
+def _gate(rules: list[CompiledRule] | None) -> list[CompiledRule] | None:
+    if rules is None or any(r.peers_all and r.ports_all for r in rules):
+        return None
+    return rules
+
+
 class Snapshot:
     """One policy set compiled per pod: the allowed-connection oracle.
 
@@ -389,7 +395,15 @@ class Snapshot:
     for that direction, else the rules of every policy isolating it.
     """
 
-    __slots__ = ("sim", "compiled", "ingress", "egress", "_isolating")
+    __slots__ = (
+        "sim",
+        "compiled",
+        "ingress",
+        "egress",
+        "_isolating",
+        "_ingress_gate",
+        "_egress_gate",
+    )
 
     def __init__(self, sim: Simulator, compiled: list[CompiledPolicy]):
         self.sim = sim
@@ -413,19 +427,28 @@ class Snapshot:
         self.ingress = ingress
         self.egress = egress
         self._isolating = isolating
+        # What allowed() must check: nothing (None) when the pod is not
+        # isolated or one of its rules admits everything (``- {}``).
+        self._ingress_gate = [_gate(rules) for rules in ingress]
+        self._egress_gate = [_gate(rules) for rules in egress]
 
     def allowed(self, src: int, dst: int, protocol: str, port: int) -> bool:
         """Whether pod ``src`` may open ``protocol``/``port`` to pod ``dst``."""
         named = self.sim.named_ports[dst]
-        rules = self.egress[src]
-        if rules is not None and not any(
-            r.admits_peer(dst) and r.admits_port(protocol, port, named) for r in rules
-        ):
+        rules = self._egress_gate[src]
+        if rules is not None:
+            for r in rules:
+                if (r.peers_all or dst in r.peer_pods) and r.admits_port(protocol, port, named):
+                    break
+            else:
+                return False
+        rules = self._ingress_gate[dst]
+        if rules is not None:
+            for r in rules:
+                if (r.peers_all or src in r.peer_pods) and r.admits_port(protocol, port, named):
+                    return True
             return False
-        rules = self.ingress[dst]
-        return rules is None or any(
-            r.admits_peer(src) and r.admits_port(protocol, port, named) for r in rules
-        )
+        return True
 
     def isolating(self, pod: int, direction: str) -> tuple[str, ...]:
         """Keys of the policies isolating pod ``pod`` for ``direction``, sorted."""
