@@ -393,3 +393,23 @@ def test_connectivity_by_classes_equals_pair_by_pair(cluster, ipblocks_select_po
     n = len(cluster.pods)
     brute = {(i, j): snap.connections(i, j) for i in range(n) for j in range(n) if i != j}
     assert snap.connectivity() == {k: v for k, v in brute.items() if v}
+
+
+@settings(max_examples=100, derandomize=True, database=None, deadline=None)
+@given(cluster=clusters(max_pods=5))
+def test_allowed_verdict_and_connections_agree(cluster):
+    snap = Simulator(cluster).snapshot()
+    samples = [
+        (proto, port)
+        for proto in ("TCP", "UDP", "SCTP")
+        for port in (1, 53, 80, 443, 8080, 9090, 65535)
+    ]
+    n = len(cluster.pods)
+    for i in range(n):
+        for j in range(n):
+            conns = snap.connections(i, j)
+            for proto, port in samples:
+                fast = snap.allowed(i, j, proto, port)
+                assert (
+                    fast == snap.verdict(i, j, proto, port).allowed == conns.contains(proto, port)
+                )
