@@ -44,7 +44,7 @@ def test_kube_dns_is_added_when_missing(tmp_path):
 
 def test_policies_path_must_hold_only_policies(tmp_path):
     _write_demo(tmp_path)
-    with pytest.raises(ManifestError, match="expected NetworkPolicy"):
+    with pytest.raises(ManifestError, match=r"pods\.yaml: kind: expected NetworkPolicy .*got 'Namespace'"):
         read_policies([tmp_path / "apps"])
 
 

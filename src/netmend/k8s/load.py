@@ -8,7 +8,7 @@ path order so the result never depends on the file system's listing order.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import yaml
@@ -50,9 +50,8 @@ def manifest_files(path: Path) -> list[Path]:
     return [path]
 
 
-def read_objects(paths: Iterable[str | Path]) -> list[ModelObject | Skipped]:
-    """Every object of every file under ``paths``."""
-    out: list[ModelObject | Skipped] = []
+def _read(paths: Iterable[str | Path]) -> Iterator[tuple[str, ModelObject | Skipped]]:
+    """``(file, object)`` for every object of every file under ``paths``."""
     for path in paths:
         for file in manifest_files(Path(path)):
             try:
@@ -70,17 +69,24 @@ def read_objects(paths: Iterable[str | Path]) -> list[ModelObject | Skipped]:
                         f"line {exc.lineno}, column {exc.colno}",
                         f"valid JSON ({exc.msg})",
                     ) from None
-            out.extend(parse_text(text, str(file)))
-    return out
+            for obj in parse_text(text, str(file)):
+                yield str(file), obj
+
+
+def read_objects(paths: Iterable[str | Path]) -> list[ModelObject | Skipped]:
+    """Every object of every file under ``paths``."""
+    return [obj for _, obj in _read(paths)]
 
 
 def read_policies(paths: Iterable[str | Path]) -> list[NetworkPolicy]:
     """NetworkPolicies from ``paths``; any other kind there is an error."""
     out = []
-    for obj in read_objects(paths):
+    for file, obj in _read(paths):
         if not isinstance(obj, NetworkPolicy):
             kind = obj.kind if isinstance(obj, Skipped) else type(obj).__name__
-            raise ManifestError(getattr(obj, "source", ""), "kind", "NetworkPolicy", kind)
+            raise ManifestError(
+                file, "kind", "NetworkPolicy (a policy path holds policies only)", kind
+            )
         out.append(obj)
     return out
 
