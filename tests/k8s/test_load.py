@@ -6,6 +6,7 @@ import json
 
 import pytest
 import yaml
+from k8s_oracles import DATA
 
 from netmend.k8s import ManifestError, as_list, demo_cluster, load_cluster, read_policies, to_dict
 from netmend.k8s.manifest import pod_to_dict
@@ -44,7 +45,9 @@ def test_kube_dns_is_added_when_missing(tmp_path):
 
 def test_policies_path_must_hold_only_policies(tmp_path):
     _write_demo(tmp_path)
-    with pytest.raises(ManifestError, match=r"pods\.yaml: kind: expected NetworkPolicy .*got 'Namespace'"):
+    with pytest.raises(
+        ManifestError, match=r"pods\.yaml: kind: expected NetworkPolicy .*got 'Namespace'"
+    ):
         read_policies([tmp_path / "apps"])
 
 
@@ -69,3 +72,15 @@ def test_errors_name_file_and_position(tmp_path, name, text, message):
 def test_missing_path_is_an_error(tmp_path):
     with pytest.raises(ManifestError, match="an existing file or directory"):
         load_cluster([tmp_path / "nope"])
+
+
+def test_policy_as_a_server_prints_it_reads_as_the_demo_policy():
+    (policy,) = read_policies([DATA / "kubectl-get-netpol.json"])
+    demo = demo_cluster().policy("cartservice")
+    assert (policy.pod_selector, policy.policy_types, policy.ingress, policy.egress) == (
+        demo.pod_selector,
+        demo.policy_types,
+        demo.ingress,
+        demo.egress,
+    )
+    assert "kubectl.kubernetes.io/last-applied-configuration" in dict(policy.annotations)
