@@ -133,6 +133,15 @@ class _At:
                 raise self.key(name).fail(_LABEL_VALUE_EXPECTED)
         return labels_of(raw)
 
+    def annotations(self) -> Labels:
+        raw = self.mapping(optional=True)
+        for name, value in raw.items():
+            if not isinstance(name, str) or not _LABEL_KEY.match(name):
+                raise self.key(str(name)).fail(_LABEL_KEY_EXPECTED)
+            if not isinstance(value, str):
+                raise self.key(name).fail("a string annotation value")
+        return labels_of(raw)
+
     def name(self, default: str | None = None) -> str:
         if default is not None and not self.present():
             return default
@@ -263,7 +272,7 @@ def parse_policy(obj: Any, source: str = "", default_namespace: str = "default")
         ingress=_rules(spec.key("ingress"), "from"),
         egress=_rules(spec.key("egress"), "to"),
         labels=meta.key("labels").labels(),
-        annotations=meta.key("annotations").labels(),
+        annotations=meta.key("annotations").annotations(),
     )
 
 
