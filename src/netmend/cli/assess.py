@@ -152,7 +152,13 @@ def malt(
         plots = write_plots(run.summary, out, title=agent_url or "netmend")
     table = render_table(run.summary)
     failures = run.failures
-    lines = [table, f"records: {out / 'records.jsonl'}"]
+    where = topology_path or "built-in synthetic topology"
+    header = (
+        f"{len(run.tasks)} tasks ({len(run.summary['by_family'])} families x {per_type}, "
+        f"seed {seed}) on {where} ({graph.number_of_nodes()} nodes), "
+        f"agent {agent_url or 'built-in (in process)'}, envelope {prompt_type}"
+    )
+    lines = [header, table, f"records: {out / 'records.jsonl'}"]
     lines += [f"plot: {path}" for path in plots]
     for failure in failures[:10]:
         record = failure.record
