@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
-import yaml
 
+from netmend.cli.k8s_common import (
+    default_probes,
+    dns_option,
+    expected_option,
+    format_option,
+    read_expected,
+)
+from netmend.cli.k8s_repair import repair
 from netmend.k8s import (
     K8sError,
-    Matrix,
     Prober,
     compare,
     demo_expected,
@@ -21,45 +26,11 @@ from netmend.k8s import (
     read_policies,
     render_grid,
 )
-from netmend.k8s.model import Cluster
 
 
 @click.group()
 def k8s() -> None:
     """Kubernetes NetworkPolicy engine: probe a cluster's connectivity offline."""
-
-
-def _default_probes(cluster: Cluster) -> Matrix:
-    """Every workload to every TCP service port of the other workloads (all expected blocked).
-
-    Without an expected matrix there is nothing to compare; the cells are
-    placeholders so the probe set has one shape.
-    """
-    sources = sorted({p.workload for p in cluster.pods if p.namespace != "kube-system"})
-    rows = {}
-    for source in sources:
-        cells = {}
-        for svc in cluster.services:
-            if svc.namespace == "kube-system" or svc.name == source:
-                continue
-            for port in svc.ports:
-                if port.protocol == "TCP":
-                    name = svc.name if svc.namespace == "default" else f"{svc.name}.{svc.namespace}"
-                    cells[f"{name}:{port.port}"] = False
-        rows[source] = cells
-    return Matrix.from_dict(rows)
-
-
-def _read_expected(path: str) -> Matrix:
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise click.ClickException(f"{path}: cannot read the expected matrix: {exc}") from None
-    if not isinstance(data, dict):
-        raise click.ClickException(
-            f"{path}: expected a mapping source -> service:port -> true/false"
-        )
-    return Matrix.from_dict(data)
 
 
 @k8s.command()
@@ -77,27 +48,9 @@ def _read_expected(path: str) -> Matrix:
     type=click.Path(exists=True),
     help="NetworkPolicy file or directory; repeatable. Replaces the demo's policies; adds to --manifests'.",
 )
-@click.option(
-    "--expected",
-    "expected",
-    type=click.Path(exists=True, dir_okay=False),
-    help="Expected matrix (YAML/JSON: source -> service:port -> bool). Default: the demo's.",
-)
-@click.option(
-    "--dns",
-    type=click.Choice(["require", "ignore"]),
-    default="require",
-    show_default=True,
-    help="require: a source must reach kube-dns on UDP 53 to resolve names; ignore: skip that step.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["netarena", "grid", "json"]),
-    default="netarena",
-    show_default=True,
-    help="netarena: mismatch lines; grid: compact matrix; json: everything.",
-)
+@expected_option("Expected matrix (YAML/JSON: source -> service:port -> bool). Default: the demo's.")
+@dns_option("require: a source must reach kube-dns on UDP 53 to resolve names; ignore: skip that step.")
+@format_option("netarena: mismatch lines; grid: compact matrix; json: everything.")
 def probe(manifests, policies, expected, dns, fmt) -> None:
     """Probe source workloads -> service:port offline and compare with the expected matrix."""
     require_dns = dns == "require"
@@ -108,12 +61,12 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
             chosen = tuple(read_policies(policies)) if policies else demo_policies()
             cluster = demo_workloads().with_policies(chosen)
         if expected:
-            want = _read_expected(expected)
+            want = read_expected(expected)
         elif not manifests:
             want = demo_expected()
         else:
             want = None
-        probes = want if want is not None else _default_probes(cluster)
+        probes = want if want is not None else default_probes(cluster)
         prober = Prober(cluster, probes.probes(), dns=require_dns)
         actual = prober.run()
         mismatches = compare(want, actual) if want is not None else ()
@@ -149,6 +102,4 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
 
 
 # ``netmend k8s repair`` (cluster mode) lives in its own module.
-from netmend.cli.k8s_repair import repair as _repair  # noqa: E402
-
-k8s.add_command(_repair)
+k8s.add_command(repair)

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import click
 
-from netmend.cli.k8s import _default_probes, _read_expected
+from netmend.cli.k8s_common import (
+    default_probes,
+    dns_option,
+    expected_option,
+    format_option,
+    read_expected,
+)
 from netmend.k8s import (
     K8sError,
     Prober,
@@ -118,19 +124,11 @@ def apply(policies, name) -> None:
 
 
 @lab.command()
-@click.option(
-    "--expected",
-    type=click.Path(exists=True, dir_okay=False),
-    help="Expected matrix (YAML/JSON: source -> service:port -> bool). Default: the demo's "
-    "expected matrix, or for other manifests what the semantics engine predicts.",
+@expected_option(
+    "Expected matrix (YAML/JSON: source -> service:port -> bool). Default: the demo's "
+    "expected matrix, or for other manifests what the semantics engine predicts."
 )
-@click.option(
-    "--dns",
-    type=click.Choice(["require", "ignore"]),
-    default="require",
-    show_default=True,
-    help="require: probe service names through the cluster DNS; ignore: dial ClusterIPs.",
-)
+@dns_option("require: probe service names through the cluster DNS; ignore: dial ClusterIPs.")
 @click.option(
     "--mode",
     type=click.Choice(PROBE_MODES),
@@ -138,14 +136,7 @@ def apply(policies, name) -> None:
     show_default=True,
     help="socket: in-process sockets in each pod; nc: `nc -zv -w 1` run in each pod.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["netarena", "grid", "json"]),
-    default="netarena",
-    show_default=True,
-    help="netarena: mismatch lines; grid: compact matrix; json: every probe with its evidence.",
-)
+@format_option("netarena: mismatch lines; grid: compact matrix; json: every probe with its evidence.")
 @_name_option
 def probe(expected, dns, mode, fmt, name) -> None:
     """Probe source workloads -> service:port with real packets and compare."""
@@ -153,12 +144,12 @@ def probe(expected, dns, mode, fmt, name) -> None:
     try:
         running = Lab.attach(name)
         if expected:
-            want = _read_expected(expected)
+            want = read_expected(expected)
             probes = want
         elif running.source.get("demo"):
             want = probes = demo_expected()
         else:
-            probes = _default_probes(running.cluster)
+            probes = default_probes(running.cluster)
             want = Prober(running.cluster, probes.probes(), dns=use_dns).run()
         live = running.probe(probes.probes(), dns=use_dns, mode=mode)
         mismatches = compare(want, live.matrix)
