@@ -271,11 +271,6 @@ def answer_type(program: tuple[Step, ...]) -> str:
     return "text" if isinstance(last, Count) else "list"
 
 
-def is_read_only(program: tuple[Step, ...]) -> bool:
-    """True when no step changes the graph."""
-    return not any(isinstance(step, MUTATIONS) for step in program)
-
-
 def apply_steps(
     program: tuple[Step, ...], graph: Any, helpers: Mapping[str, Callable[..., Any]] = HELPERS
 ) -> dict[str, Any]:
