@@ -266,7 +266,9 @@ def assess_malt(
         else:
             if respond is None:
                 from netmend.agent import respond as builtin_respond
+                from netmend.agent import warm
 
+                warm()  # caches built once, before timing and before workers fork
                 respond = builtin_respond
             workers = config.workers or default_workers(len(jobs))
             results, fast = run_in_process(graph, jobs, respond, workers, progress)
