@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import click
 
 from netmend.assess.envelopes import PROMPT_TYPES
+from netmend.cli.assess_k8s import k8s as assess_k8s
 
 _DEFAULT_OUT = "assess-out"
 
@@ -103,13 +102,12 @@ def malt(
 
     Exits 1 when any task is incorrect or unsafe.
     """
-    from tqdm import tqdm
-
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
     from netmend.assess.malt_run import MaltAssessment, assess_malt
     from netmend.assess.malt_tasks import TaskGenerationError
     from netmend.assess.records import write_jsonl
     from netmend.assess.report import json_summary, render_table
+    from netmend.cli.common import finish_report, progress_bar
     from netmend.malt import topology
 
     try:
@@ -127,14 +125,7 @@ def malt(
     )
 
     def bar(total: int):
-        return tqdm(
-            total=total,
-            desc="assess malt",
-            unit="task",
-            file=sys.stderr,
-            dynamic_ncols=True,
-            leave=False,
-        )
+        return progress_bar("assess malt", total)
 
     try:
         run = assess_malt(graph, config, progress_factory=bar)
@@ -160,22 +151,13 @@ def malt(
     )
     lines = [header, table, f"records: {out / 'records.jsonl'}"]
     lines += [f"plot: {path}" for path in plots]
-    for failure in failures[:10]:
+    failed = []
+    for failure in failures:
         record = failure.record
         reason = record.get("Error") or record.get("Verifier-Error")
-        lines.append(f"FAILED [{failure.family}] {record['Query']}: {reason}")
-    if len(failures) > 10:
-        lines.append(f"... {len(failures) - 10} more failures in the records")
-    if as_json:
-        click.echo("\n".join(lines), err=True)
-        click.echo(json.dumps(json_summary(run.summary), sort_keys=False))
-    else:
-        click.echo("\n".join(lines))
-    if failures:
-        sys.exit(1)
+        failed.append(f"[{failure.family}] {record['Query']}: {reason}")
+    finish_report(lines, failed, json_summary(run.summary), as_json)
 
 
 # ``netmend assess k8s`` (NetArena K8s on the simulated cluster) lives in its own module.
-from netmend.cli.assess_k8s import k8s as _k8s  # noqa: E402
-
-assess.add_command(_k8s)
+assess.add_command(assess_k8s)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import click
@@ -69,8 +67,6 @@ def k8s(
 
     Exits 1 when any task fails or is unsafe.
     """
-    from tqdm import tqdm
-
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
     from netmend.assess.k8s_inject import InjectionError
     from netmend.assess.k8s_run import (
@@ -82,6 +78,7 @@ def k8s(
     )
     from netmend.assess.records import write_jsonl
     from netmend.assess.report import json_summary, render_table
+    from netmend.cli.common import finish_report, progress_bar
     from netmend.lab.errors import LabError
 
     try:
@@ -91,14 +88,7 @@ def k8s(
     config = K8sAssessment(
         per_type, seed, chosen, dns, max_iterations, agent_url, probes=probes, live_deny=live_deny
     )
-    bar = tqdm(
-        total=per_type * len(chosen),
-        desc="assess k8s",
-        unit="task",
-        file=sys.stderr,
-        dynamic_ncols=True,
-        leave=False,
-    )
+    bar = progress_bar("assess k8s", per_type * len(chosen))
     try:
         results, summary = assess_k8s(config, progress=lambda _: bar.update(1))
     except (A2AUnavailable, A2AConnectionError, InjectionError, LabError) as exc:
@@ -116,19 +106,12 @@ def k8s(
     failures = [r for r in results if not (r.success and r.safe)]
     lines = [render_table(summary), "", iterations_table(summary), f"records: {out / 'records.jsonl'}"]
     lines += [f"plot: {path}" for path in plots]
-    for r in failures[:10]:
+    failed = []
+    for r in failures:
         last = r.turns[-1].summary.splitlines()[0] if r.turns and r.turns[-1].summary else "no probe"
-        lines.append(f"FAILED [{r.task_id}] success={r.success} safe={r.safe} iterations={r.iterations}: {last}")
-    if len(failures) > 10:
-        lines.append(f"... {len(failures) - 10} more failures in the records")
-    if as_json:
-        click.echo("\n".join(lines), err=True)
-        line = json_summary(summary)
-        line["avg_iterations"] = summary["avg_iterations"]
-        line["dns"] = dns
-        line["families"] = len(chosen)
-        click.echo(json.dumps(line))
-    else:
-        click.echo("\n".join(lines))
-    if failures:
-        sys.exit(1)
+        failed.append(f"[{r.task_id}] success={r.success} safe={r.safe} iterations={r.iterations}: {last}")
+    line = json_summary(summary)
+    line["avg_iterations"] = summary["avg_iterations"]
+    line["dns"] = dns
+    line["families"] = len(chosen)
+    finish_report(lines, failed, line, as_json)
