@@ -27,6 +27,7 @@ from netmend.assess.malt_reference import (
     applied,
     apply_steps,
 )
+from netmend.malt import topology
 
 AGG = "EK_AGG_BLOCK"
 DOM = "EK_CONTROL_DOMAIN"
@@ -279,17 +280,6 @@ def select_families(spec: str = "enabled", levels: Iterable[int] | None = None) 
     return families
 
 
-def names_by_kind(graph: Any) -> dict[str, list[str]]:
-    """Node names grouped by first kind, in node order (the generator's value ranges)."""
-    names: dict[str, list[str]] = {}
-    for _, attrs in graph.nodes(data=True):
-        kinds = attrs.get("type")
-        kind = kinds if isinstance(kinds, str) else (kinds[0] if kinds else None)
-        if kind is not None and "name" in attrs:
-            names.setdefault(kind, []).append(attrs["name"])
-    return names
-
-
 def generate_tasks(
     graph: Any, families: Sequence[Family], per_type: int, seed: int
 ) -> tuple[MaltTask, ...]:
@@ -300,7 +290,7 @@ def generate_tasks(
     """
     if per_type < 1:
         raise TaskGenerationError(f"per-type must be at least 1, got {per_type}")
-    draw = _Draw(random.Random(seed), names_by_kind(graph))
+    draw = _Draw(random.Random(seed), topology.names_by_kind(graph))
     work = fast_copy(graph)  # reference runs mutate and restore this private copy
     tasks: list[MaltTask] = []
     for family in families:

@@ -141,15 +141,3 @@ class Query:
     def to_plan(self) -> tuple[tuple, ...]:
         """The literal plan :func:`netmend.malt.runtime.run_plan` executes."""
         return tuple(step.literal() for step in self.steps)
-
-    def names(self) -> tuple[str, ...]:
-        """Existing node names the query refers to (new node names excluded), in order."""
-        out: list[str] = []
-        for step in self.steps:
-            if isinstance(step, Add):
-                out.append(step.parent)
-            elif isinstance(step, (Remove, Update, ListChildren, Rank)):
-                out.append(step.name if hasattr(step, "name") else step.parent)
-            elif isinstance(step, Count) and step.container is not None:
-                out.append(step.container)
-        return tuple(out)
