@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from netmend.malt import ir
 from netmend.malt import kinds as K
@@ -145,6 +145,7 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
+@lru_cache(maxsize=8192)  # pure, and most words recur from request to request
 def _classify_word(raw: str) -> Token:
     if raw.startswith("EK_") and _KIND_RE.fullmatch(raw):
         if raw not in K.ENTITY_KINDS:
@@ -352,8 +353,15 @@ _PREFIX_WORDS = tuple(tuple(p.split()) for p in P.PREFIXES)
 _SUFFIX_WORDS = tuple(tuple(p.split()) for p in P.SUFFIXES)
 
 
+_PREFIX_STARTS = frozenset(parts[0] for parts in _PREFIX_WORDS)
+_SUFFIX_ENDS = frozenset(parts[-1] for parts in _SUFFIX_WORDS) | {","}
+
+
 def _strip_politeness(sentence: list[Token]) -> list[Token]:
     """Drop politeness and framing ("could you please", "thanks") from a sentence's ends."""
+    if (sentence[0].text.lower() not in _PREFIX_STARTS
+            and sentence[-1].text.lower() not in _SUFFIX_ENDS):
+        return sentence  # the common case: nothing to strip
     words = sentence
     changed = True
     while changed and words:
