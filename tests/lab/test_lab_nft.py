@@ -57,7 +57,8 @@ def test_only_isolated_directions_get_a_chain():
     text = compile_filter(_view(egress=_isolated()))
     assert "chain egress" in text and "chain ingress" not in text
     assert "hook output priority 0; policy drop;" in text
-    assert 'oif "lo" accept' in text and "ct state established,related accept" in text
+    assert 'oif "lo" accept' in text and "ct direction reply ct state established accept" in text
+    assert "ct state related accept" in text
     assert _accepts(text) == []  # isolated with no rule: nothing but replies and loopback
 
 

@@ -62,8 +62,13 @@ def compile_filter(view: PodView, deny: str = "drop") -> str:
     """The filter table enforcing one pod's effective policy.
 
     An isolated direction gets a base chain with ``policy drop`` that accepts
-    established and related packets (replies, ICMP errors), loopback, and
-    one rule per allowed peer set and protocol; a direction that is not
+    replies of established flows and related packets (ICMP errors), loopback,
+    and one rule per allowed peer set and protocol. Packets a pod sends or
+    receives in a flow's original direction are always judged by the current
+    rules, never waved through by conntrack: a stale entry from before a
+    policy change (say a DNS query whose source port is reused) must not
+    outlive the policy that allowed it, as the semantics engine models no
+    connection state either; a direction that is not
     isolated gets no chain at all. ``deny="reject"`` ends each chain with a
     TCP reset / ICMP rejection so that denied probes fail at once instead of
     timing out (less faithful to a CNI that drops, much faster to test).
@@ -87,7 +92,8 @@ def compile_filter(view: PodView, deny: str = "drop") -> str:
     table inet netmend_filter {
       chain ingress {
         type filter hook input priority 0; policy drop;
-        ct state established,related accept
+        ct state related accept
+        ct direction reply ct state established accept
         iif "lo" accept
         ip saddr { 10.244.0.3 } tcp dport { 5432 } accept comment "default/db ingress[0]"
       }
@@ -105,7 +111,8 @@ def compile_filter(view: PodView, deny: str = "drop") -> str:
         body += [
             f"  chain {chain} {{",
             f"    type filter hook {hook} priority {FILTER_PRIORITY}; policy drop;",
-            "    ct state established,related accept",
+            "    ct state related accept",
+            "    ct direction reply ct state established accept",
             f"    {loop} accept",
         ]
         for allow in direction.rules:
