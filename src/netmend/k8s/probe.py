@@ -229,12 +229,17 @@ class Prober:
         self.dns = dns
         self._probes: list[tuple[str, int, list[tuple[str, tuple[tuple[int, int], ...]]]]] = []
         self._notes: dict[tuple[str, str], str] = {}
+        # Many sources probe the same targets: resolve each (target, namespace) once.
+        seen: dict[tuple[str, str], tuple[tuple[tuple[int, int], ...], str]] = {}
         for source, targets in probes:
             src = self._source_pod(source)
             namespace = self.sim.pods[src].namespace
             resolved = []
             for target in targets:
-                endpoints, note = self._endpoints(parse_target(target), namespace)
+                key = (target, namespace)
+                if key not in seen:
+                    seen[key] = self._endpoints(parse_target(target), namespace)
+                endpoints, note = seen[key]
                 if note:
                     self._notes[(source, target)] = note
                 resolved.append((target, endpoints))
