@@ -97,3 +97,13 @@ def test_random_combinations_end_solved_and_safe(setup, monkeypatch, data):
     result = _run(setup, monkeypatch, [(name, MUTATIONS[kind]) for name, kind in picks])
     if result is not None:
         assert result.success and result.safe, picks
+
+
+def test_restoring_a_lost_policy_type_keeps_what_its_new_rule_must_admit(setup, monkeypatch):
+    # Found by the random test above: adservice lost both its Ingress type and its
+    # rules, cartservice its rules. Restoring the type would also cut frontend ->
+    # adservice, so the repair needs a rule on the policy that is not isolating yet.
+    picks = [("adservice", "ingress type dropped"), ("adservice", "ingress emptied"),
+             ("cartservice", "ingress emptied")]
+    result = _run(setup, monkeypatch, [(name, MUTATIONS[kind]) for name, kind in picks])
+    assert (result.success, result.safe, result.iterations) == (True, True, 2)

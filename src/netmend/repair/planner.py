@@ -339,11 +339,28 @@ class _Search:
             out.append(AllowAll(pol.namespace, pol.name, EGRESS))
         return out
 
-    def _open(self, src: int, dst: int, port: int, direction: str) -> list[Edit]:
-        """Candidates admitting ``src -> dst:port`` on one side."""
+    def _dormant(self, pod: int, direction: str) -> list[NetworkPolicy]:
+        """Policies selecting ``pod`` that lack ``direction`` now but isolate it once an
+        edit adds that type back (their rules take effect only then)."""
+        pod_obj = self.sim.pods[pod]
+        return [
+            p
+            for p in self.policies.values()
+            if p.namespace == pod_obj.namespace
+            and direction not in p.effective_types
+            and p.pod_selector.matches(dict(pod_obj.labels))
+        ]
+
+    def _open(self, src: int, dst: int, port: int, direction: str, *, dormant: bool = False) -> list[Edit]:
+        """Candidates admitting ``src -> dst:port`` on one side; with ``dormant``, also
+        rules for policies that would isolate that side once their type is restored."""
         here, there = (dst, src) if direction == INGRESS else (src, dst)
         named = self.sim.named_ports[dst]
         out: list[Edit] = []
+        if dormant:
+            for pol in self._dormant(here, direction):
+                peer = workload_peer(self.sim, there, pol.namespace)
+                out.append(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port),)))
         for pol in self._isolating(here, direction):
             peer = workload_peer(self.sim, there, pol.namespace)
             out.append(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port),)))
@@ -521,7 +538,9 @@ class _Search:
                         if side.isolated:
                             out.extend(self._close(side.allowed_by, pod, peer))
                 else:
-                    out.extend(self._open(src, dst, port, EGRESS) + self._open(src, dst, port, INGRESS))
+                    # a repair may restore a lost policy type: keep the probe open across it
+                    out.extend(self._open(src, dst, port, EGRESS, dormant=True)
+                               + self._open(src, dst, port, INGRESS, dormant=True))
         return out
 
     def prune(self, edits: tuple[Edit, ...], targets: frozenset[int]) -> tuple[Edit, ...]:
