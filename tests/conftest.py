@@ -8,6 +8,13 @@ import re
 import shutil
 
 import pytest
+from hypothesis import settings
+
+# CI is a gate, so its property tests draw the same examples every run (a fixed seed);
+# local runs keep exploring new ones and save what they find.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def kubectl_executable() -> str | None:
