@@ -67,6 +67,7 @@ def run_plan(graph, steps):
             for node, node_name in graph.nodes(data='name'):
                 if node_name not in index:
                     index[node_name] = node
+            # Never empty once built, even for an empty graph; cleared after a change.
             index[None] = None
         return index.get(name)
 
