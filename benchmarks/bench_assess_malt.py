@@ -25,7 +25,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from netmend.assess.graphs import CopySource, isomorphic_with_node_attrs, node_attributes_equal
+from netmend.assess.malt.graphs import CopySource, isomorphic_with_node_attrs, node_attributes_equal
 from netmend.malt import topology
 
 ROOT = Path(__file__).resolve().parents[1]

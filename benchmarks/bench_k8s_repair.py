@@ -16,8 +16,8 @@ import argparse
 import statistics
 import time
 
-from netmend.assess.k8s_harness import Setup, demo_setup, deployed, visible_tasks
-from netmend.assess.k8s_synthetic import synthetic_setup
+from netmend.assess.k8s.harness import Setup, demo_setup, deployed, visible_tasks
+from netmend.assess.k8s.synthetic import synthetic_setup
 from netmend.k8s import Prober
 from netmend.repair.intent import probe_universe
 from netmend.repair.observe import Observation

@@ -17,8 +17,8 @@ import statistics
 import time
 
 from netmend.agent import respond
-from netmend.assess.envelopes import build_prompt
-from netmend.assess.malt_tasks import generate_tasks, select_families
+from netmend.assess.malt.envelopes import build_prompt
+from netmend.assess.malt.tasks import generate_tasks, select_families
 from netmend.malt import topology
 from netmend.malt.parser import parse
 from netmend.malt.planner import plan

@@ -10,7 +10,7 @@ processes:
 The client is the NetArena evaluator's: a2a-sdk 0.3.22 ``ClientFactory`` with
 ``streaming=True``, card from ``A2ACardResolver``, per-request timeout 60,
 calls made one after another. Prompts are real MALT requests in all four
-NetArena envelopes (``netmend.assess.envelopes``). Calls alternate between the
+NetArena envelopes (``netmend.assess.malt.envelopes``). Calls alternate between the
 two servers so drift hits both alike. Goal: mean latency at most 1.15x null's.
 
 Usage: ``python benchmarks/bench_serve.py [--rounds N]``
@@ -49,7 +49,7 @@ QUERIES = (
 
 
 def prompts() -> list[str]:
-    from netmend.assess.envelopes import PROMPT_TYPES, build_prompt
+    from netmend.assess.malt.envelopes import PROMPT_TYPES, build_prompt
 
     return [build_prompt(query, kind) for query in QUERIES for kind in PROMPT_TYPES]
 

@@ -10,7 +10,7 @@ pytest.importorskip("a2a", reason="the A2A client extra (a2a-sdk) is not install
 
 from netmend.agent import respond  # noqa: E402
 from netmend.assess.a2a_client import A2AAgent, A2AConnectionError  # noqa: E402
-from netmend.assess.malt_run import MaltAssessment, assess_malt  # noqa: E402
+from netmend.assess.malt.run import MaltAssessment, assess_malt  # noqa: E402
 from netmend.serve import background_server, make_app  # noqa: E402
 
 

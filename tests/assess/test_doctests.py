@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["envelopes", "graphs", "malt_reference", "malt_safety", "malt_scoring", "report"]
+MODULES = ["malt.envelopes", "malt.graphs", "malt.reference", "malt.safety", "malt.scoring", "report"]
 
 
 @pytest.mark.parametrize("name", MODULES)

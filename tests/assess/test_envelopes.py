@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from netmend.agent import respond
-from netmend.assess.envelopes import PROMPT_TYPES, build_prompt
-from netmend.assess.malt_scoring import extract_code
+from netmend.assess.malt.envelopes import PROMPT_TYPES, build_prompt
+from netmend.assess.malt.scoring import extract_code
 
 QUERY = "Remove ju1.a1.m1.s2c1.p1 from the graph. Return a graph."
 

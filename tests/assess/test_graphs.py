@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netmend.assess.graphs import (
+from netmend.assess.malt.graphs import (
     CopySource,
     fast_copy,
     isomorphic_with_node_attrs,

@@ -8,8 +8,8 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netmend.assess import malt_reference as ref
-from netmend.assess.malt_reference import (
+from netmend.assess.malt import reference as ref
+from netmend.assess.malt.reference import (
     Add,
     Count,
     ListChildren,

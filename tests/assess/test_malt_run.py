@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from netmend.assess.malt_run import MaltAssessment, assess_malt, plan_jobs
+from netmend.assess.malt.run import MaltAssessment, assess_malt, plan_jobs
 from netmend.assess.plots import write_plots
 from netmend.assess.records import write_jsonl
 

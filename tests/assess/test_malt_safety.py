@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netmend.assess.malt_safety import BaselineChecker, check
+from netmend.assess.malt.safety import BaselineChecker, check
 from netmend.malt import topology
 
 from .topologies import tiny_graph

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from netmend.assess.malt_reference import Add, Count, ListChildren, Rank, Remove, answer_type
-from netmend.assess.malt_scoring import MaltScorer, data_equal, extract_code, lists_equal
-from netmend.assess.malt_tasks import MaltTask, reference_answer
+from netmend.assess.malt.reference import Add, Count, ListChildren, Rank, Remove, answer_type
+from netmend.assess.malt.scoring import MaltScorer, data_equal, extract_code, lists_equal
+from netmend.assess.malt.tasks import MaltTask, reference_answer
 
 from .topologies import tiny_graph
 

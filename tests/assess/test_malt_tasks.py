@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from netmend.assess.malt_reference import apply_steps
-from netmend.assess.malt_tasks import (
+from netmend.assess.malt.reference import apply_steps
+from netmend.assess.malt.tasks import (
     FAMILIES,
     FAMILY_BY_NAME,
     TaskGenerationError,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from netmend.assess.k8s_inject import FAMILIES, PolicyFacts, generate_tasks, inject
+from netmend.assess.k8s.inject import FAMILIES, PolicyFacts, generate_tasks, inject
 from netmend.k8s import (
     NetworkPolicy,
     Peer,

@@ -5,7 +5,7 @@ Written from the evaluator's documented behaviour: extraction of
 ``copy``, ``nx``, ``json`` (and, normally, the six reference helpers), the call
 on a deep copy of ``G``, the correctness comparison by answer type, and the
 safety verdict on ``updated_graph``. The ground truth is computed with the
-reference helpers of :mod:`netmend.assess.malt_reference`, a restatement
+reference helpers of :mod:`netmend.assess.malt.reference`, a restatement
 written independently of the runtime under test.
 """
 
@@ -18,7 +18,7 @@ from collections import Counter
 
 import networkx as nx
 
-from netmend.assess import malt_reference as ref
+from netmend.assess.malt import reference as ref
 from netmend.malt import safety
 
 

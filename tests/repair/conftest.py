@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from netmend.assess.k8s_harness import demo_setup
+from netmend.assess.k8s.harness import demo_setup
 
 
 @pytest.fixture(scope="session")

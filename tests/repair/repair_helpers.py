@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from netmend.assess.k8s_harness import Setup, deployed
-from netmend.assess.k8s_inject import Injection, Task
+from netmend.assess.k8s.harness import Setup, deployed
+from netmend.assess.k8s.inject import Injection, Task
 from netmend.k8s import Prober, compare
 from netmend.repair.intent import intent_from_feedback, probe_universe, with_probes
 from netmend.repair.observe import Observation

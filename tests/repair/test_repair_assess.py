@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from netmend.assess.k8s_harness import run_task, visible_tasks
-from netmend.assess.k8s_inject import draw_task
+from netmend.assess.k8s.harness import run_task, visible_tasks
+from netmend.assess.k8s.inject import draw_task
 from netmend.cli import main
 from netmend.repair.netarena import DISALLOWED_SUMMARY
 

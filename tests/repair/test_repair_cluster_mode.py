@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from repair_helpers import broken
 
 import netmend.cli.k8s_repair as k8s_repair
-from netmend.assess.k8s_inject import Injection
+from netmend.assess.k8s.inject import Injection
 from netmend.cli import main
 
 

@@ -17,7 +17,7 @@ import yaml
 from click.testing import CliRunner
 from repair_helpers import broken
 
-from netmend.assess.k8s_inject import Injection
+from netmend.assess.k8s.inject import Injection
 from netmend.cli import main
 
 

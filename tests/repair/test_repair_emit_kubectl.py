@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from repair_helpers import broken, repair_towards_expected
 
-from netmend.assess.k8s_inject import FAMILIES, draw_task
+from netmend.assess.k8s.inject import FAMILIES, draw_task
 from netmend.k8s.patch import patch_document
 from netmend.repair.edits import AddRule, PeerSpec, PortSpec, apply_ops
 from netmend.repair.emit import patch_command, plan_command, quote

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from repair_helpers import broken, repair_towards_expected
 
-from netmend.assess.k8s_inject import FAMILIES, Injection, draw_task
+from netmend.assess.k8s.inject import FAMILIES, Injection, draw_task
 from netmend.repair.emit import plan_command
 
 GOLDEN = Path(__file__).parent / "data" / "golden_plans.yaml"

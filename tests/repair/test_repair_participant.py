@@ -7,7 +7,7 @@ from repair_helpers import broken
 
 from netmend.agent import respond
 from netmend.agent.k8s import is_k8s_prompt, respond_k8s
-from netmend.assess.k8s_inject import Injection
+from netmend.assess.k8s.inject import Injection
 from netmend.k8s import mismatch_summary
 from netmend.repair.netarena import (
     LOG_WINDOW,
@@ -118,10 +118,10 @@ def test_a_failed_read_leads_to_a_plainer_read(setup):
 
 
 def test_a_kubectl_without_jsonpath_gets_the_plainer_reads(setup):
-    from netmend.assess.k8s_harness import run_task
-    from netmend.assess.k8s_inject import Task
-    from netmend.assess.k8s_kubectl import SimCluster
-    from netmend.assess.k8s_shell import Result
+    from netmend.assess.k8s.harness import run_task
+    from netmend.assess.k8s.inject import Task
+    from netmend.assess.k8s.kubectl import SimCluster
+    from netmend.assess.k8s.shell import Result
     from netmend.repair.observe import READ_JSON
 
     original = SimCluster.kubectl
@@ -181,9 +181,9 @@ def test_few_shot_examples_before_the_marker_are_not_feedback(setup):
 def test_unseen_error_kinds_are_repaired_in_two_turns(setup, monkeypatch, damage, fix):
     import copy
 
-    import netmend.assess.k8s_harness as harness
-    from netmend.assess.k8s_inject import Task
-    from netmend.assess.k8s_kubectl import SimCluster
+    import netmend.assess.k8s.harness as harness
+    from netmend.assess.k8s.inject import Task
+    from netmend.assess.k8s.kubectl import SimCluster
 
     def deployed(s, task):
         manifests = copy.deepcopy(s.manifests)
@@ -197,10 +197,10 @@ def test_unseen_error_kinds_are_repaired_in_two_turns(setup, monkeypatch, damage
 
 
 def test_a_harness_that_only_lists_policies_gets_the_known_application(setup):
-    from netmend.assess.k8s_harness import run_task
-    from netmend.assess.k8s_inject import Task
-    from netmend.assess.k8s_kubectl import SimCluster
-    from netmend.assess.k8s_shell import Result
+    from netmend.assess.k8s.harness import run_task
+    from netmend.assess.k8s.inject import Task
+    from netmend.assess.k8s.kubectl import SimCluster
+    from netmend.assess.k8s.shell import Result
     from netmend.repair.observe import READ_POLICIES
 
     original = SimCluster.kubectl

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from repair_helpers import broken, repair_towards_expected
 
-from netmend.assess.k8s_inject import KINDS, WRONG_PROTOCOLS, Injection, eligible_policies
-from netmend.assess.k8s_synthetic import synthetic_setup
+from netmend.assess.k8s.inject import KINDS, WRONG_PROTOCOLS, Injection, eligible_policies
+from netmend.assess.k8s.synthetic import synthetic_setup
 from netmend.k8s import Matrix, Prober, parse_policy
 from netmend.repair.edits import apply_edits
 from netmend.repair.errors import NoPlan

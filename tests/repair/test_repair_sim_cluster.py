@@ -9,10 +9,10 @@ import pytest
 import yaml
 from repair_helpers import broken
 
-from netmend.assess.k8s_inject import FAMILIES, Injection, InjectionError, draw_task, inject
-from netmend.assess.k8s_jsonpath import JSONPathError, render
-from netmend.assess.k8s_kubectl import TYPES
-from netmend.assess.k8s_shell import parse, run_script, tokenize
+from netmend.assess.k8s.inject import FAMILIES, Injection, InjectionError, draw_task, inject
+from netmend.assess.k8s.jsonpath import JSONPathError, render
+from netmend.assess.k8s.kubectl import TYPES
+from netmend.assess.k8s.shell import parse, run_script, tokenize
 from netmend.repair.observe import TEMPLATE
 
 

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import netmend.assess.k8s_harness as harness
+import netmend.assess.k8s.harness as harness
 from netmend.agent.k8s import respond_k8s
-from netmend.assess.k8s_inject import Task
-from netmend.assess.k8s_kubectl import SimCluster
+from netmend.assess.k8s.inject import Task
+from netmend.assess.k8s.kubectl import SimCluster
 
 
 def _rules(spec, field="ingress"):

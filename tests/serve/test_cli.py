@@ -14,7 +14,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from netmend.assess.envelopes import PROMPT_TYPES, build_prompt
+from netmend.assess.malt.envelopes import PROMPT_TYPES, build_prompt
 from netmend.cli import main
 
 from .serve_helpers import ask_like_the_evaluator

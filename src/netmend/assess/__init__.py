@@ -1,9 +1,12 @@
 """Assessment: generate tasks, put them to a participant, score the answers.
 
-The MALT assessment restates the NetArena evaluator independently of the
-engine it judges: its own reference semantics (``malt_reference``), task
-generator (``malt_tasks``), safety rules (``malt_safety``) and scorer
-(``malt_scoring``). Generic pieces (prompt envelopes, the A2A client, graph
-copying and comparison, summaries, tables, records and plots) are shared by
-every assessment in this package.
+One room per benchmark, each restating NetArena's evaluator independently of
+the engine it judges:
+
+- ``malt``: reference semantics, task generator, safety rules, scorer, prompt
+  envelopes, graph copying and comparison;
+- ``k8s``: error injection, the harness loop, a simulated kubectl and shell.
+
+What every room shares sits here: the A2A client, summaries and tables
+(``report``), JSONL records and plots.
 """

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from netmend.assess.envelopes import PROMPT_TYPES
+from netmend.assess.malt.envelopes import PROMPT_TYPES
 from netmend.cli.assess_k8s import k8s as assess_k8s
 
 _DEFAULT_OUT = "assess-out"
@@ -103,8 +103,8 @@ def malt(
     Exits 1 when any task is incorrect or unsafe.
     """
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
-    from netmend.assess.malt_run import MaltAssessment, assess_malt
-    from netmend.assess.malt_tasks import TaskGenerationError
+    from netmend.assess.malt.run import MaltAssessment, assess_malt
+    from netmend.assess.malt.tasks import TaskGenerationError
     from netmend.assess.records import write_jsonl
     from netmend.assess.report import json_summary, render_table
     from netmend.cli.common import finish_report, progress_bar

@@ -68,8 +68,8 @@ def k8s(
     Exits 1 when any task fails or is unsafe.
     """
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
-    from netmend.assess.k8s_inject import InjectionError
-    from netmend.assess.k8s_run import (
+    from netmend.assess.k8s.inject import InjectionError
+    from netmend.assess.k8s.run import (
         K8sAssessment,
         assess_k8s,
         iterations_table,

@@ -14,7 +14,7 @@ From reply text to verdict, step by step as the evaluator goes:
 6. compare by the ground truth's type.
 
 Cheaper routes are taken where they are proven to give the same verdict (see
-``graphs`` and ``malt_reference.applied``). One check goes beyond the
+``graphs`` and ``reference.applied``). One check goes beyond the
 evaluator: code that rebinds the namespace's names or modifies ``G`` would
 corrupt the evaluator's ground truth; it is caught and fails the task.
 """
@@ -33,16 +33,16 @@ from typing import Any
 
 import networkx as nx
 
-from netmend.assess.graphs import CopySource, isomorphic_with_node_attrs
-from netmend.assess.malt_reference import (
+from netmend.assess.malt.graphs import CopySource, isomorphic_with_node_attrs
+from netmend.assess.malt.reference import (
     HELPERS,
     applied,
     apply_steps,
     evaluator_namespace,
     run_program,
 )
-from netmend.assess.malt_safety import BaselineChecker, SafetyVerdict, check
-from netmend.assess.malt_tasks import MaltTask
+from netmend.assess.malt.safety import BaselineChecker, SafetyVerdict, check
+from netmend.assess.malt.tasks import MaltTask
 
 _DEEPCOPY = copy.deepcopy  # code that patches the copy module is caught by identity
 _DEF_PROCESS_GRAPH = re.compile(r"def\s+([a-zA-Z_0-9]*process_graph[a-zA-Z_0-9]*)")

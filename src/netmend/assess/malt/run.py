@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from netmend.assess.envelopes import PromptType, build_prompt
-from netmend.assess.malt_reference import program_source
-from netmend.assess.malt_scoring import MaltScorer, Verdict, extract_code
-from netmend.assess.malt_tasks import MaltTask, generate_tasks, select_families
+from netmend.assess.malt.envelopes import PromptType, build_prompt
+from netmend.assess.malt.reference import program_source
+from netmend.assess.malt.scoring import MaltScorer, Verdict, extract_code
+from netmend.assess.malt.tasks import MaltTask, generate_tasks, select_families
 from netmend.assess.report import Outcome, summarize
 
 Respond = Callable[[str], str]

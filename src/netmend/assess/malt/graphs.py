@@ -161,7 +161,7 @@ class CopySource:
 
     @property
     def scratch(self) -> Any:
-        """A second private copy for runs that change it and restore it (``malt_reference.applied``)."""
+        """A second private copy for runs that change it and restore it (``reference.applied``)."""
         if self._scratch is None:
             self._scratch = self.copy()
         return self._scratch

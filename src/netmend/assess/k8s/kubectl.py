@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from netmend.assess.k8s_jsonpath import JSONPathError, render
-from netmend.assess.k8s_shell import Result, run_script
+from netmend.assess.k8s.jsonpath import JSONPathError, render
+from netmend.assess.k8s.shell import Result, run_script
 from netmend.k8s import Cluster, Matrix, Prober, compare, parse_policy, to_dict
 from netmend.k8s.errors import K8sError
 from netmend.k8s.patch import parse_patch_text, patch_document

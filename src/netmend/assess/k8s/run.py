@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from netmend.assess.k8s_harness import Setup, TaskResult, demo_setup, run_task, visible_tasks
-from netmend.assess.k8s_inject import FAMILIES, InjectionError
+from netmend.assess.k8s.harness import Setup, TaskResult, demo_setup, run_task, visible_tasks
+from netmend.assess.k8s.inject import FAMILIES, InjectionError
 from netmend.assess.report import Outcome, summarize
 from netmend.repair.netarena import MAX_ITERATIONS
 

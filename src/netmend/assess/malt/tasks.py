@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from netmend.assess.graphs import fast_copy
-from netmend.assess.malt_reference import (
+from netmend.assess.malt.graphs import fast_copy
+from netmend.assess.malt.reference import (
     Add,
     Count,
     ListChildren,

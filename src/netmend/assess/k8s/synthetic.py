@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from netmend.assess.k8s_harness import Setup, derive_facts
+from netmend.assess.k8s.harness import Setup, derive_facts
 from netmend.k8s import Matrix, build_cluster, kube_dns_objects
 from netmend.k8s.model import ContainerPort, Pod, Service, ServicePort
 

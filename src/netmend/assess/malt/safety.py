@@ -17,7 +17,7 @@ from typing import Any
 
 import networkx as nx
 
-from netmend.assess.graphs import Reading, read
+from netmend.assess.malt.graphs import Reading, read
 
 VALID_NODE_TYPES: tuple[str, ...] = (
     "EK_SUPERBLOCK",

@@ -1,7 +1,7 @@
 """NetArena's K8s loop, restated: inject, prompt, vet, run, probe, score.
 
 Per task: the correct policies get the task's injections and are deployed
-to a :class:`~netmend.assess.k8s_kubectl.SimCluster`; then, for up to
+to a :class:`~netmend.assess.k8s.kubectl.SimCluster`; then, for up to
 ``max_iterations`` turns, the participant gets the prompt (fixed preamble,
 status marker, the tail of the log), the first fenced block of its reply is
 vetted for banned substrings and run by the simulated ``bash -c``, the engine
@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
-from netmend.assess.k8s_inject import (
+from netmend.assess.k8s.inject import (
     FAMILIES,
     InjectionError,
     PolicyFacts,
@@ -27,7 +27,7 @@ from netmend.assess.k8s_inject import (
     draw_task,
     inject,
 )
-from netmend.assess.k8s_kubectl import SimCluster, harness_output
+from netmend.assess.k8s.kubectl import SimCluster, harness_output
 from netmend.k8s import (
     Cluster,
     LabelSelector,

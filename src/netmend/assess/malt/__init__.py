@@ -1,0 +1,1 @@
+"""The MALT assessment: its own reference semantics, tasks, safety rules and scorer."""
