@@ -187,7 +187,7 @@ def test_unseen_error_kinds_are_repaired_in_two_turns(setup, monkeypatch, damage
 
     def deployed(s, task):
         manifests = copy.deepcopy(s.manifests)
-        damage(manifests["adservice"]["spec"])  # adservice is left open to everyone
+        damage(manifests["default/adservice"]["spec"])  # adservice is left open to everyone
         return SimCluster.deploy(s.base, manifests.values())
 
     monkeypatch.setattr(harness, "deployed", deployed)

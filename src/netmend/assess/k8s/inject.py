@@ -107,9 +107,10 @@ def inject(policies: Mapping[str, dict], injections: Sequence[Injection]) -> dic
     """
     out = {name: copy.deepcopy(obj) for name, obj in policies.items()}
     for inj in injections:
-        if inj.policy not in out:
+        key = inj.policy if inj.policy in out else f"default/{inj.policy}"
+        if key not in out:
             raise InjectionError(f"no policy named {inj.policy!r} to inject {inj.kind} into")
-        out[inj.policy] = _inject_one(out[inj.policy], inj)
+        out[key] = _inject_one(out[key], inj)
     return out
 
 
