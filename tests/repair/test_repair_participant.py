@@ -174,7 +174,7 @@ def test_few_shot_examples_before_the_marker_are_not_feedback(setup):
     ("damage", "fix"),
     [
         (lambda spec: spec.__setitem__("policyTypes", ["Egress"]), '"path":"/spec/policyTypes/-","value":"Ingress"'),
-        (lambda spec: spec.__setitem__("podSelector", {"matchLabels": {"app": "ad-service"}}), '"path":"/spec/podSelector","value":{"matchLabels":{"app":"adservice"}}'),
+        (lambda spec: spec.__setitem__("podSelector", {"matchLabels": {"app": "ad-service"}}), '"path":"/spec/podSelector/matchLabels/app","value":"adservice"'),
     ],
     ids=["lost-ingress-type", "wrong-pod-selector"],
 )

@@ -296,6 +296,10 @@ class Prober:
             )
         return target, address, endpoints
 
+    def outside(self, source: str) -> list[tuple[str, object, tuple[tuple[int, int], ...]]]:
+        """An outside source's probes: (target, address the pods see, endpoints)."""
+        return list(self._external.get(source, ()))
+
     def _source_pod(self, source: str) -> int:
         namespace, _, workload = source.rpartition("/")
         matches = [

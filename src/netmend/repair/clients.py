@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from netmend.k8s.model import Cluster
+
 # Words allowed between a plain-word name and its address ("partner at 1.2.3.4").
 FILLER_WORDS = frozenset(
     {"at", "from", "on", "with", "address", "addresses", "ip", "ips", "is", "uses", "using", "via", "host", "source"}
@@ -140,4 +142,12 @@ def _following_excepts(sentence: str, tokens) -> list:
                 continue
         if out or m["addr"] or m["code"] or m["bold"]:
             break
+    return out
+
+
+def names_of(cluster: Cluster) -> set[str]:
+    """Workload, service and namespace names: words of a description that are no clients."""
+    out = {n.name for n in cluster.namespaces} | {s.name for s in cluster.services}
+    for pod in cluster.pods:
+        out |= {pod.workload, f"{pod.namespace}/{pod.workload}"}
     return out

@@ -24,7 +24,7 @@ from netmend.k8s.errors import K8sError
 from netmend.k8s.load import parse_text
 from netmend.k8s.manifest import policy_to_dict
 from netmend.k8s.model import Cluster, Namespace, Pod, Service
-from netmend.repair.clients import extract_clients
+from netmend.repair.clients import extract_clients, names_of
 from netmend.repair.netarena import ONLINE_BOUTIQUE_DESCRIPTION, preamble
 
 BUILTIN_APPS = ("online-boutique",)
@@ -52,14 +52,6 @@ class App:
     def preamble(self) -> str:
         """The task text of every prompt: NetArena's preamble around the description."""
         return preamble(self.description)
-
-
-def names_of(cluster: Cluster) -> set[str]:
-    """Workload, service and namespace names: words of a description that are no clients."""
-    out = {n.name for n in cluster.namespaces} | {s.name for s in cluster.services}
-    for pod in cluster.pods:
-        out |= {pod.workload, f"{pod.namespace}/{pod.workload}"}
-    return out
 
 
 def load_app(spec: str | Path) -> App:

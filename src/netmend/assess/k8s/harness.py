@@ -201,6 +201,31 @@ def visible_tasks(setup: Setup, per_type: int, seed: int, families: Iterable[str
     return tuple(out)
 
 
+def fuzz_tasks(setup: Setup, per_type: int, seed: int, families: Iterable[str] | None = None, dns: bool = True) -> tuple[Task, ...]:
+    """``per_type`` visible fuzzer tasks per fault kind (and ``pair``) of :mod:`.fuzz`.
+
+    A kind with no site in this application, or no visible draw in
+    :data:`MAX_REDRAWS` attempts, yields no task (the report shows which
+    kinds ran).
+    """
+    from netmend.assess.k8s.fuzz import FAMILIES as FUZZ_FAMILIES
+    from netmend.assess.k8s.fuzz import draw_faults, service_port_context
+
+    contexts = service_port_context(setup.base, setup.manifests)
+    out = []
+    for family in families or FUZZ_FAMILIES:
+        for index in range(per_type):
+            for attempt in range(MAX_REDRAWS):
+                faults = draw_faults(family, index, seed, setup.manifests, contexts, attempt)
+                if faults is None:
+                    break
+                task = Task(family, index, faults)
+                if deployed(setup, task).probe(setup.expected, dns):
+                    out.append(task)
+                    break
+    return tuple(out)
+
+
 def run_task(
     setup: Setup,
     task: Task,
