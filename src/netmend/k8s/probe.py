@@ -296,6 +296,21 @@ class Prober:
             )
         return target, address, endpoints
 
+    def connections(self) -> dict[tuple, list[tuple[str, str]]]:
+        """Probes that are one and the same connection, grouped: the same source
+        pod (or arriving address) to the same endpoints on the same pod ports.
+        No policy set can tell them apart (``svc:80`` and ``svc.ns:80``, a
+        LoadBalancer port and its nodePort under ``Local``, two Services in
+        front of the same pods)."""
+        groups: dict[tuple, list[tuple[str, str]]] = {}
+        for source, src, targets in self._probes:
+            for target, endpoints in targets:
+                groups.setdefault(("pod", src, endpoints), []).append((source, target))
+        for source, targets in self._external.items():
+            for target, ip, endpoints in targets:
+                groups.setdefault(("address", str(ip), endpoints), []).append((source, target))
+        return groups
+
     def outside(self, source: str) -> list[tuple[str, object, tuple[tuple[int, int], ...]]]:
         """An outside source's probes: (target, address the pods see, endpoints)."""
         return list(self._external.get(source, ()))

@@ -96,7 +96,7 @@ def plan_from_feedback(
     for dns in (True, False):
         prober = Prober(obs.cluster, universe, dns=dns, externals=externals)
         try:
-            intent = intent_from_feedback(prober.run(), mismatches)
+            intent = intent_from_feedback(prober.run(), implied(prober, mismatches))
         except ModelContradiction as exc:
             first = first or exc
             continue
@@ -106,6 +106,20 @@ def plan_from_feedback(
         )
     assert first is not None
     raise first
+
+
+def implied(prober: Prober, mismatches: tuple[Mismatch, ...]) -> tuple[Mismatch, ...]:
+    """The reported mismatches plus every probe that is the same connection as
+    one of them (it has the same value in any cluster, so it wants the same)."""
+    reported = {(m.source, m.target): m for m in mismatches}
+    out = list(mismatches)
+    for probes in prober.connections().values():
+        wants = {reported[p].expected: reported[p] for p in probes if p in reported}
+        if len(wants) != 1:
+            continue  # not reported, or reported both ways (the contradiction check speaks)
+        (want, seen), = wants.items()
+        out.extend(Mismatch(s, t, want, seen.actual) for s, t in probes if (s, t) not in reported)
+    return tuple(out)
 
 
 def clients_of(prompt: str, obs: Observation) -> TaskClients:
