@@ -106,7 +106,8 @@ def test_a_contradicted_model_is_refused_and_the_turn_only_reads(setup):
     lie = "Mismatch: frontend \u2192 adservice:9555 (Expected: True, Actual: False)"  # the model says True
     log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, lie)])
     decision = decide(build_prompt(log))
-    assert decision.command == READ_COMMAND and decision.plan is None
+    # the turn reads the cluster another way: never the same read again
+    assert decision.command != READ_COMMAND and decision.command.startswith("kubectl get ") and decision.plan is None
     assert "contradicts" in decision.explanation
 
 

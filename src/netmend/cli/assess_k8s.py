@@ -82,6 +82,7 @@ def k8s(
     Results are printed per fault family. Exits 1 when any task fails or is unsafe.
     """
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
+    from netmend.assess.k8s.app import AppError
     from netmend.assess.k8s.inject import InjectionError
     from netmend.assess.k8s.run import (
         K8sAssessment,
@@ -94,8 +95,6 @@ def k8s(
     from netmend.assess.report import json_summary, render_table
     from netmend.cli.common import finish_report, progress_bar
     from netmend.lab.errors import LabError
-
-    from netmend.assess.k8s.app import AppError
 
     faults = faults or ("netarena" if app == "online-boutique" else "fuzz")
     try:

@@ -228,6 +228,9 @@ def _block_sites(spec: dict, what: str) -> list[Site]:
                 continue
             if what == "except" and not block.get("except"):
                 continue
+            net = ipaddress.ip_network(block.get("cidr", "0.0.0.0/0"), strict=False)
+            if what == "except-add" and net.prefixlen >= net.max_prefixlen:
+                continue  # a single address has no strictly smaller except
 
             def mutate(s, rng, field=field, peers_key=peers_key, i=i, k=k):
                 b = s[field][i][peers_key][k]["ipBlock"]
@@ -242,11 +245,8 @@ def _block_sites(spec: dict, what: str) -> list[Site]:
                     b["cidr"] = str(rng.choice(choices))
                     return f"{where}.cidr: {old} -> {b['cidr']}"
                 if what == "except-add":
-                    if net.prefixlen >= net.max_prefixlen - 1:
-                        b.setdefault("except", []).append(str(net.network_address) + f"/{net.max_prefixlen}")
-                    else:
-                        hole = rng.choice(list(net.subnets(new_prefix=net.prefixlen + 1)))
-                        b.setdefault("except", []).append(str(hole))
+                    hole = rng.choice(list(net.subnets(new_prefix=net.prefixlen + 1)))
+                    b.setdefault("except", []).append(str(hole))
                     return f"{where}.except: added {b['except'][-1]}"
                 excepts = b["except"]
                 j = rng.randrange(len(excepts))
@@ -354,10 +354,19 @@ def draw_mutation(kind: str, rng: random.Random, policies: Mapping[str, dict], c
     found = sites(kind, policies, contexts)
     if not found:
         return None
-    key, _where, mutate = rng.choice(found)
-    spec = copy.deepcopy(policies[key].get("spec") or {})
-    detail = mutate(spec, rng)
-    return Mutation(kind, key, detail, json.dumps(spec, sort_keys=True))
+    from netmend.k8s.errors import K8sError
+    from netmend.k8s.manifest import parse_policy
+
+    for _ in range(10):  # a change the API server would refuse is drawn again
+        key, _where, mutate = rng.choice(found)
+        spec = copy.deepcopy(policies[key].get("spec") or {})
+        detail = mutate(spec, rng)
+        try:
+            parse_policy({**policies[key], "spec": spec}, source=key)
+        except K8sError:
+            continue
+        return Mutation(kind, key, detail, json.dumps(spec, sort_keys=True))
+    return None
 
 
 def draw_faults(family: str, index: int, seed: int, policies: Mapping[str, dict], contexts: Mapping[str, Mapping], attempt: int) -> tuple[Mutation, ...] | None:
@@ -383,8 +392,8 @@ def service_port_context(base, policies: Mapping[str, dict]) -> dict[str, dict]:
     front of the policy's pods (ingress) or of a peer (egress) exposes a pod
     port under another number: what a "port-service-port" fault writes."""
     from netmend.k8s.manifest import parse_policy
-    from netmend.k8s.semantics import Simulator
     from netmend.k8s.model import LabelSelector
+    from netmend.k8s.semantics import Simulator
 
     sim = Simulator(base)
     by_pod_port: dict[tuple[int, object], int] = {}

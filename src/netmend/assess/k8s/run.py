@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from netmend.assess.k8s.app import load_app
-from netmend.assess.k8s.harness import Setup, TaskResult, app_setup, demo_setup, fuzz_tasks, run_task, visible_tasks
+from netmend.assess.k8s.harness import (
+    Setup,
+    TaskResult,
+    app_setup,
+    demo_setup,
+    fuzz_tasks,
+    run_task,
+    visible_tasks,
+)
 from netmend.assess.k8s.inject import FAMILIES, InjectionError
 from netmend.assess.report import Outcome, summarize
 from netmend.repair.netarena import MAX_ITERATIONS
