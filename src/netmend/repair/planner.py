@@ -70,6 +70,7 @@ DEFAULT_MAX_EDITS = 6
 DEFAULT_BUDGET = 1_000  # re-simulations per plan
 MAX_VISITED = 200_000  # candidate sets enumerated per plan
 MAX_NODES = 300_000  # partial sets visited per search
+PLAIN_BUDGET = 150  # re-simulations of the heavier-but-plain attempt before holding collateral
 KEEP_SLACK = 6  # weight the rules holding collateral may add
 MAX_KEPT = 12  # collateral probes the planner tries to hold with extra rules
 
@@ -705,6 +706,18 @@ class _Search:
             if not collateral or len(collateral) > MAX_KEPT:
                 self.collateral = collateral
                 break  # nothing or too much to hold: search the widened pool plainly
+            if not keeping:
+                # a somewhat heavier set may avoid the collateral altogether (a new
+                # rule instead of a dropped policy type): try those before holding
+                saved, self.budget = self.budget, min(self.budget, PLAIN_BUDGET)
+                try:
+                    plain = self._search(pool, targets, max_edits, stop_at_collateral=False, limit=self.collateral_weight + KEEP_SLACK)[0]
+                except NoPlan:
+                    plain = None
+                finally:
+                    self.budget = saved - (min(saved, PLAIN_BUDGET) - max(self.budget, 0))
+                if plain is not None:
+                    return plain
             covers: dict[Edit, set[int]] = {c.edit: set(c.covers) for c in pool}
             fresh: dict[Edit, set[int]] = {}
             for probe in collateral:
