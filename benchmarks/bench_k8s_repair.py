@@ -18,12 +18,19 @@ import statistics
 import time
 
 from netmend.assess.k8s.app import load_app
-from netmend.assess.k8s.harness import Setup, app_setup, demo_setup, deployed, fuzz_tasks, visible_tasks
+from netmend.assess.k8s.harness import (
+    Setup,
+    app_setup,
+    demo_setup,
+    deployed,
+    fuzz_tasks,
+    visible_tasks,
+)
 from netmend.assess.k8s.synthetic import synthetic_setup
 from netmend.k8s import Prober
+from netmend.repair.clients import extract_clients, names_of
 from netmend.repair.intent import probe_universe
 from netmend.repair.observe import Observation
-from netmend.repair.clients import extract_clients, names_of
 from netmend.repair.participant import plan_from_feedback
 
 GOAL_MS = 20.0

@@ -141,13 +141,6 @@ def _usable(entry: LogEntry, workloads: Cluster | None) -> bool:
     return True
 
 
-def _mismatch_lines(summary: str) -> tuple[Mismatch, ...]:
-    try:
-        return parse_feedback(summary)
-    except MismatchParseError:
-        return ()
-
-
 def parse_feedback(summary: str) -> tuple[Mismatch, ...]:
     """The mismatch lines of a summary; other lines (probe errors) are skipped.
 

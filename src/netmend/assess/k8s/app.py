@@ -12,6 +12,7 @@ participant needs. The built-in ``online-boutique`` is NetArena's own.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,8 +136,6 @@ def parse_app(texts: dict[str, str], where: str = "app") -> App:
 
 
 def _externals(items, where: str) -> tuple[tuple[str, str], ...]:
-    import ipaddress
-
     if not isinstance(items, list):
         raise AppError(f"{where}: external_clients: expected a list of {{name, address}}")
     out = []

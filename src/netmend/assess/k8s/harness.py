@@ -37,6 +37,7 @@ from netmend.k8s import (
     demo_expected,
     policy_to_dict,
 )
+from netmend.k8s.errors import K8sError
 from netmend.k8s.probe import mismatch_summary, parse_target
 from netmend.repair.netarena import (
     DISALLOWED_OUTPUT,
@@ -187,17 +188,27 @@ def visible_tasks(setup: Setup, per_type: int, seed: int, families: Iterable[str
 
     A draw that leaves every probe as expected is no task; it is redrawn
     with the next attempt number (so the stream stays a function of the seed).
+    A family with no visible draw in :data:`MAX_REDRAWS` attempts yields no
+    task (the report lists the families that ran).
     """
     out = []
     for family in families:
         for index in range(per_type):
             for attempt in range(MAX_REDRAWS):
-                task = draw_task(family, index, seed, setup.manifests, setup.facts, attempt)
-                if deployed(setup, task).probe(setup.expected, dns):
+                try:
+                    task = draw_task(family, index, seed, setup.manifests, setup.facts, attempt)
+                except InjectionError:  # no policy here can take this kind
+                    break
+                try:
+                    visible = deployed(setup, task).probe(setup.expected, dns)
+                except K8sError:  # damage the API server would refuse (a port past its endPort)
+                    continue
+                if visible:
                     out.append(task)
                     break
             else:
-                raise InjectionError(f"{family}#{index}: no visible draw in {MAX_REDRAWS} attempts")
+                # this application cannot show the family (its damage changes no probe here)
+                continue
     return tuple(out)
 
 

@@ -202,7 +202,8 @@ def draw_injection(
     name = rng.choice(candidates)
     fact = facts[name]
     if kind == "add_ingress":
-        return Injection(kind, name, apps=tuple(rng.sample(sorted(fact.denied_sources), 2)))
+        # probe sources are namespace/workload outside default; the injected peer names the workload
+        return Injection(kind, name, apps=tuple(s.rpartition("/")[2] for s in rng.sample(sorted(fact.denied_sources), 2)))
     if kind == "change_port":
         taken = _current_ports(policies[name])
         port = rng.randint(1, 65535)
