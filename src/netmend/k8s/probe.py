@@ -15,6 +15,7 @@ format.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable, Mapping
@@ -107,6 +108,7 @@ class Target:
     port: int
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_target(text: str) -> Target:
     """Parse ``service:port`` or ``service.namespace:port``.
 

@@ -173,6 +173,8 @@ class _Search:
         self._parsed: dict[frozenset[Edit], NetworkPolicy] = {}
         self._subs: dict[frozenset[tuple[str, tuple]], Prober | None] = {}
         self._rows: list | None = None
+        self._landings: dict[tuple[str, str], list] = {}
+        self._spares: dict[tuple[str, str], bool] = {}
 
     # -- simulation ------------------------------------------------------------
 
@@ -276,6 +278,12 @@ class _Search:
     def _landing(self, source: str, target: str) -> list[tuple[Origin, int, int]]:
         """``(origin, endpoint pod, pod port)`` per endpoint of a probe; the origin is
         the source pod's index, or the address an outside client arrives with."""
+        hit = self._landings.get((source, target))
+        if hit is None:
+            hit = self._landings[(source, target)] = self._land(source, target)
+        return hit
+
+    def _land(self, source: str, target: str) -> list[tuple[Origin, int, int]]:
         if source in self.externals:
             for tgt, ip, endpoints in self.prober.outside(source):
                 if tgt == target:
@@ -404,6 +412,12 @@ class _Search:
     def _spare(self, pol: NetworkPolicy, direction: str) -> bool:
         """Whether ``pol`` isolates no pod on its own for ``direction`` (it selects
         none, or only pods other policies isolate too): a selector gone astray."""
+        key = (pol.key, direction)
+        if key not in self._spares:
+            self._spares[key] = self._is_spare(pol, direction)
+        return self._spares[key]
+
+    def _is_spare(self, pol: NetworkPolicy, direction: str) -> bool:
         others = [p for p in self.policies.values() if p.key != pol.key and p.namespace == pol.namespace and direction in p.effective_types]
         for pod in self.sim.select_pods(pol.pod_selector, pol.namespace):
             labels = dict(self.sim.pods[pod].labels)
