@@ -106,7 +106,8 @@ def test_a_contradicted_model_is_refused_and_the_turn_only_reads(setup):
     lie = "Mismatch: frontend \u2192 adservice:9555 (Expected: True, Actual: False)"  # the model says True
     log = render_log([LogEntry(READ_COMMAND, sim.run(READ_COMMAND).stdout, lie)])
     decision = decide(build_prompt(log))
-    assert decision.command == READ_COMMAND and decision.plan is None
+    # the turn reads the cluster another way: never the same read again
+    assert decision.command != READ_COMMAND and decision.command.startswith("kubectl get ") and decision.plan is None
     assert "contradicts" in decision.explanation
 
 
@@ -174,7 +175,7 @@ def test_few_shot_examples_before_the_marker_are_not_feedback(setup):
     ("damage", "fix"),
     [
         (lambda spec: spec.__setitem__("policyTypes", ["Egress"]), '"path":"/spec/policyTypes/-","value":"Ingress"'),
-        (lambda spec: spec.__setitem__("podSelector", {"matchLabels": {"app": "ad-service"}}), '"path":"/spec/podSelector","value":{"matchLabels":{"app":"adservice"}}'),
+        (lambda spec: spec.__setitem__("podSelector", {"matchLabels": {"app": "ad-service"}}), '"path":"/spec/podSelector/matchLabels/app","value":"adservice"'),
     ],
     ids=["lost-ingress-type", "wrong-pod-selector"],
 )
@@ -187,7 +188,7 @@ def test_unseen_error_kinds_are_repaired_in_two_turns(setup, monkeypatch, damage
 
     def deployed(s, task):
         manifests = copy.deepcopy(s.manifests)
-        damage(manifests["adservice"]["spec"])  # adservice is left open to everyone
+        damage(manifests["default/adservice"]["spec"])  # adservice is left open to everyone
         return SimCluster.deploy(s.base, manifests.values())
 
     monkeypatch.setattr(harness, "deployed", deployed)

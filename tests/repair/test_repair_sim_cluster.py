@@ -19,20 +19,20 @@ from netmend.repair.observe import TEMPLATE
 def test_injection_kinds_follow_the_documented_semantics(setup):
     m = setup.manifests
     out = inject(m, [Injection("remove_ingress", "productcatalogservice")])
-    assert out["productcatalogservice"]["spec"]["ingress"] == []
+    assert out["default/productcatalogservice"]["spec"]["ingress"] == []
     out = inject(m, [Injection("add_ingress", "adservice", apps=("cartservice", "loadgenerator"))])
-    assert out["adservice"]["spec"]["ingress"][1:] == [
+    assert out["default/adservice"]["spec"]["ingress"][1:] == [
         {"from": [{"podSelector": {"matchLabels": {"app": "cartservice"}}}]},
         {"from": [{"podSelector": {"matchLabels": {"app": "loadgenerator"}}}]},
     ]
     out = inject(m, [Injection("change_port", "emailservice", port=7), Injection("change_protocol", "emailservice", protocol="SCTP")])
-    assert out["emailservice"]["spec"]["ingress"][0]["ports"] == [{"port": 7, "protocol": "SCTP"}]
+    assert out["default/emailservice"]["spec"]["ingress"][0]["ports"] == [{"port": 7, "protocol": "SCTP"}]
     out = inject(m, [Injection("add_egress", "frontend", apps=("adservice", "cartservice"))])
-    assert out["frontend"]["spec"]["egress"] == [
+    assert out["default/frontend"]["spec"]["egress"] == [
         {"to": [{"podSelector": {"matchLabels": {"app": "adservice"}}}]},
         {"to": [{"podSelector": {"matchLabels": {"app": "cartservice"}}}]},
     ]
-    assert m["frontend"]["spec"]["egress"] == [{}]  # the input is untouched
+    assert m["default/frontend"]["spec"]["egress"] == [{}]  # the input is untouched
     with pytest.raises(InjectionError):
         inject(m, [Injection("rename", "frontend")])
 

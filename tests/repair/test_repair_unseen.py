@@ -103,7 +103,7 @@ def test_restoring_a_lost_policy_type_keeps_what_its_new_rule_must_admit(setup, 
     # Found by the random test above: adservice lost both its Ingress type and its
     # rules, cartservice its rules. Restoring the type would also cut frontend ->
     # adservice, so the repair needs a rule on the policy that is not isolating yet.
-    picks = [("adservice", "ingress type dropped"), ("adservice", "ingress emptied"),
-             ("cartservice", "ingress emptied")]
+    picks = [("default/adservice", "ingress type dropped"), ("default/adservice", "ingress emptied"),
+             ("default/cartservice", "ingress emptied")]
     result = _run(setup, monkeypatch, [(name, MUTATIONS[kind]) for name, kind in picks])
     assert (result.success, result.safe, result.iterations) == (True, True, 2)

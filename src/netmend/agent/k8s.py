@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from netmend.k8s import demo_workloads
-from netmend.repair.netarena import is_netarena_k8s_prompt
+from netmend.repair.netarena import ONLINE_BOUTIQUE_DESCRIPTION, is_netarena_k8s_prompt, task_text
 from netmend.repair.participant import decide
 
 
@@ -15,7 +15,9 @@ def is_k8s_prompt(text: str) -> bool:
 def respond_k8s(prompt: str) -> str:
     """The reply to one NetArena K8s turn: a read first, then the verified repair.
 
-    NetArena's application is Online Boutique; its workloads stand in for the
-    cluster's only when the cluster's reads cannot list pods and services.
+    NetArena's application is Online Boutique; when the task text is its
+    description, its workloads stand in for the cluster's if the cluster's
+    reads cannot list pods and services. Another application gets no stand-in.
     """
-    return decide(prompt, demo_workloads()).reply()
+    known = demo_workloads() if ONLINE_BOUTIQUE_DESCRIPTION.strip() in task_text(prompt) else None
+    return decide(prompt, known).reply()

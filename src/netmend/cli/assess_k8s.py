@@ -13,10 +13,22 @@ _DEFAULT_OUT = "assess-out/k8s"
 @click.option("--per-type", default=10, show_default=True, type=click.IntRange(min=1), help="Tasks per family.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the task generator.")
 @click.option(
+    "--app",
+    default="online-boutique",
+    show_default=True,
+    help="A built-in application (online-boutique) or an application fixture directory (app.yaml, workloads.yaml, policies.yaml, expected.yaml).",
+)
+@click.option(
+    "--faults",
+    type=click.Choice(["netarena", "fuzz"]),
+    default=None,
+    help="netarena: NetArena's five error kinds and their pairs; fuzz: single-field mutations of every policy field and random pairs. Default: netarena for online-boutique, fuzz for other apps.",
+)
+@click.option(
     "--families",
     default="all",
     show_default=True,
-    help="'all' (the fifteen NetArena families) or a comma list such as remove_ingress,add_ingress+add_egress.",
+    help="'all' or a comma list of families, such as remove_ingress,add_ingress+add_egress (netarena) or port-name,pair (fuzz).",
 )
 @click.option(
     "--dns/--no-dns",
@@ -53,6 +65,8 @@ _DEFAULT_OUT = "assess-out/k8s"
 def k8s(
     per_type: int,
     seed: int,
+    app: str,
+    faults: str | None,
     families: str,
     dns: bool,
     probes: str,
@@ -65,9 +79,10 @@ def k8s(
 ) -> None:
     """NetArena K8s assessment: injected policy errors, the harness loop, simulated cluster.
 
-    Exits 1 when any task fails or is unsafe.
+    Results are printed per fault family. Exits 1 when any task fails or is unsafe.
     """
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
+    from netmend.assess.k8s.app import AppError
     from netmend.assess.k8s.inject import InjectionError
     from netmend.assess.k8s.run import (
         K8sAssessment,
@@ -81,17 +96,18 @@ def k8s(
     from netmend.cli.common import finish_report, progress_bar
     from netmend.lab.errors import LabError
 
+    faults = faults or ("netarena" if app == "online-boutique" else "fuzz")
     try:
-        chosen = parse_families(families)
+        chosen = parse_families(families, faults)
     except InjectionError as exc:
         raise click.BadParameter(str(exc), param_hint="--families") from None
     config = K8sAssessment(
-        per_type, seed, chosen, dns, max_iterations, agent_url, probes=probes, live_deny=live_deny
+        per_type, seed, chosen, dns, max_iterations, agent_url, probes=probes, live_deny=live_deny, app=app, faults=faults
     )
-    bar = progress_bar("assess k8s", per_type * len(chosen))
+    bar = progress_bar(f"assess k8s {app}", per_type * len(chosen))
     try:
         results, summary = assess_k8s(config, progress=lambda _: bar.update(1))
-    except (A2AUnavailable, A2AConnectionError, InjectionError, LabError) as exc:
+    except (A2AUnavailable, A2AConnectionError, InjectionError, LabError, AppError) as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         bar.close()
@@ -113,5 +129,7 @@ def k8s(
     line = json_summary(summary)
     line["avg_iterations"] = summary["avg_iterations"]
     line["dns"] = dns
-    line["families"] = len(chosen)
+    line["families"] = len(summary["by_family"])
+    line["app"] = app
+    line["faults"] = faults
     finish_report(lines, failed, line, as_json)

@@ -30,6 +30,10 @@ _RESERVED_SERVICE_IPS = frozenset({"10.96.0.1", KUBE_DNS_IP})
 KUBE_DNS_NAMESPACE = "kube-system"
 KUBE_DNS_SERVICE = "kube-dns"
 KUBE_DNS_LABELS = (("k8s-app", "kube-dns"),)
+# The address a client outside the cluster arrives from when a NodePort or
+# LoadBalancer Service has externalTrafficPolicy Cluster: kube-proxy SNATs it to
+# the receiving node (a kind node's address; the model has one node).
+NODE_ADDRESS = "172.18.0.2"
 
 
 def build_cluster(objects: Iterable[ModelObject | Skipped]) -> Cluster:

@@ -18,6 +18,8 @@ from netmend.k8s.model import (
     POLICY_TYPES,
     PROTOCOLS,
     SELECTOR_OPERATORS,
+    SERVICE_TYPES,
+    TRAFFIC_POLICIES,
     ContainerPort,
     IPBlock,
     Labels,
@@ -429,12 +431,14 @@ def _service(top: _At, name: str, namespace: str) -> Service:
         item.mapping()
         port = item.key("port").integer(1, 65535)
         target_at = item.key("targetPort")
+        node_at = item.key("nodePort")
         ports.append(
             ServicePort(
                 port=port,
                 target_port=_port_or_name(target_at) if target_at.present() else port,
                 protocol=_protocol(item.key("protocol")) or "TCP",
                 name=item.key("name").string(optional=True),
+                node_port=node_at.integer(1, 65535) if node_at.present() else None,
             )
         )
     ip_at = spec.key("clusterIP")
@@ -442,8 +446,22 @@ def _service(top: _At, name: str, namespace: str) -> Service:
     if cluster_ip and cluster_ip != "None":
         cluster_ip = _ip(ip_at, cluster_ip)
     return Service(
-        name=name, namespace=namespace, selector=selector, ports=tuple(ports), cluster_ip=cluster_ip
+        name=name,
+        namespace=namespace,
+        selector=selector,
+        ports=tuple(ports),
+        cluster_ip=cluster_ip,
+        type=_choice(spec.key("type"), SERVICE_TYPES, "ClusterIP"),
+        external_traffic_policy=_choice(spec.key("externalTrafficPolicy"), TRAFFIC_POLICIES, "Cluster"),
     )
+
+
+def _choice(at: _At, allowed: tuple[str, ...], default: str) -> str:
+    if not at.present():
+        return default
+    if at.value not in allowed:
+        raise at.fail("one of " + ", ".join(allowed))
+    return at.value
 
 
 def expand_lists(obj: Any, source: str = "") -> Iterable[tuple[str, Any]]:
@@ -596,12 +614,17 @@ def service_to_dict(service: Service) -> dict:
         }
         if port.name:
             entry["name"] = port.name
+        if port.node_port is not None:
+            entry["nodePort"] = port.node_port
         ports.append(entry)
     spec: dict[str, Any] = {"ports": ports}
     if service.selector is not None:
         spec["selector"] = dict(service.selector)
     if service.cluster_ip:
         spec["clusterIP"] = service.cluster_ip
+    if service.type != "ClusterIP":
+        spec["type"] = service.type
+        spec["externalTrafficPolicy"] = service.external_traffic_policy
     return {
         "apiVersion": "v1",
         "kind": "Service",

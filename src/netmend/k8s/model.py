@@ -218,17 +218,35 @@ class ServicePort:
     target_port: int | str
     protocol: str = DEFAULT_PROTOCOL
     name: str | None = None
+    node_port: int | None = None  # NodePort and LoadBalancer services
+
+
+SERVICE_TYPES: tuple[str, ...] = ("ClusterIP", "NodePort", "LoadBalancer", "ExternalName")
+EXTERNAL_SERVICE_TYPES: tuple[str, ...] = ("NodePort", "LoadBalancer")
+TRAFFIC_POLICIES: tuple[str, ...] = ("Cluster", "Local")
 
 
 @dataclass(frozen=True)
 class Service:
-    """A Service. ``selector`` ``None`` means no selector (no endpoints)."""
+    """A Service. ``selector`` ``None`` means no selector (no endpoints).
+
+    ``type`` decides whether clients outside the cluster reach it (NodePort
+    and LoadBalancer do); ``external_traffic_policy`` ``Local`` keeps their
+    address, ``Cluster`` replaces it by a node's.
+    """
 
     name: str
     namespace: str = "default"
     selector: Labels | None = None
     ports: tuple[ServicePort, ...] = ()
     cluster_ip: str = ""
+    type: str = "ClusterIP"
+    external_traffic_policy: str = "Cluster"
+
+    @property
+    def is_external(self) -> bool:
+        """Whether clients outside the cluster can reach it (NodePort or LoadBalancer)."""
+        return self.type in EXTERNAL_SERVICE_TYPES
 
     @property
     def key(self) -> str:

@@ -86,7 +86,7 @@ def parse_connections(text: str) -> PortSet:
         return PortSet.all()
     if text == "No connections":
         return PortSet()
-    m = _CONN.match(text)
+    m = _CONN.match(re.sub(r",\s+", ",", text))  # NCA writes "TCP, UDP" for some sets
     if not m:
         raise NcaError(f"unreadable NCA connection set {text!r}")
     protos = [p for p in m["protos"].split(",") if p in PROTOCOLS]

@@ -15,11 +15,13 @@ format.
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from netmend.k8s.cluster import KUBE_DNS_NAMESPACE, KUBE_DNS_SERVICE
+from netmend.k8s.cluster import KUBE_DNS_NAMESPACE, KUBE_DNS_SERVICE, NODE_ADDRESS
 from netmend.k8s.errors import MismatchParseError, ProbeError
 from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, Service
 from netmend.k8s.semantics import DEFAULT_SEMANTICS, Semantics, Simulator, Snapshot
@@ -106,6 +108,7 @@ class Target:
     port: int
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_target(text: str) -> Target:
     """Parse ``service:port`` or ``service.namespace:port``.
 
@@ -215,6 +218,12 @@ class Prober:
         Model name resolution through kube-dns (needs ``kube-system/kube-dns``).
     semantics : Semantics
         Plugin-dependent choices.
+    externals : mapping, optional
+        Sources outside the cluster: name -> the address their probes come
+        from. They reach NodePort and LoadBalancer Services only (target port:
+        the Service port of a LoadBalancer, or a nodePort), resolve no name,
+        and arrive with their own address when the Service's
+        externalTrafficPolicy is ``Local``, else with the node's.
     """
 
     def __init__(
@@ -224,14 +233,24 @@ class Prober:
         *,
         dns: bool = True,
         semantics: Semantics = DEFAULT_SEMANTICS,
+        externals: Mapping[str, str] | None = None,
     ):
         self.sim = Simulator(cluster, semantics)
         self.dns = dns
+        self.externals = dict(externals or {})
         self._probes: list[tuple[str, int, list[tuple[str, tuple[tuple[int, int], ...]]]]] = []
+        # External sources: (source, [(target, arriving address, endpoints)]).
+        self._external: dict[str, list[tuple[str, object, tuple[tuple[int, int], ...]]]] = {}
+        self._order: list[tuple[str, bool]] = []
         self._notes: dict[tuple[str, str], str] = {}
         # Many sources probe the same targets: resolve each (target, namespace) once.
         seen: dict[tuple[str, str], tuple[tuple[tuple[int, int], ...], str]] = {}
         for source, targets in probes:
+            if source in self.externals:
+                self._external[source] = [self._external_target(source, t) for t in targets]
+                self._order.append((source, True))
+                continue
+            self._order.append((source, False))
             src = self._source_pod(source)
             namespace = self.sim.pods[src].namespace
             resolved = []
@@ -254,6 +273,49 @@ class Prober:
                     "add it to the manifests or turn DNS modelling off"
                 ) from None
             self._dns_endpoints = self._service_endpoints(svc, DNS_PORT, DNS_PROTOCOL)
+
+    def _external_target(self, source: str, target: str) -> tuple[str, object, tuple[tuple[int, int], ...]]:
+        """Where an outside client's probe lands: (target, address seen, endpoints)."""
+        parsed = parse_target(target)
+        namespace = parsed.namespace or "default"
+        try:
+            svc = self.sim.cluster.service(parsed.service, namespace)
+        except KeyError:
+            raise ProbeError(f"probe target {target}: no Service {namespace}/{parsed.service}") from None
+        address = ipaddress.ip_address(
+            self.externals[source] if svc.external_traffic_policy == "Local" else NODE_ADDRESS
+        )
+        endpoints: tuple[tuple[int, int], ...] = ()
+        if svc.is_external:
+            for sp in svc.ports:
+                via_lb = svc.type == "LoadBalancer" and sp.port == parsed.port
+                if sp.protocol == PROBE_PROTOCOL and (via_lb or sp.node_port == parsed.port):
+                    endpoints = self._service_endpoints(svc, sp.port, PROBE_PROTOCOL)
+                    break
+        if not endpoints:
+            self._notes[(source, target)] = (
+                f"Service {svc.key} ({svc.type}) takes no outside connection on port {parsed.port}"
+            )
+        return target, address, endpoints
+
+    def connections(self) -> dict[tuple, list[tuple[str, str]]]:
+        """Probes that are one and the same connection, grouped: the same source
+        pod (or arriving address) to the same endpoints on the same pod ports.
+        No policy set can tell them apart (``svc:80`` and ``svc.ns:80``, a
+        LoadBalancer port and its nodePort under ``Local``, two Services in
+        front of the same pods)."""
+        groups: dict[tuple, list[tuple[str, str]]] = {}
+        for source, src, targets in self._probes:
+            for target, endpoints in targets:
+                groups.setdefault(("pod", src, endpoints), []).append((source, target))
+        for source, targets in self._external.items():
+            for target, ip, endpoints in targets:
+                groups.setdefault(("address", str(ip), endpoints), []).append((source, target))
+        return groups
+
+    def outside(self, source: str) -> list[tuple[str, object, tuple[tuple[int, int], ...]]]:
+        """An outside source's probes: (target, address the pods see, endpoints)."""
+        return list(self._external.get(source, ()))
 
     def _source_pod(self, source: str) -> int:
         namespace, _, workload = source.rpartition("/")
@@ -316,7 +378,15 @@ class Prober:
         snap = self.sim.snapshot(None if policies is None else tuple(policies))
         allowed = snap.allowed
         rows = []
-        for source, src, targets in self._probes:
+        internal = iter(self._probes)
+        for name, outside in self._order:
+            if outside:
+                rows.append((name, tuple(
+                    (target, any(snap.allowed_from_address(ip, pod, PROBE_PROTOCOL, port) for pod, port in endpoints))
+                    for target, ip, endpoints in self._external[name]
+                )))
+                continue
+            source, src, targets = next(internal)
             if self.dns and not self._dns_ok(snap, src):
                 rows.append((source, tuple((target, False) for target, _ in targets)))
                 continue
@@ -336,6 +406,15 @@ class Prober:
     ) -> ProbeExplanation:
         """Why ``source -> target`` succeeds or fails under ``policies``."""
         snap = self.sim.snapshot(None if policies is None else tuple(policies))
+        for tgt, ip, endpoints in self._external.get(source, ()):
+            if tgt == target:
+                steps = [self._notes[(source, target)]] if (source, target) in self._notes else []
+                reachable = False
+                for pod, port in endpoints:
+                    verdict = snap.verdict_external(pod, str(ip), "Ingress", PROBE_PROTOCOL, port)
+                    reachable = reachable or verdict.allowed
+                    steps.append(f"{PROBE_PROTOCOL}/{port} from {ip} to {self.sim.pods[pod].key}: {verdict.explain()}")
+                return ProbeExplanation(source, reachable, tuple(steps))
         for name, src, targets in self._probes:
             if name != source:
                 continue
@@ -373,9 +452,10 @@ def probe_matrix(
     *,
     dns: bool = True,
     semantics: Semantics = DEFAULT_SEMANTICS,
+    externals: Mapping[str, str] | None = None,
 ) -> Matrix:
     """One-shot :class:`Prober` run with the cluster's own policies."""
-    return Prober(cluster, probes, dns=dns, semantics=semantics).run()
+    return Prober(cluster, probes, dns=dns, semantics=semantics, externals=externals).run()
 
 
 def render_grid(actual: Matrix, expected: Matrix | None = None) -> str:

@@ -450,6 +450,15 @@ class Snapshot:
             return False
         return True
 
+    def allowed_from_address(self, ip, dst: int, protocol: str, port: int) -> bool:
+        """Whether an address outside the cluster (``ipaddress`` object) may open
+        ``protocol``/``port`` to pod ``dst`` (only the destination's ingress decides)."""
+        rules = self._ingress_gate[dst]
+        if rules is None:
+            return True
+        named = self.sim.named_ports[dst]
+        return any(r.admits_address(ip) and r.admits_port(protocol, port, named) for r in rules)
+
     def isolating(self, pod: int, direction: str) -> tuple[str, ...]:
         """Keys of the policies isolating pod ``pod`` for ``direction``, sorted."""
         return tuple(sorted(self._isolating.get((pod, direction), ())))

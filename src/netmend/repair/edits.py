@@ -36,16 +36,24 @@ def _labels_text(labels: Labels) -> str:
 
 @dataclass(frozen=True, order=True)
 class PeerSpec:
-    """A ``from``/``to`` entry: a pod selector, optionally in other namespaces.
+    """A ``from``/``to`` entry: a pod selector, optionally in other namespaces,
+    or (with ``cidr``) an ipBlock for addresses outside the cluster.
 
     ``namespace_labels`` ``None`` means the policy's own namespace.
     """
 
     pod_labels: Labels = ()
     namespace_labels: Labels | None = None
+    cidr: str = ""  # "" for a selector peer
+    excepts: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         """The Kubernetes form of the peer."""
+        if self.cidr:
+            block: dict[str, Any] = {"cidr": self.cidr}
+            if self.excepts:
+                block["except"] = list(self.excepts)
+            return {"ipBlock": block}
         out: dict[str, Any] = {"podSelector": {"matchLabels": dict(self.pod_labels)} if self.pod_labels else {}}
         if self.namespace_labels is not None:
             out["namespaceSelector"] = (
@@ -54,6 +62,8 @@ class PeerSpec:
         return out
 
     def __str__(self) -> str:
+        if self.cidr:
+            return f"ipBlock {self.cidr}" + (f" except {', '.join(self.excepts)}" if self.excepts else "")
         text = _labels_text(self.pod_labels)
         if self.namespace_labels is not None:
             ns = dict(self.namespace_labels).get(NAMESPACE_NAME_LABEL)
@@ -256,6 +266,65 @@ class AddPolicyType(Edit):
 
 
 @dataclass(frozen=True, order=True)
+class RemovePolicyType(Edit):
+    """Stop the policy applying to ``direction`` (a type added by mistake isolates pods)."""
+
+    kind: ClassVar[str] = "remove_policy_type"
+    weight: ClassVar[int] = 2
+
+    def describe(self) -> str:
+        return f"{self.key}: remove policy type {self.direction}"
+
+
+@dataclass(frozen=True, order=True)
+class SetValue(Edit):
+    """Set, add or remove one field of the spec: the single-field edit.
+
+    ``path`` is the field's place under ``spec`` (``("ingress", 0, "from",
+    1, "podSelector", "matchLabels", "app")``); ``value`` is the JSON text of
+    the new value (``None`` removes the field or list entry). The patch
+    first tests the old value, so it applies only to the policy as read.
+    ``cost`` is the size of the change in the policy text (1: one scalar
+    replaced; 2: a field or entry added or removed; 3: a structure rebuilt).
+    """
+
+    path: tuple = ()
+    value: str | None = None
+    cost: int = 1
+    note: str = ""
+    kind: ClassVar[str] = "set_value"
+
+    @property
+    def weight(self) -> int:  # type: ignore[override]
+        return self.cost
+
+    @property
+    def rule(self) -> int | None:
+        """The rule index the field lies in, when it lies in a rule."""
+        if len(self.path) >= 2 and self.path[0] in ("ingress", "egress") and isinstance(self.path[1], int):
+            return self.path[1]
+        return None
+
+    @property
+    def pointer(self) -> str:
+        """The JSON pointer of the field."""
+        parts = [str(p).replace("~", "~0").replace("/", "~1") for p in self.path]
+        return "/spec/" + "/".join(parts)
+
+    def describe(self) -> str:
+        what = self.note or ("remove" if self.value is None else f"set {self.value}")
+        return f"{self.key} spec.{'.'.join(str(p) for p in self.path)}: {what}"
+
+
+def set_value(namespace: str, policy: str, direction: str, path: tuple, value: Any, cost: int = 1, note: str = "") -> SetValue:
+    """A :class:`SetValue` with ``value`` as JSON (``None``: remove the field)."""
+    import json
+
+    text = None if value is None else json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return SetValue(namespace, policy, direction, path=tuple(path), value=text, cost=cost, note=note)
+
+
+@dataclass(frozen=True, order=True)
 class SetPodSelector(Edit):
     """Point a policy that selects no pod back at a workload's pods."""
 
@@ -389,6 +458,10 @@ def patch_ops(obj: dict, edits: Sequence[Edit]) -> list[dict]:
             ops.append({"op": "remove", "path": f"{base}/{edit.rule}"})
         elif isinstance(edit, AddPolicyType):
             ops.extend(_policy_type_ops(obj, edit.direction))
+        elif isinstance(edit, RemovePolicyType):
+            ops.extend(_remove_type_ops(obj, edit.direction))
+        elif isinstance(edit, SetValue):
+            ops.extend(_value_ops(obj, edit))
         elif isinstance(edit, SetPodSelector):
             ops.append({"op": "test", "path": "/spec/podSelector", "value": copy.deepcopy((obj.get("spec") or {}).get("podSelector", {}))})
             ops.append({"op": "replace", "path": "/spec/podSelector", "value": {"matchLabels": dict(edit.labels)}})
@@ -418,6 +491,57 @@ def _policy_type_ops(obj: dict, direction: str) -> list[dict]:
         raise EmissionError(f"the policy already has policy type {direction}")
     wanted = [t for t in ("Ingress", "Egress") if t in current or t == direction]
     return [{"op": "add", "path": "/spec/policyTypes", "value": wanted}]
+
+
+_MISSING = object()
+
+
+def _at(obj: Any, path: tuple) -> Any:
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(obj, list) or not 0 <= part < len(obj):
+                return _MISSING
+            obj = obj[part]
+        else:
+            if not isinstance(obj, dict) or part not in obj:
+                return _MISSING
+            obj = obj[part]
+    return obj
+
+
+def _value_ops(obj: dict, edit: SetValue) -> list[dict]:
+    import json
+
+    spec = obj.get("spec") or {}
+    old = _at(spec, edit.path)
+    parent = _at(spec, edit.path[:-1])
+    if parent is _MISSING:
+        raise EmissionError(f"{edit.describe()}: the policy has no spec.{'.'.join(map(str, edit.path[:-1]))}")
+    if edit.value is None:
+        if old is _MISSING:
+            raise EmissionError(f"{edit.describe()}: there is no such field to remove")
+        return [{"op": "test", "path": edit.pointer, "value": copy.deepcopy(old)}, {"op": "remove", "path": edit.pointer}]
+    new = json.loads(edit.value)
+    if old is _MISSING:
+        if isinstance(parent, list) and edit.path[-1] != len(parent):
+            raise EmissionError(f"{edit.describe()}: a list entry can only be appended")
+        pointer = edit.pointer if not isinstance(parent, list) else edit.pointer.rsplit("/", 1)[0] + "/-"
+        parent_ptr = edit.pointer.rsplit("/", 1)[0]
+        return [{"op": "test", "path": parent_ptr, "value": copy.deepcopy(parent)}, {"op": "add", "path": pointer, "value": new}]
+    if old == new:
+        raise EmissionError(f"{edit.describe()}: the field already has that value")
+    return [{"op": "test", "path": edit.pointer, "value": copy.deepcopy(old)}, {"op": "replace", "path": edit.pointer, "value": new}]
+
+
+def _remove_type_ops(obj: dict, direction: str) -> list[dict]:
+    spec = obj.get("spec") or {}
+    types = spec.get("policyTypes") or (["Ingress"] + (["Egress"] if spec.get("egress") else []))
+    if direction not in types or len(types) < 2:
+        raise EmissionError(f"the policy cannot lose policy type {direction}")
+    kept = [t for t in types if t != direction]
+    if spec.get("policyTypes"):
+        return [{"op": "test", "path": "/spec/policyTypes", "value": list(types)}, {"op": "replace", "path": "/spec/policyTypes", "value": kept}]
+    return [{"op": "add", "path": "/spec/policyTypes", "value": kept}]
 
 
 def apply_ops(obj: dict, ops: list[dict]) -> dict:

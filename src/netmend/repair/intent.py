@@ -45,12 +45,19 @@ class Intent:
         return tuple(out)
 
 
-def probe_universe(cluster: Cluster, system_namespaces: Iterable[str] = SYSTEM_NAMESPACES) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Every workload -> every service port, except a workload's own services.
+def probe_universe(
+    cluster: Cluster,
+    system_namespaces: Iterable[str] = SYSTEM_NAMESPACES,
+    externals: Iterable[str] = (),
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every workload -> every service port, except a workload's own services;
+    and every outside client (``externals``, by name) -> every port on which a
+    NodePort or LoadBalancer Service takes outside connections.
 
     Sources in ``default`` are named by workload, others ``namespace/workload``;
     a target in the source's namespace is ``service:port``, else
-    ``service.namespace:port``. Sorted, so the universe is deterministic.
+    ``service.namespace:port`` (always so for outside clients). Sorted, so the
+    universe is deterministic.
     """
     skip = set(system_namespaces)
     sim = Simulator(cluster)
@@ -75,6 +82,19 @@ def probe_universe(cluster: Cluster, system_namespaces: Iterable[str] = SYSTEM_N
             name = svc.name if svc.namespace == namespace else f"{svc.name}.{svc.namespace}"
             targets.extend(f"{name}:{sp.port}" for sp in svc.ports if sp.protocol == "TCP")
         rows.append((source, tuple(sorted(set(targets)))))
+    outside = []
+    for svc in services:
+        if not svc.is_external:
+            continue
+        for sp in svc.ports:
+            if sp.protocol != "TCP":
+                continue
+            if svc.type == "LoadBalancer":
+                outside.append(f"{svc.name}.{svc.namespace}:{sp.port}")
+            if sp.node_port is not None:
+                outside.append(f"{svc.name}.{svc.namespace}:{sp.node_port}")
+    if outside:
+        rows.extend((name, tuple(sorted(set(outside)))) for name in sorted(set(externals)))
     return tuple(rows)
 
 

@@ -36,16 +36,18 @@ NO_MISMATCHES = "No mismatches found."
 COMMAND_TIMEOUT = 10.0
 SETTLE_SECONDS = 4.0
 
-PREAMBLE = """
+PREAMBLE_OPENING = """
 Act as a network engineer who diagnoses and repairs Kubernetes NetworkPolicy problems in a microservices application.
-The application (Online Boutique) should allow exactly these communications:
+"""
+# Online Boutique in words; another application brings its own description.
+ONLINE_BOUTIQUE_DESCRIPTION = """The application (Online Boutique) should allow exactly these communications:
 - **User** and **loadgenerator** reach the **frontend** service over HTTP.
 - **frontend** calls **checkout**, **ad**, **recommendation**, **productcatalog**, **cart**, **shipping** and **currency**.
 - **checkout** calls **cart**, **productcatalog**, **payment**, **shipping**, **email** and **currency**.
 - **recommendation** calls **productcatalog**.
 - **cart** stores its data in the **Redis cache** (redis-cart).
-
-Inspect the deployed network policies, compare them with this intent, and repair any mismatch.
+"""
+PREAMBLE_RULES = """Inspect the deployed network policies, compare them with this intent, and repair any mismatch.
 
 How the interaction works:
 - Send **one command per turn**.
@@ -64,6 +66,14 @@ Important notes:
 - 'kubectl exec' is not allowed.
 - Do not change correct network policies unless it is necessary; keep every connection that is already correct.
 """
+
+
+def preamble(description: str) -> str:
+    """The fixed preamble around an application's description (NetArena's layout)."""
+    return PREAMBLE_OPENING + description.strip("\n") + "\n\n" + PREAMBLE_RULES
+
+
+PREAMBLE = preamble(ONLINE_BOUTIQUE_DESCRIPTION)
 
 _ENTRY = re.compile(
     r"LLM Command: ```(?P<command>.*?)```\n"
@@ -123,6 +133,12 @@ def build_prompt(log_text: str, preamble: str = PREAMBLE) -> str:
     """
     shown = log_text[-LOG_WINDOW:] if log_text else ""
     return preamble + PROMPT_SUFFIX + (shown or NO_PREVIOUS_OUTPUT)
+
+
+def task_text(prompt: str) -> str:
+    """The part of a prompt before the last status marker: the task's description and rules."""
+    at = prompt.rfind(STATUS_MARKER)
+    return prompt if at < 0 else prompt[:at]
 
 
 def log_of_prompt(prompt: str) -> str | None:

@@ -3,8 +3,8 @@
 The read is a single ``kubectl get`` of namespaces, pods, services and
 NetworkPolicies in every namespace, printed through a jsonpath template as
 one tab-separated line per object with only the fields that shape the
-network (labels, pod IPs and container ports, service selectors and ports,
-policy specs). Maps and lists print as compact JSON, so policy rules arrive
+network (labels, pod IPs and container ports, service selectors, ports with
+their nodePorts, type and externalTrafficPolicy, policy specs). Maps and lists print as compact JSON, so policy rules arrive
 exactly as the API server stores them and patch ``test`` guards match.
 """
 
@@ -36,6 +36,9 @@ FIELDS: tuple[tuple[str, str], ...] = (
     ("policy_types", ".spec.policyTypes"),
     ("ingress", ".spec.ingress"),
     ("egress", ".spec.egress"),
+    # Which services clients outside the cluster reach, and whether their address survives.
+    ("service_type", ".spec.type"),
+    ("traffic_policy", ".spec.externalTrafficPolicy"),
 )
 KINDS = "namespaces,pods,services,networkpolicies"
 TEMPLATE = "{range .items[*]}" + '{"\\t"}'.join("{" + path + "}" for _, path in FIELDS) + '{"\\n"}{end}'
@@ -131,6 +134,9 @@ def _object(fields: dict[str, str], where: str) -> dict | None:
         if fields["selector"]:
             spec["selector"] = _json(fields["selector"], f"{where} selector")
         spec["ports"] = _json(fields["service_ports"], f"{where} ports") if fields["service_ports"] else []
+        for key, field in (("type", "service_type"), ("externalTrafficPolicy", "traffic_policy")):
+            if fields[field]:
+                spec[key] = fields[field]
         return {"apiVersion": "v1", "kind": kind, "metadata": meta, "spec": spec}
     if kind == "NetworkPolicy":
         spec = {"podSelector": _json(fields["pod_selector"], f"{where} podSelector") if fields["pod_selector"] else {}}

@@ -5,13 +5,20 @@ Each turn is decided from the prompt alone (the participant keeps no state):
 - no log yet, or no read since the last command that may have changed the
   cluster: send a read (:data:`~netmend.repair.observe.READS`: the compact
   jsonpath one first, plainer ones after each read that failed);
-- otherwise: rebuild the cluster from that read, take the latest mismatch
-  lines as the intent (refusing a model that contradicts an observed value;
-  DNS modelling is tried on, then off, since the harness may or may not
-  resolve names through kube-dns), plan, and send the patches as one line.
+- otherwise: rebuild the cluster from that read, read the outside clients
+  and networks the task text names, take the latest mismatch lines as the
+  intent over the whole probe universe (every workload to every service,
+  every named outside client to every NodePort/LoadBalancer port; a model
+  that contradicts an observed value is refused), and plan. Whether the
+  harness resolves names through kube-dns is decided from the observations:
+  DNS is modelled unless that contradicts an observed value. The plan moves
+  only the reported probes, towards their expected values, and nothing else
+  in the universe; when only some can be reached so, the verified part is
+  sent (the mismatch count strictly falls) and the rest is said.
 
-A turn that cannot plan says why and reads again: a read never changes the
-cluster, so the mismatch count can never rise because of it.
+A turn that cannot plan does not repeat itself: it reads in a different way
+(the next of the reads), since a read never changes the cluster and a
+different view may carry what the last one lacked.
 """
 
 from __future__ import annotations
@@ -22,10 +29,11 @@ from dataclasses import dataclass
 from netmend.k8s.errors import MismatchParseError
 from netmend.k8s.model import Cluster
 from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
+from netmend.repair.clients import TaskClients, extract_clients, names_of
 from netmend.repair.emit import plan_command
-from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
+from netmend.repair.errors import ModelContradiction, RepairError
 from netmend.repair.intent import intent_from_feedback, probe_universe, with_probes
-from netmend.repair.netarena import NO_MISMATCHES, LogEntry, log_of_prompt, parse_log
+from netmend.repair.netarena import NO_MISMATCHES, LogEntry, log_of_prompt, parse_log, task_text
 from netmend.repair.observe import READS, Observation, align_sources, parse_read
 from netmend.repair.planner import Plan, plan_repair
 
@@ -63,45 +71,60 @@ def fresh_read(entries: tuple[LogEntry, ...]) -> LogEntry | None:
 
 
 def plan_from_feedback(
-    obs: Observation, mismatches: tuple[Mismatch, ...], probed_sources: frozenset[str] = frozenset()
+    obs: Observation, mismatches: tuple[Mismatch, ...], clients: TaskClients | None = None
 ) -> Plan:
-    """Plan the repair the mismatch lines ask for, DNS modelling on then off.
+    """Plan the repair the mismatch lines ask for.
 
-    Every probe of the cluster's universe the lines do not mention is kept
-    as it is. If no plan can do that, the probes from sources the harness
-    was never seen probing (not in ``probed_sources`` nor in the lines) are
-    let go: their intent is unknown, and pinning them may forbid the only
-    repair (re-isolating a pod also denies sources nobody probes).
+    The universe is every probe the cluster and the task's outside clients
+    define, plus the reported ones; every probe the lines do not mention
+    keeps its value. DNS is modelled unless the model then contradicts an
+    observed value (then it is not). A partial plan (``Plan.unresolved``)
+    is returned when only some reported probes can be reached safely.
 
     Raises
     ------
     ModelContradiction
         When the model contradicts the observation with DNS modelled and without.
     RepairError
-        When the intent is malformed or no plan exists.
+        When the intent is malformed or not one reported probe can be reached.
     """
+    clients = clients or TaskClients()
+    externals = clients.as_dict()
     listed = [(m.source, m.target) for m in mismatches]
-    universe = with_probes(probe_universe(obs.cluster), listed)
-    seen = probed_sources | {source for source, _ in listed}
-    relaxed = tuple(row for row in universe if row[0] in seen)
+    universe = with_probes(probe_universe(obs.cluster, externals=externals), listed)
     first: ModelContradiction | None = None
     for dns in (True, False):
-        prober = Prober(obs.cluster, universe, dns=dns)
+        prober = Prober(obs.cluster, universe, dns=dns, externals=externals)
         try:
-            intent = intent_from_feedback(prober.run(), mismatches)
+            intent = intent_from_feedback(prober.run(), implied(prober, mismatches))
         except ModelContradiction as exc:
             first = first or exc
             continue
-        try:
-            return plan_repair(obs.cluster, obs.policies, intent, dns=dns, prober=prober)
-        except NoPlan:
-            if relaxed == universe:
-                raise
-        prober = Prober(obs.cluster, relaxed, dns=dns)
-        intent = intent_from_feedback(prober.run(), mismatches)
-        return plan_repair(obs.cluster, obs.policies, intent, dns=dns, prober=prober)
+        return plan_repair(
+            obs.cluster, obs.policies, intent, dns=dns, prober=prober,
+            externals=externals, networks=clients.networks, partial=True,
+        )
     assert first is not None
     raise first
+
+
+def implied(prober: Prober, mismatches: tuple[Mismatch, ...]) -> tuple[Mismatch, ...]:
+    """The reported mismatches plus every probe that is the same connection as
+    one of them (it has the same value in any cluster, so it wants the same)."""
+    reported = {(m.source, m.target): m for m in mismatches}
+    out = list(mismatches)
+    for probes in prober.connections().values():
+        wants = {reported[p].expected: reported[p] for p in probes if p in reported}
+        if len(wants) != 1:
+            continue  # not reported, or reported both ways (the contradiction check speaks)
+        (want, seen), = wants.items()
+        out.extend(Mismatch(s, t, want, seen.actual) for s, t in probes if (s, t) not in reported)
+    return tuple(out)
+
+
+def clients_of(prompt: str, obs: Observation) -> TaskClients:
+    """The outside clients and networks the prompt's task text names."""
+    return extract_clients(task_text(prompt), names_of(obs.cluster))
 
 
 def _read(why: str, entries: tuple[LogEntry, ...] = (), workloads: Cluster | None = None) -> Decision:
@@ -116,13 +139,6 @@ def _usable(entry: LogEntry, workloads: Cluster | None) -> bool:
     except (RepairError, ValueError):
         return False
     return True
-
-
-def _mismatch_lines(summary: str) -> tuple[Mismatch, ...]:
-    try:
-        return parse_feedback(summary)
-    except MismatchParseError:
-        return ()
 
 
 def parse_feedback(summary: str) -> tuple[Mismatch, ...]:
@@ -160,20 +176,31 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
     if read is None:
         return _read("The cluster may have changed since the last read; reading it again before repairing.", entries, workloads)
     try:
-        obs = align_sources(parse_read(read.command.strip(), read.output, workloads), [m.source for m in mismatches])
-        probed = frozenset(m.source for e in entries for m in _mismatch_lines(e.summary))
-        plan = plan_from_feedback(obs, mismatches, probed)
+        obs = parse_read(read.command.strip(), read.output, workloads)
+        clients = clients_of(prompt, obs)
+        obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.as_dict()])
+        plan = plan_from_feedback(obs, mismatches, clients)
         if plan.is_empty:
-            return _read("The model already shows the intended connectivity; reading again.", entries, workloads)
+            return _other_read("The model already shows the intended connectivity", read, entries, workloads)
         command = plan_command(plan)
     except RepairError as exc:
-        return _read(f"No safe repair: {exc}. Reading again instead of guessing.", entries, workloads)
+        return _other_read(f"No safe repair: {exc}", read, entries, workloads)
     except ValueError as exc:
-        return _read(f"The read output could not be used: {exc}. Reading again.", entries, workloads)
+        return _other_read(f"The read output could not be used: {exc}", read, entries, workloads)
     lines = "\n".join(f"- {e.describe()}" for e in plan.edits)
     mode = "with" if plan.dns else "without"
+    fixed = len(plan.changes) - len(plan.unresolved)
     explanation = (
-        f"Repair verified on the model ({mode} DNS modelling): {len(plan.changes)} probe(s) "
+        f"Repair verified on the model ({mode} DNS modelling): {fixed} probe(s) "
         f"change to the intended value and no other probe moves. Edits:\n{lines}"
     )
+    if plan.unresolved:
+        left = "; ".join(f"{m.source} -> {m.target}" for m in plan.unresolved)
+        explanation += f"\nLeft as they are (no verified safe edit reaches them yet): {left}. {plan.reason}"
     return Decision(command, explanation, plan)
+
+
+def _other_read(why: str, read: LogEntry, entries: tuple[LogEntry, ...], workloads: Cluster | None) -> Decision:
+    """After a read that led to no plan, a different read (never the same one again)."""
+    used = READS.index(read.command.strip())
+    return Decision(READS[(used + 1) % len(READS)], f"{why}. Reading the cluster another way instead of repeating the last read.")

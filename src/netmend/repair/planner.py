@@ -20,13 +20,15 @@ The result is exact or there is no plan: :class:`NoPlan` says why.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from netmend.k8s.errors import K8sError
 from netmend.k8s.manifest import parse_policy
-from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy
+from netmend.k8s.model import Cluster, NetworkPolicy, Peer
 from netmend.k8s.probe import PROBE_PROTOCOL, Matrix, Mismatch, Prober
-from netmend.k8s.semantics import EGRESS, INGRESS, Snapshot
+from netmend.k8s.semantics import EGRESS, INGRESS, Snapshot, Verdict
 from netmend.repair.edits import (
     AddPeer,
     AddPolicyType,
@@ -35,15 +37,19 @@ from netmend.repair.edits import (
     AllowDNS,
     Edit,
     NarrowRule,
+    PeerSpec,
     PortSpec,
     RemovePeer,
+    RemovePolicyType,
     RemoveRule,
     SetPodSelector,
     SetPort,
     SetProtocol,
+    SetValue,
     apply_edits,
     patch_ops,
     plan_weight,
+    set_value,
 )
 from netmend.repair.errors import EmissionError, NoPlan
 from netmend.repair.intent import Intent
@@ -55,10 +61,18 @@ from netmend.repair.resolve import (
     target_endpoints,
     workload_peer,
 )
+from netmend.repair.vocabulary import Proposer, selector_matches
+
+# Where a probe starts: a pod index, or the address an outside client arrives with.
+Origin = int | ipaddress.IPv4Address | ipaddress.IPv6Address
 
 DEFAULT_MAX_EDITS = 6
 DEFAULT_BUDGET = 1_000  # re-simulations per plan
 MAX_VISITED = 200_000  # candidate sets enumerated per plan
+MAX_NODES = 300_000  # partial sets visited per search
+PLAIN_BUDGET = 150  # re-simulations of the heavier-but-plain attempt before holding collateral
+KEEP_SLACK = 6  # weight the rules holding collateral may add
+MAX_KEPT = 12  # collateral probes the planner tries to hold with extra rules
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,9 @@ class Plan:
     after: Matrix
     changes: tuple[Mismatch, ...]
     dns: bool
+    # Changes the plan leaves as they are (a partial plan), with the reason.
+    unresolved: tuple[Mismatch, ...] = ()
+    reason: str = ""
 
     @property
     def weight(self) -> int:
@@ -120,8 +137,12 @@ class _Search:
         dns: bool,
         editable: frozenset[str] | None = None,
         prober: Prober | None = None,
+        externals: Mapping[str, str] | None = None,
+        networks: Sequence[str] = (),
     ):
         self.editable = editable
+        self.externals = dict(externals or {})
+        self.networks = tuple(networks)
         self.objects = dict(objects)
         self.policies: dict[str, NetworkPolicy] = {}
         for key, obj in sorted(self.objects.items()):
@@ -131,12 +152,18 @@ class _Search:
             self.policies[key] = pol
         self.cluster = cluster.with_policies(tuple(self.policies.values()))
         self.intent = intent
-        self.prober = prober or Prober(self.cluster, intent.desired.probes(), dns=dns)
+        self.prober = prober or Prober(self.cluster, intent.desired.probes(), dns=dns, externals=self.externals)
         self.sim = self.prober.sim
         self.dns = dns
         self.snap: Snapshot = self.sim.snapshot(tuple(self.policies.values()))
         self.current = self.prober.run(self.policies.values())
         self.changes = intent.changes(self.current)
+        self._wanted_false = {(c.source, c.target) for c in self.changes if not c.expected}
+        self._denied: set[tuple[str, str]] = set()
+        for c in self.changes:
+            if not c.expected and c.source not in self.externals:
+                pod = self.sim.pods[source_pod(self.sim, c.source)]
+                self._denied.add((pod.namespace, pod.workload))
         self.budget = DEFAULT_BUDGET
         self.visited = 0
         self.collateral: tuple[tuple[str, str, bool], ...] = ()
@@ -146,6 +173,8 @@ class _Search:
         self._parsed: dict[frozenset[Edit], NetworkPolicy] = {}
         self._subs: dict[frozenset[tuple[str, tuple]], Prober | None] = {}
         self._rows: list | None = None
+        self._landings: dict[tuple[str, str], list] = {}
+        self._spares: dict[tuple[str, str], bool] = {}
 
     # -- simulation ------------------------------------------------------------
 
@@ -159,7 +188,10 @@ class _Search:
             group_key = frozenset(group)
             parsed = self._parsed.get(group_key)
             if parsed is None:
-                parsed = parse_policy(apply_edits(self.objects[pkey], group), source=pkey)
+                try:
+                    parsed = parse_policy(apply_edits(self.objects[pkey], group), source=pkey)
+                except K8sError as exc:  # an edit set the API server would refuse
+                    raise EmissionError(f"{pkey}: {exc}") from None
                 self._parsed[group_key] = parsed
             policies[pkey] = parsed
         return list(policies.values())
@@ -178,19 +210,19 @@ class _Search:
             hit = self._cache[key] = self.prober.run(self._policies_after(key))
         return hit
 
-    def _affected(self, keys: frozenset[tuple[str, tuple]]) -> Prober | None:
-        """A prober over the only probes edits to the policies ``keys`` can move.
-
-        ``keys`` are (policy, new selector labels or ``()``). Only probes from
-        a pod those policies select, before or after the edit (egress, DNS),
-        or to one (ingress) can change; every other probe keeps its value.
-        """
-        if keys in self._subs:
-            return self._subs[keys]
+    def _affected(self, pods: frozenset[int]) -> Prober | None:
+        """A prober over the only probes edits selecting ``pods`` (before or after)
+        can move: from one of them (egress, DNS) or to one (ingress)."""
+        if pods in self._subs:
+            return self._subs[pods]
         if self._rows is None:
             self._rows = []
             resolved: dict[tuple[str, str], frozenset[int]] = {}
             for source, targets in self.intent.desired.probes():
+                if source in self.externals:
+                    cells = [(t, frozenset(d for d, _ in eps)) for t, _ip, eps in self.prober.outside(source)]
+                    self._rows.append((source, -1, cells))
+                    continue
                 src = source_pod(self.sim, source)
                 namespace = self.sim.pods[src].namespace
                 cells = []
@@ -199,20 +231,22 @@ class _Search:
                         resolved[(t, namespace)] = frozenset(d for d, _ in target_endpoints(self.sim, t, namespace))
                     cells.append((t, resolved[(t, namespace)]))
                 self._rows.append((source, src, cells))
-        pods: set[int] = set()
-        for key, labels in keys:
-            pol = self.policies[key]
-            pods |= self.sim.select_pods(pol.pod_selector, pol.namespace)
-            if labels:
-                pods |= self.sim.select_pods(LabelSelector(match_labels=labels), pol.namespace)
         probes = []
         for source, src, cells in self._rows:
             chosen = [t for t, endpoints in cells if src in pods or endpoints & pods]
             if chosen:
                 probes.append((source, tuple(chosen)))
-        sub = Prober(self.cluster, probes, dns=self.dns) if probes else None
-        self._subs[keys] = sub
+        sub = Prober(self.cluster, probes, dns=self.dns, externals=self.externals) if probes else None
+        self._subs[pods] = sub
         return sub
+
+    def _touched_pods(self, edits: frozenset[Edit], after: list[NetworkPolicy]) -> frozenset[int]:
+        """Pods selected, before or after ``edits``, by a policy they change."""
+        keys = {e.key for e in edits}
+        pods: set[int] = set()
+        for pol in (*(self.policies[k] for k in keys), *(p for p in after if p.key in keys)):
+            pods |= self.sim.select_pods(pol.pod_selector, pol.namespace)
+        return frozenset(pods)
 
     def reaches(self, edits: Iterable[Edit], targets: frozenset[int]) -> bool:
         """Changes in ``targets`` reach the intent and every other probe stays."""
@@ -223,9 +257,10 @@ class _Search:
         key = frozenset(edits)
         result = self._sub_cache.get(key)
         if result is None:
-            sub = self._affected(frozenset((e.key, getattr(e, "labels", ())) for e in key))
+            after = self._policies_after(key)
+            sub = self._affected(self._touched_pods(key, after))
             self._spend()
-            result = self._sub_cache[key] = sub.run(self._policies_after(key)) if sub else Matrix()
+            result = self._sub_cache[key] = sub.run(after) if sub else Matrix()
         wanted = {(c.source, c.target): c.expected for i, c in enumerate(self.changes) if i in targets}
         out, seen = [], set()
         for source, cells in result.rows:
@@ -237,6 +272,57 @@ class _Search:
             if probe not in seen and self._now[probe] != want:
                 out.append((*probe, self._now[probe]))
         return tuple(out)
+
+    # -- where a probe goes ------------------------------------------------------
+
+    def _landing(self, source: str, target: str) -> list[tuple[Origin, int, int]]:
+        """``(origin, endpoint pod, pod port)`` per endpoint of a probe; the origin is
+        the source pod's index, or the address an outside client arrives with."""
+        hit = self._landings.get((source, target))
+        if hit is None:
+            hit = self._landings[(source, target)] = self._land(source, target)
+        return hit
+
+    def _land(self, source: str, target: str) -> list[tuple[Origin, int, int]]:
+        if source in self.externals:
+            for tgt, ip, endpoints in self.prober.outside(source):
+                if tgt == target:
+                    return [(ip, dst, port) for dst, port in endpoints]
+            return []
+        src = source_pod(self.sim, source)
+        return [(src, dst, port) for dst, port in target_endpoints(self.sim, target, self.sim.pods[src].namespace)]
+
+    def _verdict(self, origin: Origin, dst: int, port: int, protocol: str = PROBE_PROTOCOL) -> Verdict:
+        if isinstance(origin, int):
+            return self.snap.verdict(origin, dst, protocol, port)
+        return self.snap.verdict_external(dst, str(origin), INGRESS, protocol, port)
+
+    @staticmethod
+    def _admits(rule, origin: Origin) -> bool:
+        return rule.admits_peer(origin) if isinstance(origin, int) else rule.admits_address(origin)
+
+    def _peer_specs(self, origin: Origin, namespace: str) -> list[PeerSpec]:
+        """Peers naming ``origin`` in a rule of ``namespace``: the workload's labels,
+        or for an address each network of the task text holding it, then itself."""
+        if isinstance(origin, int):
+            return [workload_peer(self.sim, origin, namespace)]
+        out = []
+        for text in self.networks:
+            net = ipaddress.ip_network(text, strict=False)
+            if origin in net and net.prefixlen < net.max_prefixlen:
+                out.append(PeerSpec(cidr=str(net)))
+        out.append(PeerSpec(cidr=str(ipaddress.ip_network(origin))))
+        return out
+
+    def _rule_obj(self, pol: NetworkPolicy, direction: str, index: int) -> dict:
+        field = "ingress" if direction == INGRESS else "egress"
+        return ((self.objects[pol.key].get("spec") or {}).get(field) or [])[index]
+
+    def _ns_labels(self, namespace: str) -> dict[str, str]:
+        for ns in self.cluster.namespaces:
+            if ns.name == namespace:
+                return dict(ns.labels)
+        return {}
 
     # -- candidates ------------------------------------------------------------
 
@@ -251,7 +337,7 @@ class _Search:
                 self.reqs.append((index, side))
                 found = [e for e in found if self._may_edit(e)]
                 if not found:
-                    orphans.append(f"{change.source} -> {change.target} (want {change.expected}; {side})")
+                    orphans.append((index, f"{change.source} -> {change.target} (want {change.expected}; {side})"))
                 for edit in found:
                     raw.setdefault(edit, set()).add(req)
         for edit, covers in self._grouped(raw).items():
@@ -262,60 +348,82 @@ class _Search:
 
     def _for_change(self, change: Mismatch) -> list[tuple[str, list[Edit]]]:
         """Requirements of one change: each blocked (or admitting) side and its candidates."""
-        src = source_pod(self.sim, change.source)
-        namespace = self.sim.pods[src].namespace
-        endpoints = target_endpoints(self.sim, change.target, namespace)
-        if not endpoints:
+        landing = self._landing(change.source, change.target)
+        if not landing:
             return [("service endpoint", [])]
         if not change.expected:
             out: list[Edit] = []
-            for dst, port in endpoints:
-                verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
-                for side, pod, peer in ((verdict.ingress, dst, src), (verdict.egress, src, dst)):
+            for origin, dst, port in landing:
+                verdict = self._verdict(origin, dst, port)
+                sides = [(verdict.ingress, dst, origin, INGRESS)]
+                if verdict.egress is not None:
+                    sides.append((verdict.egress, origin, dst, EGRESS))
+                for side, pod, peer, direction in sides:
                     if side.isolated:
-                        out.extend(self._close(side.allowed_by, pod, peer))
-                if not verdict.ingress.isolated:
-                    out.extend(self._reisolate(dst, src, port))
+                        out.extend(self._close(side.allowed_by, pod, peer, port))
+                    else:
+                        out.extend(self._reisolate(pod, peer, port, direction))
             return [("deny", out)]
         reqs: list[tuple[str, list[Edit]]] = []
-        if self.dns and not self._dns_ok(src):
-            reqs.append(("dns", self._open_dns(src)))
-        dst, port = endpoints[0]
-        verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
-        if not verdict.egress.allowed:
-            reqs.append(("egress", self._open(src, dst, port, EGRESS)))
+        origin, dst, port = landing[0]
+        if isinstance(origin, int) and self.dns and not self._dns_ok(origin):
+            reqs.append(("dns", self._open_dns(origin)))
+        verdict = self._verdict(origin, dst, port)
+        if verdict.egress is not None and not verdict.egress.allowed:
+            reqs.append(("egress", self._open(origin, dst, port, EGRESS)))
         if not verdict.ingress.allowed:
-            reqs.append(("ingress", self._open(src, dst, port, INGRESS)))
+            reqs.append(("ingress", self._open(origin, dst, port, INGRESS)))
         return reqs
 
     def _may_edit(self, edit: Edit) -> bool:
         return self.editable is None or edit.namespace in self.editable
 
-    def _reisolate(self, pod: int, src: int, port: int) -> list[Edit]:
-        """Ways to isolate ``pod`` again: a policy selecting it lost its Ingress
-        type, or an Ingress policy of its namespace selects no pod at all;
-        with them, the withdrawals of that policy's rules that would still
-        admit ``src`` on ``port`` once it isolates."""
+    def _reisolate(self, pod: int, peer: Origin, port: int, direction: str) -> list[Edit]:
+        """Ways to isolate ``pod`` for ``direction`` again: a policy selecting it lost
+        that type, or a policy of its namespace selects no pod or other pods than it
+        should; with them, the withdrawals of that policy's rules that would still
+        admit ``peer`` on ``port`` once it isolates."""
         target = self.sim.pods[pod]
+        labels = dict(target.labels)
         out: list[Edit] = []
-        labels = workload_peer(self.sim, pod, target.namespace).pod_labels
+        workload = workload_peer(self.sim, pod, target.namespace).pod_labels
         for p in self.policies.values():
             if p.namespace != target.namespace:
                 continue
-            if p.pod_selector.matches(dict(target.labels)):
-                if INGRESS in p.effective_types:
+            if p.pod_selector.matches(labels):
+                if direction in p.effective_types:
                     continue
-                out.append(AddPolicyType(p.namespace, p.name, INGRESS))
-            elif INGRESS in p.effective_types and not self.sim.select_pods(p.pod_selector, p.namespace):
-                out.append(SetPodSelector(p.namespace, p.name, INGRESS, labels=labels))
+                out.append(AddPolicyType(p.namespace, p.name, direction))
+            elif direction in p.effective_types and self._spare(p, direction):
+                if not self.sim.select_pods(p.pod_selector, p.namespace):
+                    out.append(SetPodSelector(p.namespace, p.name, direction, labels=workload))
+                spec = self.objects[p.key].get("spec") or {}
+                out.extend(Proposer(p.namespace, p.name, direction).match(("podSelector",), spec.get("podSelector"), labels))
             else:
                 continue
-            isolating = replace(p, policy_types=(INGRESS, *(t for t in p.effective_types if t != INGRESS)))
-            rules = self.sim.compile_policy(isolating).ingress or ()
-            named = self.sim.named_ports[pod]
-            refs = [r.ref for r in rules if r.admits_peer(src) and r.admits_port(PROBE_PROTOCOL, port, named)]
-            out.extend(self._close(refs, pod, src))
+            isolating = replace(p, policy_types=(direction, *(t for t in p.effective_types if t != direction)))
+            compiled = self.sim.compile_policy(isolating)
+            rules = (compiled.ingress if direction == INGRESS else compiled.egress) or ()
+            named = self.sim.named_ports[pod if direction == INGRESS else peer] if isinstance(peer, int) or direction == INGRESS else {}
+            refs = [r.ref for r in rules if self._admits(r, peer) and r.admits_port(PROBE_PROTOCOL, port, named)]
+            out.extend(self._close(refs, pod, peer, port, policy=isolating))
         return out
+
+    def _spare(self, pol: NetworkPolicy, direction: str) -> bool:
+        """Whether ``pol`` isolates no pod on its own for ``direction`` (it selects
+        none, or only pods other policies isolate too): a selector gone astray."""
+        key = (pol.key, direction)
+        if key not in self._spares:
+            self._spares[key] = self._is_spare(pol, direction)
+        return self._spares[key]
+
+    def _is_spare(self, pol: NetworkPolicy, direction: str) -> bool:
+        others = [p for p in self.policies.values() if p.key != pol.key and p.namespace == pol.namespace and direction in p.effective_types]
+        for pod in self.sim.select_pods(pol.pod_selector, pol.namespace):
+            labels = dict(self.sim.pods[pod].labels)
+            if not any(p.pod_selector.matches(labels) for p in others):
+                return False
+        return True
 
     def _dns_ok(self, src: int) -> bool:
         endpoints = dns_endpoints(self.sim)
@@ -337,6 +445,10 @@ class _Search:
         for pol in self._isolating(src, EGRESS):
             out.append(AllowDNS(pol.namespace, pol.name, EGRESS, dns_peer=peer))
             out.append(AllowAll(pol.namespace, pol.name, EGRESS))
+        for dst, port in dns_endpoints(self.sim)[:1]:
+            # a DNS rule of its own that one field keeps from matching
+            fixes = SetValue | SetPort | SetProtocol | AddPolicyType | RemovePolicyType
+            out.extend(e for e in self._open(src, dst, port, EGRESS, protocol="UDP") if isinstance(e, fixes))
         return out
 
     def _dormant(self, pod: int, direction: str) -> list[NetworkPolicy]:
@@ -351,60 +463,192 @@ class _Search:
             and p.pod_selector.matches(dict(pod_obj.labels))
         ]
 
-    def _open(self, src: int, dst: int, port: int, direction: str, *, dormant: bool = False) -> list[Edit]:
+    def _open(
+        self, src: Origin, dst: int, port: int, direction: str, *, protocol: str = PROBE_PROTOCOL, dormant: bool = False
+    ) -> list[Edit]:
         """Candidates admitting ``src -> dst:port`` on one side; with ``dormant``, also
         rules for policies that would isolate that side once their type is restored."""
         here, there = (dst, src) if direction == INGRESS else (src, dst)
         named = self.sim.named_ports[dst]
+        field = "ingress" if direction == INGRESS else "egress"
         out: list[Edit] = []
-        if dormant:
-            for pol in self._dormant(here, direction):
-                peer = workload_peer(self.sim, there, pol.namespace)
-                out.append(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port),)))
-        for pol in self._isolating(here, direction):
-            peer = workload_peer(self.sim, there, pol.namespace)
-            out.append(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port),)))
+        for pol in self._dormant(here, direction):
+            peers = self._peer_specs(there, pol.namespace)
+            if dormant:
+                out.extend(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port, protocol),)) for peer in peers)
+            typed = replace(pol, policy_types=(direction, *pol.effective_types))
+            compiled = self.sim.compile_policy(typed)
+            rules = (compiled.ingress if direction == INGRESS else compiled.egress) or ()
+            if any(self._admits(r, there) and r.admits_port(protocol, port, named) for r in rules):
+                out.append(AddPolicyType(pol.namespace, pol.name, direction))
+        here_labels = dict(self.sim.pods[here].labels)
+        isolating = self._isolating(here, direction)
+        if dormant:  # a policy a repair may point back at ``here`` (its selector gone astray)
+            for pol in self.policies.values():
+                if pol.namespace == self.sim.pods[here].namespace and pol not in isolating and direction in pol.effective_types and self._spare(pol, direction):
+                    out.extend(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port, protocol),)) for peer in self._peer_specs(there, pol.namespace))
+        for pol in isolating:
+            peers = self._peer_specs(there, pol.namespace)
+            out.extend(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port, protocol),)) for peer in peers)
             if direction == EGRESS:
                 out.append(AllowAll(pol.namespace, pol.name, direction))
+            if len(pol.effective_types) > 1 and not pol.rules(direction):
+                out.append(RemovePolicyType(pol.namespace, pol.name, direction))
             compiled = self.sim.compile_policy(pol)
             rules = compiled.ingress if direction == INGRESS else compiled.egress
-            for index, (rule, crule) in enumerate(zip(pol.rules(direction), rules or (), strict=True)):
-                admits_peer = crule.admits_peer(there)
-                admits_port = crule.admits_port(PROBE_PROTOCOL, port, named)
-                if admits_peer and not admits_port:
-                    out.extend(self._fix_ports(pol, direction, index, rule.ports or (), port, named))
-                elif admits_port and not admits_peer and rule.peers:
-                    out.append(AddPeer(pol.namespace, pol.name, direction, rule=index, peers=(peer,)))
+            prop = Proposer(pol.namespace, pol.name, direction)
+            parts = [(self._admits(c, there), c.admits_port(protocol, port, named)) for c in rules or ()]
+            stuck = not any(peer_ok or port_ok for peer_ok, port_ok in parts)
+            for index, (rule, (peer_ok, port_ok)) in enumerate(zip(pol.rules(direction), parts, strict=True)):
+                rule_obj = self._rule_obj(pol, direction, index)
+                fix_port = (peer_ok and not port_ok) or (stuck and rule.peers)
+                fix_peer = (port_ok and not peer_ok and rule.peers) or (stuck and rule.peers)
+                if fix_port:
+                    out.extend(self._fix_ports(pol, direction, index, rule.ports or (), port, named, protocol))
+                    out.extend(prop.open_port((field, index), rule_obj.get("ports") or [], protocol, port, named))
+                if fix_peer:
+                    out.extend(AddPeer(pol.namespace, pol.name, direction, rule=index, peers=(peer,)) for peer in peers)
+                    out.extend(self._fix_peers(pol, direction, index, rule_obj, there))
+        # a policy whose rule would admit, had its podSelector not lost ``here``
+        for pol in self.policies.values():
+            if pol.namespace != self.sim.pods[here].namespace or direction not in pol.effective_types or pol in isolating:
+                continue
+            if not self._spare(pol, direction):
+                continue
+            compiled = self.sim.compile_policy(pol)
+            rules = (compiled.ingress if direction == INGRESS else compiled.egress) or ()
+            if any(not r.peers_all and self._admits(r, there) and r.admits_port(protocol, port, named) for r in rules):
+                spec = self.objects[pol.key].get("spec") or {}
+                out.extend(Proposer(pol.namespace, pol.name, direction).match(("podSelector",), spec.get("podSelector"), here_labels))
+        return out
+
+    def _fix_peers(self, pol: NetworkPolicy, direction: str, index: int, rule_obj: dict, there: Origin) -> list[Edit]:
+        """Single-field edits of a rule's peers after which one of them admits ``there``."""
+        field, peers_field = ("ingress", "from") if direction == INGRESS else ("egress", "to")
+        prop = Proposer(pol.namespace, pol.name, direction)
+        peers = rule_obj.get(peers_field) or []
+        out: list[Edit] = []
+        for k, peer in enumerate(peers):
+            path = (field, index, peers_field, k)
+            if "ipBlock" in peer:
+                if not isinstance(there, int):
+                    out.extend(prop.block(path, peer["ipBlock"], there, self.networks, admit=True))
+                continue
+            if not isinstance(there, int):
+                continue
+            pod = self.sim.pods[there]
+            pod_labels, ns_labels = dict(pod.labels), self._ns_labels(pod.namespace)
+            ns_sel, pod_sel = peer.get("namespaceSelector"), peer.get("podSelector")
+            if ns_sel is None:
+                if pod.namespace == pol.namespace:
+                    out.extend(prop.match((*path, "podSelector"), pod_sel, pod_labels))
+                elif selector_matches(pod_sel, pod_labels):
+                    # a peer that lost its namespaceSelector looks in the policy's namespace only
+                    for key, value in sorted(ns_labels.items()):
+                        out.append(prop.edit((*path, "namespaceSelector"), {"matchLabels": {key: value}}, 2, f"in namespaces {key}={value}"))
+                continue
+            ns_ok = selector_matches(ns_sel, ns_labels)
+            pod_ok = pod_sel is None or selector_matches(pod_sel, pod_labels)
+            if not ns_ok:
+                out.extend(prop.match((*path, "namespaceSelector"), ns_sel, ns_labels))
+            if not pod_ok:
+                out.extend(prop.match((*path, "podSelector"), pod_sel, pod_labels))
+            if pod_sel is not None and ns_ok != pod_ok:
+                split = [*peers[:k], {"namespaceSelector": ns_sel}, {"podSelector": pod_sel}, *peers[k + 1 :]]
+                out.append(prop.edit((field, index, peers_field), split, 2, f"split {peers_field}[{k}] into two peers (OR)"))
         return out
 
     @staticmethod
-    def _fix_ports(pol, direction, index, ports, port, named) -> list[Edit]:
+    def _fix_ports(pol, direction, index, ports, port, named, protocol=PROBE_PROTOCOL) -> list[Edit]:
         out: list[Edit] = []
         for entry, pp in enumerate(ports):
             if pp.end_port is not None:
                 continue
             value_ok = pp.port == port or (isinstance(pp.port, str) and named.get(pp.port, (None, None))[1] == port)
-            if not value_ok:
+            if not value_ok and not isinstance(pp.port, str):
                 out.append(SetPort(pol.namespace, pol.name, direction, rule=index, entry=entry, port=port))
-            if pp.effective_protocol != PROBE_PROTOCOL:
-                out.append(SetProtocol(pol.namespace, pol.name, direction, rule=index, entry=entry, protocol=PROBE_PROTOCOL))
+            if pp.effective_protocol != protocol:
+                out.append(SetProtocol(pol.namespace, pol.name, direction, rule=index, entry=entry, protocol=protocol))
         return out
 
-    def _close(self, refs, pod: int, peer_pod: int) -> list[Edit]:
-        """Candidates withdrawing the rules ``refs`` (of ``pod``'s side) from ``peer_pod``."""
+    def _close(self, refs, pod: int, peer: Origin, port: int, policy: NetworkPolicy | None = None) -> list[Edit]:
+        """Candidates withdrawing the rules ``refs`` (of ``pod``'s side) from ``peer``.
+
+        ``policy`` stands in for its stored self (a policy about to get a type back).
+        """
         out: list[Edit] = []
         for ref in refs:
-            pol = self.policies[ref.policy]
+            pol = policy if policy is not None and policy.key == ref.policy else self.policies[ref.policy]
             rule = pol.rules(ref.direction)[ref.index]
+            rule_obj = self._rule_obj(pol, ref.direction, ref.index)
+            field, peers_field = ("ingress", "from") if ref.direction == INGRESS else ("egress", "to")
+            prop = Proposer(pol.namespace, pol.name, ref.direction)
             out.append(RemoveRule(pol.namespace, pol.name, ref.direction, rule=ref.index))
-            if ref.direction == EGRESS and not rule.peers and not rule.ports:
-                out.append(self._narrow(pol, ref.index, peer_pod))
+            if ref.direction == EGRESS and not rule.peers and not rule.ports and isinstance(peer, int):
+                out.append(self._narrow(pol, ref.index, peer))
+            out.extend(prop.close_port((field, ref.index), rule_obj.get("ports") or [], PROBE_PROTOCOL, port))
             peers = rule.peers or ()
-            if len(peers) > 1:
-                for k, peer in enumerate(peers):
-                    if peer_matches(self.sim, peer, pol.namespace, peer_pod):
-                        out.append(RemovePeer(pol.namespace, pol.name, ref.direction, rule=ref.index, peer=k))
+            if not peers:
+                restrict = self._restrict_peers(pol, ref.direction, ref.index, peer)
+                if restrict is not None:
+                    out.append(restrict)
+            objs = rule_obj.get(peers_field) or []
+            for k, peer_spec in enumerate(peers):
+                if not peer_matches(self.sim, peer_spec, pol.namespace, peer) if isinstance(peer, int) else not _block_holds(peer_spec, peer):
+                    continue
+                if len(peers) > 1:
+                    out.append(RemovePeer(pol.namespace, pol.name, ref.direction, rule=ref.index, peer=k))
+                path = (field, ref.index, peers_field, k)
+                obj = objs[k]
+                if "ipBlock" in obj:
+                    if not isinstance(peer, int):
+                        out.extend(prop.block(path, obj["ipBlock"], peer, self.networks, admit=False))
+                    continue
+                if not isinstance(peer, int):
+                    continue
+                denied = self.sim.pods[peer]
+                keep = [self.sim.pods[i] for i in self._kept_pods(pol, peer_spec) if (self.sim.pods[i].namespace, self.sim.pods[i].workload) != (denied.namespace, denied.workload)]
+                out.extend(prop.unmatch((*path, "podSelector"), obj.get("podSelector"), dict(denied.labels), [dict(p.labels) for p in keep]))
+                if obj.get("namespaceSelector") is not None:
+                    kept_ns = [self._ns_labels(p.namespace) for p in keep]
+                    out.extend(prop.unmatch((*path, "namespaceSelector"), obj["namespaceSelector"], self._ns_labels(denied.namespace), kept_ns))
+                for other in (k - 1, k + 1):
+                    if 0 <= other < len(objs) and _joinable(obj, objs[other]):
+                        lo, hi = sorted((k, other))
+                        joined = [*objs[:lo], {**objs[lo], **objs[hi]}, *objs[hi + 1 :]]
+                        out.append(prop.edit((field, ref.index, peers_field), joined, 2, f"join {peers_field}[{lo}] and [{hi}] (AND)"))
         return out
+
+    def _kept_pods(self, pol: NetworkPolicy, peer_spec) -> list[int]:
+        """Pods a peer matches now that no change asks to deny (what a narrower peer keeps)."""
+        if peer_spec.ip_block is not None:
+            return []
+        return sorted(
+            i for i in range(len(self.sim.pods))
+            if peer_matches(self.sim, peer_spec, pol.namespace, i) and (self.sim.pods[i].namespace, self.sim.pods[i].workload) not in self._denied
+        )
+
+    def _restrict_peers(self, pol: NetworkPolicy, direction: str, index: int, denied: Origin) -> Edit | None:
+        """A rule admitting every peer narrowed to the peers its selected pods reach
+        (or are reached by) now, in probes that stay, ``denied`` left out."""
+        selected = self.sim.select_pods(pol.pod_selector, pol.namespace)
+        field, peers_field = ("ingress", "from") if direction == INGRESS else ("egress", "to")
+        kept: dict[str, dict] = {}
+        for source, cells in self.current.rows:
+            for target, value in cells:
+                if not value or (source, target) in self._wanted_false:
+                    continue
+                for origin, dst, _port in self._landing(source, target)[:1]:
+                    far = origin if direction == INGRESS else dst
+                    near = dst if direction == INGRESS else origin
+                    if near not in selected or far == denied:
+                        continue
+                    for spec in self._peer_specs(far, pol.namespace)[-1:] if not isinstance(far, int) else self._peer_specs(far, pol.namespace):
+                        kept[str(spec)] = spec.to_dict()
+        if not kept:
+            return None
+        value = [kept[k] for k in sorted(kept)]
+        return set_value(pol.namespace, pol.name, direction, (field, index, peers_field), value, 3, f"admit only {', '.join(sorted(kept))}")
 
     def _narrow(self, pol: NetworkPolicy, index: int, denied: int) -> NarrowRule:
         """Allow-all egress rule ``index`` narrowed to what its pods reach now, minus ``denied``."""
@@ -413,6 +657,8 @@ class _Search:
         denied_workload = (pods[denied].namespace, pods[denied].workload)
         keeps = set()
         for source, cells in self.current.rows:
+            if source in self.externals:
+                continue
             src = source_pod(self.sim, source)
             if src not in selected:
                 continue
@@ -460,23 +706,62 @@ class _Search:
         the pool and the search starts over (re-simulations are cached).
         """
         pool = [c for c in cands if any(self.reqs[r][0] in targets for r in c.covers)]
+        keeping = 0  # requirements "hold this collateral probe", added round by round
+        limit = None
         for _ in range(3):
-            best, collateral = self._search(pool, targets, max_edits, stop_at_collateral=True)
-            if best is not None or not collateral:
+            try:
+                best, collateral = self._search(pool, targets, max_edits, stop_at_collateral=True, extra=keeping, limit=limit)
+            except NoPlan:
+                if not keeping:
+                    raise
+                break  # holding those probes is too costly: search the widened pool plainly
+            if best is not None or (not collateral and not keeping):
                 return best
-            known = {c.edit for c in pool}
-            extra = [e for e in dict.fromkeys(self._keep(collateral)) if e not in known and self._may_edit(e)]
-            if not extra:
+            if not collateral or len(collateral) > MAX_KEPT:
+                self.collateral = collateral
+                break  # nothing or too much to hold: search the widened pool plainly
+            if not keeping:
+                # a somewhat heavier set may avoid the collateral altogether (a new
+                # rule instead of a dropped policy type): try those before holding
+                saved, self.budget = self.budget, min(self.budget, PLAIN_BUDGET)
+                try:
+                    plain = self._search(pool, targets, max_edits, stop_at_collateral=False, limit=self.collateral_weight + KEEP_SLACK)[0]
+                except NoPlan:
+                    plain = None
+                finally:
+                    self.budget = saved - (min(saved, PLAIN_BUDGET) - max(self.budget, 0))
+                if plain is not None:
+                    return plain
+            covers: dict[Edit, set[int]] = {c.edit: set(c.covers) for c in pool}
+            fresh: dict[Edit, set[int]] = {}
+            for probe in collateral:
+                found = [e for e in dict.fromkeys(self._keep([probe])) if self._may_edit(e)]
+                if not found:
+                    continue
+                req = len(self.reqs)
+                self.reqs.append((-1, f"keep {probe[0]} -> {probe[1]}"))
+                keeping |= 1 << req
+                for edit in found:
+                    fresh.setdefault(edit, set()).add(req)
+            if not fresh:
                 # the lightest repairs move probes no edit can hold in place;
                 # only a heavier set that avoids them can still do
                 self.collateral = collateral
                 break
-            pool = sorted(pool + [_Candidate(e, frozenset()) for e in extra], key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
+            for edit, cover in self._grouped(fresh).items():  # one rule keeping several
+                fresh.setdefault(edit, set()).update(cover)
+            for edit, cover in fresh.items():
+                covers.setdefault(edit, set()).update(cover)
+            limit = self.collateral_weight + KEEP_SLACK  # the near-safe repair plus rules holding its collateral
+            pool = sorted((_Candidate(e, frozenset(c)) for e, c in covers.items()), key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
         return self._search(pool, targets, max_edits, stop_at_collateral=False)[0]
 
-    def _search(self, pool: list[_Candidate], targets: frozenset[int], max_edits: int, *, stop_at_collateral: bool):
+    def _search(
+        self, pool: list[_Candidate], targets: frozenset[int], max_edits: int, *, stop_at_collateral: bool, extra: int = 0,
+        limit: int | None = None,
+    ):
         wanted = {(c.source, c.target) for i, c in enumerate(self.changes) if i in targets}
-        needed = sum(1 << r for r, (change, _) in enumerate(self.reqs) if change in targets)
+        needed = sum(1 << r for r, (change, _) in enumerate(self.reqs) if change in targets) | extra
         masks = [c.mask for c in pool]
         weights = [c.edit.weight for c in pool]
         # suffix[i]: everything candidates i.. can still cover
@@ -484,9 +769,19 @@ class _Search:
         for i in range(len(pool) - 1, -1, -1):
             suffix[i] = suffix[i + 1] | masks[i]
         collateral: dict[tuple[str, str, bool], None] = {}
+        fewest = 0
         ceiling = sum(sorted(weights, reverse=True)[:max_edits])
+        if limit is not None:
+            ceiling = min(ceiling, limit)
+
+        keys = [c.edit.key for c in pool]
+        nodes = 0
 
         def combos(start: int, size: int, weight: int, covered: int, chosen: list[int]):
+            nonlocal nodes
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise NoPlan(f"more than {MAX_NODES} partial edit sets searched without a verified one")
             if size == 0:
                 if weight == 0 and covered & needed == needed:
                     yield tuple(chosen)
@@ -495,6 +790,10 @@ class _Search:
                 return
             for i in range(start, len(pool) - size + 1):
                 if weights[i] > weight:
+                    continue
+                # an edit that meets no requirement yet is worth trying only next to
+                # another edit of the same policy (two faults in one rule)
+                if not masks[i] & needed & ~covered and all(keys[j] != keys[i] for j in chosen):
                     continue
                 chosen.append(i)
                 yield from combos(i + 1, size - 1, weight - weights[i], covered | masks[i], chosen)
@@ -518,9 +817,14 @@ class _Search:
                     if not missed:
                         return edits, ()
                     if not any((s, t) in wanted for s, t, _ in missed):
-                        collateral.update(dict.fromkeys(missed))
+                        # keep only the smallest collateral: the repairs nearest to safe
+                        if not collateral or len(missed) < fewest:
+                            collateral, fewest = {}, len(missed)
+                        if len(missed) == fewest:
+                            collateral.update(dict.fromkeys(missed))
                         found_collateral = True
             if found_collateral and stop_at_collateral:
+                self.collateral_weight = total
                 # widen the pool before trying heavier sets
                 return None, tuple(collateral)
         return None, tuple(collateral)
@@ -529,18 +833,20 @@ class _Search:
         """Candidates that stop a probe from moving to ``value`` (closing or opening)."""
         out: list[Edit] = []
         for source, target, value in probes:
-            src = source_pod(self.sim, source)
-            endpoints = target_endpoints(self.sim, target, self.sim.pods[src].namespace)
-            for dst, port in endpoints:
-                verdict = self.snap.verdict(src, dst, PROBE_PROTOCOL, port)
+            for origin, dst, port in self._landing(source, target):
+                verdict = self._verdict(origin, dst, port)
                 if value:
-                    for side, pod, peer in ((verdict.ingress, dst, src), (verdict.egress, src, dst)):
+                    sides = [(verdict.ingress, dst, origin)]
+                    if verdict.egress is not None:
+                        sides.append((verdict.egress, origin, dst))
+                    for side, pod, peer in sides:
                         if side.isolated:
-                            out.extend(self._close(side.allowed_by, pod, peer))
+                            out.extend(self._close(side.allowed_by, pod, peer, port))
                 else:
                     # a repair may restore a lost policy type: keep the probe open across it
-                    out.extend(self._open(src, dst, port, EGRESS, dormant=True)
-                               + self._open(src, dst, port, INGRESS, dormant=True))
+                    if isinstance(origin, int):
+                        out.extend(self._open(origin, dst, port, EGRESS, dormant=True))
+                    out.extend(self._open(origin, dst, port, INGRESS, dormant=True))
         return out
 
     def prune(self, edits: tuple[Edit, ...], targets: frozenset[int]) -> tuple[Edit, ...]:
@@ -556,6 +862,22 @@ class _Search:
         return edits
 
 
+def _block_holds(peer: Peer, ip) -> bool:
+    """Whether an ipBlock peer holds the outside address ``ip``."""
+    if peer.ip_block is None:
+        return False
+    net = ipaddress.ip_network(peer.ip_block.cidr, strict=False)
+    return ip.version == net.version and ip in net and not any(
+        ip in ipaddress.ip_network(e, strict=False) for e in peer.ip_block.excepts
+    )
+
+
+def _joinable(a: dict, b: dict) -> bool:
+    """Two selector peers that one AND peer could replace (one namespaces, one pods)."""
+    keys = {frozenset(a), frozenset(b)}
+    return keys == {frozenset({"namespaceSelector"}), frozenset({"podSelector"})}
+
+
 def _consistent(combo: Sequence[_Candidate]) -> bool:
     """Reject sets that edit a rule they also remove."""
     removed = {(c.edit.key, c.edit.direction, c.edit.rule) for c in combo if isinstance(c.edit, RemoveRule)}
@@ -566,6 +888,10 @@ def _consistent(combo: Sequence[_Candidate]) -> bool:
             and edit.rule_index is not None
             and (edit.key, edit.direction, edit.rule_index) in removed
         ):
+            return False
+    paths = sorted((c.edit.key, c.edit.path) for c in combo if isinstance(c.edit, SetValue))
+    for (key_a, a), (key_b, b) in zip(paths, paths[1:], strict=False):
+        if key_a == key_b and b[: len(a)] == a:  # the same field twice, or a field inside another
             return False
     return True
 
@@ -601,6 +927,9 @@ def plan_repair(
     max_edits: int = DEFAULT_MAX_EDITS,
     editable_namespaces: Iterable[str] | None = None,
     prober: Prober | None = None,
+    externals: Mapping[str, str] | None = None,
+    networks: Sequence[str] = (),
+    partial: bool = False,
 ) -> Plan:
     """The lightest verified edit set turning the current matrix into ``intent``.
 
@@ -621,44 +950,77 @@ def plan_repair(
         Only policies in these namespaces may be edited (default: any).
     prober : Prober, optional
         A prober of this cluster over the intent's probes with the same DNS
-        setting, to reuse instead of building one.
+        setting and outside clients, to reuse instead of building one.
+    externals : mapping, optional
+        Probe sources outside the cluster: name -> address.
+    networks : sequence of str
+        CIDRs and addresses the task names (values a repaired ipBlock may take).
+    partial : bool
+        When some changes cannot be reached, return the verified plan of
+        the others (``Plan.unresolved`` lists the rest; every other probe
+        still keeps its value) instead of raising.
 
     Raises
     ------
     NoPlan
-        When no edit set within the IR reaches the intent exactly.
+        When no edit set within the IR reaches the intent exactly (with
+        ``partial``: when not even one change can be reached).
     """
     editable = None if editable_namespaces is None else frozenset(editable_namespaces)
-    search = _Search(cluster, objects, intent, dns, editable, prober)
+    search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks)
     if not search.changes:
         return Plan((), (), search.current, search.current, (), dns)
     cands, orphans = search.candidates()
-    if orphans:
+    if orphans and not partial:
         raise NoPlan(
             "no edit in the repair IR can change "
-            + "; ".join(orphans)
+            + "; ".join(text for _, text in orphans)
             + " (nothing isolates either side for a removal, or the service has no endpoint)"
         )
-    everything = frozenset(range(len(search.changes)))
+    stuck = {index for index, _ in orphans}
+    solved: set[int] = set()
+    reasons: list[str] = [f"no candidate edit changes {text}" for _, text in orphans]
     edits: list[Edit] = []
     for component in _components(cands, search.reqs, len(search.changes)):
-        found = search.search(cands, component, max_edits)
+        names = ", ".join(f"{search.changes[i].source} -> {search.changes[i].target}" for i in sorted(component))
+        if component & stuck:
+            continue
+        try:
+            found = search.search(cands, component, max_edits)
+        except NoPlan as exc:
+            if not partial:
+                raise
+            reasons.append(f"{names}: {exc}")
+            search.budget = DEFAULT_BUDGET  # the next component gets its own search
+            continue
         if found is None:
-            names = ", ".join(f"{search.changes[i].source} -> {search.changes[i].target}" for i in sorted(component))
             moved = ", ".join(f"{s} -> {t}" for s, t, _ in search.collateral[:6])
             hint = f" (the lightest repairs also change {moved}; state those probes in the intent)" if moved else ""
-            raise NoPlan(f"no set of at most {max_edits} candidate edits repairs {names} without moving another probe{hint}")
+            reason = f"no set of at most {max_edits} candidate edits repairs {names} without moving another probe{hint}"
+            if not partial:
+                raise NoPlan(reason)
+            reasons.append(reason)
+            continue
         edits.extend(found)
-    if not search.reaches(edits, everything):
-        joint = search.search(cands, everything, max_edits)
+        solved |= component
+    if not solved:
+        raise NoPlan("; ".join(reasons) or "no change can be reached")
+    targets = frozenset(solved)
+    if not search.reaches(edits, targets):
+        joint = search.search(cands, targets, max_edits)
         if joint is None:
             raise NoPlan("the per-component repairs interfere and no joint edit set reaches the intent")
         edits = list(joint)
-    final = tuple(sorted(search.prune(tuple(edits), everything), key=edit_sort_key))
+    final = tuple(sorted(search.prune(tuple(edits), targets), key=edit_sort_key))
     after = search.run(final)
-    if after != intent.desired:
+    unresolved = tuple(c for i, c in enumerate(search.changes) if i not in targets)
+    wanted = {(c.source, c.target): c.actual for c in unresolved}
+    expected = Matrix(tuple(
+        (src, tuple((t, wanted.get((src, t), v)) for t, v in cells)) for src, cells in intent.desired.rows
+    ))
+    if after != expected:
         raise NoPlan("internal check failed: the plan does not reproduce the intent")
-    return Plan(final, _patches(search.objects, final), search.current, after, search.changes, dns)
+    return Plan(final, _patches(search.objects, final), search.current, after, search.changes, dns, unresolved, "; ".join(reasons))
 
 
 def _patches(objects: Mapping[str, dict], edits: Sequence[Edit]) -> tuple[PolicyPatch, ...]:

@@ -37,11 +37,13 @@ from netmend.k8s import (
     demo_expected,
     policy_to_dict,
 )
+from netmend.k8s.errors import K8sError
 from netmend.k8s.probe import mismatch_summary, parse_target
 from netmend.repair.netarena import (
     DISALLOWED_OUTPUT,
     DISALLOWED_SUMMARY,
     MAX_ITERATIONS,
+    PREAMBLE,
     LogEntry,
     banned_in,
     build_prompt,
@@ -59,11 +61,14 @@ class Setup:
     """The application under test: workloads, correct policy files, expected matrix."""
 
     base: Cluster
-    manifests: dict  # policy name -> the correct policy object (the file's content)
+    manifests: dict  # policy key (namespace/name) -> the correct policy object (the file's content)
     expected: Matrix
-    facts: dict  # policy name -> PolicyFacts
+    facts: dict  # policy key -> PolicyFacts
     # Probes the deployed model with real packets instead of the engine (``--probes live``).
     measure: Callable[[Cluster], Matrix] | None = None
+    preamble: str = PREAMBLE  # the task text every prompt starts with
+    externals: tuple[tuple[str, str], ...] = ()  # outside clients: (name, address)
+    name: str = "online-boutique"
 
 
 def derive_facts(base: Cluster, manifests: dict, expected: Matrix) -> dict[str, PolicyFacts]:
@@ -74,7 +79,7 @@ def derive_facts(base: Cluster, manifests: dict, expected: Matrix) -> dict[str, 
         pods = sim.select_pods(LabelSelector(match_labels=svc.selector or ()), svc.namespace) if svc.selector else ()
         names = {sim.pods[i].workload for i in pods}
         if len(names) == 1:
-            workload_of_service[svc.name] = names.pop()
+            workload_of_service[(svc.namespace, svc.name)] = names.pop()
     facts = {}
     for name, obj in sorted(manifests.items()):
         selector = LabelSelector(match_labels=tuple(sorted(((obj["spec"].get("podSelector") or {}).get("matchLabels") or {}).items())))
@@ -83,12 +88,16 @@ def derive_facts(base: Cluster, manifests: dict, expected: Matrix) -> dict[str, 
         if len(workloads) != 1:
             continue
         workload = workloads[0]
+        me = workload if namespace == "default" else f"{namespace}/{workload}"
         allowed, denied = [], []
         for source, cells in expected.rows:
+            source_ns = source.rpartition("/")[0] or "default"
             for target, value in cells:
-                if workload_of_service.get(parse_target(target).service) == workload and source != workload:
+                parsed = parse_target(target)
+                served = workload_of_service.get((parsed.namespace or source_ns, parsed.service))
+                if served == workload and (parsed.namespace or source_ns) == namespace and source != me:
                     (allowed if value else denied).append(source)
-        row = dict(expected.rows).get(workload, ())
+        row = dict(expected.rows).get(me, ())
         facts[name] = PolicyFacts(
             policy=name,
             workload=workload,
@@ -102,10 +111,28 @@ def derive_facts(base: Cluster, manifests: dict, expected: Matrix) -> dict[str, 
 def demo_setup() -> Setup:
     """The built-in Online Boutique demo."""
     cluster = demo_cluster()
-    manifests = {p.name: policy_to_dict(p) for p in cluster.policies}
+    manifests = {p.key: policy_to_dict(p) for p in cluster.policies}
     base = cluster.with_policies(())
     expected = demo_expected()
     return Setup(base, manifests, expected, derive_facts(base, manifests, expected))
+
+
+def app_setup(app) -> Setup:
+    """The setup of an application fixture (:class:`netmend.assess.k8s.app.App`)."""
+    manifests = {}
+    for obj in app.policies:
+        meta = obj.get("metadata") or {}
+        manifests[f"{meta.get('namespace', 'default')}/{meta['name']}"] = obj
+    base = app.workloads
+    return Setup(
+        base,
+        manifests,
+        app.expected,
+        derive_facts(base, manifests, app.expected),
+        preamble=app.preamble,
+        externals=app.externals,
+        name=app.name,
+    )
 
 
 @dataclass(frozen=True)
@@ -151,7 +178,9 @@ class TaskResult:
 
 def deployed(setup: Setup, task: Task) -> SimCluster:
     """The simulated cluster with the task's broken policies deployed."""
-    return SimCluster.deploy(setup.base, inject(setup.manifests, task.injections).values(), setup.measure)
+    return SimCluster.deploy(
+        setup.base, inject(setup.manifests, task.injections).values(), setup.measure, dict(setup.externals)
+    )
 
 
 def visible_tasks(setup: Setup, per_type: int, seed: int, families: Iterable[str] = FAMILIES, dns: bool = True) -> tuple[Task, ...]:
@@ -159,17 +188,52 @@ def visible_tasks(setup: Setup, per_type: int, seed: int, families: Iterable[str
 
     A draw that leaves every probe as expected is no task; it is redrawn
     with the next attempt number (so the stream stays a function of the seed).
+    A family with no visible draw in :data:`MAX_REDRAWS` attempts yields no
+    task (the report lists the families that ran).
     """
     out = []
     for family in families:
         for index in range(per_type):
             for attempt in range(MAX_REDRAWS):
-                task = draw_task(family, index, seed, setup.manifests, setup.facts, attempt)
-                if deployed(setup, task).probe(setup.expected, dns):
+                try:
+                    task = draw_task(family, index, seed, setup.manifests, setup.facts, attempt)
+                except InjectionError:  # no policy here can take this kind
+                    break
+                try:
+                    visible = deployed(setup, task).probe(setup.expected, dns)
+                except K8sError:  # damage the API server would refuse (a port past its endPort)
+                    continue
+                if visible:
                     out.append(task)
                     break
             else:
-                raise InjectionError(f"{family}#{index}: no visible draw in {MAX_REDRAWS} attempts")
+                # this application cannot show the family (its damage changes no probe here)
+                continue
+    return tuple(out)
+
+
+def fuzz_tasks(setup: Setup, per_type: int, seed: int, families: Iterable[str] | None = None, dns: bool = True) -> tuple[Task, ...]:
+    """``per_type`` visible fuzzer tasks per fault kind (and ``pair``) of :mod:`.fuzz`.
+
+    A kind with no site in this application, or no visible draw in
+    :data:`MAX_REDRAWS` attempts, yields no task (the report shows which
+    kinds ran).
+    """
+    from netmend.assess.k8s.fuzz import FAMILIES as FUZZ_FAMILIES
+    from netmend.assess.k8s.fuzz import draw_faults, service_port_context
+
+    contexts = service_port_context(setup.base, setup.manifests)
+    out = []
+    for family in families or FUZZ_FAMILIES:
+        for index in range(per_type):
+            for attempt in range(MAX_REDRAWS):
+                faults = draw_faults(family, index, seed, setup.manifests, contexts, attempt)
+                if faults is None:
+                    break
+                task = Task(family, index, faults)
+                if deployed(setup, task).probe(setup.expected, dns):
+                    out.append(task)
+                    break
     return tuple(out)
 
 
@@ -189,7 +253,7 @@ def run_task(
     previous = float("inf")
     success, safe, iteration = False, True, 0
     for iteration in range(1, max_iterations + 1):
-        prompt = build_prompt(log)
+        prompt = build_prompt(log, setup.preamble)
         started = clock()
         try:
             reply = agent(prompt)

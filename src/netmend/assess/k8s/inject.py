@@ -107,9 +107,13 @@ def inject(policies: Mapping[str, dict], injections: Sequence[Injection]) -> dic
     """
     out = {name: copy.deepcopy(obj) for name, obj in policies.items()}
     for inj in injections:
-        if inj.policy not in out:
+        if not isinstance(inj, Injection):  # a fuzzer fault replays its own spec
+            out = inj.apply(out)
+            continue
+        key = inj.policy if inj.policy in out else f"default/{inj.policy}"
+        if key not in out:
             raise InjectionError(f"no policy named {inj.policy!r} to inject {inj.kind} into")
-        out[inj.policy] = _inject_one(out[inj.policy], inj)
+        out[key] = _inject_one(out[key], inj)
     return out
 
 
@@ -198,7 +202,8 @@ def draw_injection(
     name = rng.choice(candidates)
     fact = facts[name]
     if kind == "add_ingress":
-        return Injection(kind, name, apps=tuple(rng.sample(sorted(fact.denied_sources), 2)))
+        # probe sources are namespace/workload outside default; the injected peer names the workload
+        return Injection(kind, name, apps=tuple(s.rpartition("/")[2] for s in rng.sample(sorted(fact.denied_sources), 2)))
     if kind == "change_port":
         taken = _current_ports(policies[name])
         port = rng.randint(1, 65535)

@@ -121,6 +121,8 @@ class SimCluster:
     policies: dict[str, dict] = field(default_factory=dict)
     # Measures the current model instead of simulating it (e.g. a live lab's prober).
     measure: Callable[[Cluster], Matrix] | None = None
+    # Probe sources outside the cluster: name -> address.
+    externals: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def deploy(
@@ -128,9 +130,10 @@ class SimCluster:
         base: Cluster,
         manifests: Iterable[Mapping],
         measure: Callable[[Cluster], Matrix] | None = None,
+        externals: Mapping[str, str] | None = None,
     ) -> SimCluster:
         """A cluster with ``manifests`` applied (each gets its last-applied annotation)."""
-        sim = cls(base, measure=measure)
+        sim = cls(base, measure=measure, externals=dict(externals or {}))
         for manifest in manifests:
             obj = stored_policy(manifest)
             applied = json.dumps(manifest, sort_keys=True, separators=(",", ":")) + "\n"
@@ -152,7 +155,7 @@ class SimCluster:
             out = []
             for svc in self.base.services:
                 obj = to_dict(svc)
-                obj["spec"]["type"] = "ClusterIP"
+                obj["spec"].setdefault("type", "ClusterIP")  # to_dict writes the others' type and policy
                 out.append(obj)
             return out
         return sorted((self._pod(p) for p in self.base.pods), key=lambda o: (o["metadata"]["namespace"], o["metadata"]["name"]))
@@ -182,7 +185,7 @@ class SimCluster:
         cluster = self.model()
         if self.measure is not None:
             return compare(expected, self.measure(cluster))
-        return compare(expected, Prober(cluster, expected.probes(), dns=dns).run())
+        return compare(expected, Prober(cluster, expected.probes(), dns=dns, externals=self.externals).run())
 
     # -- the shell -------------------------------------------------------------
 
@@ -436,7 +439,7 @@ def _row(rtype: ResourceType, obj: dict, wide: bool) -> tuple[list[str], list[st
     if rtype.plural == "services":
         ports = ",".join(f"{p['port']}/{p.get('protocol', 'TCP')}" for p in spec.get("ports", [])) or "<none>"
         head = ["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"]
-        row = [meta["name"], "ClusterIP", spec.get("clusterIP", "<none>"), "<none>", ports, "<unknown>"]
+        row = [meta["name"], spec.get("type", "ClusterIP"), spec.get("clusterIP", "<none>"), "<none>", ports, "<unknown>"]
         if wide:
             sel = ",".join(f"{k}={v}" for k, v in sorted((spec.get("selector") or {}).items())) or "<none>"
             head, row = head + ["SELECTOR"], row + [sel]

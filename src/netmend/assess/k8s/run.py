@@ -13,7 +13,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from netmend.assess.k8s.harness import Setup, TaskResult, demo_setup, run_task, visible_tasks
+from netmend.assess.k8s.app import load_app
+from netmend.assess.k8s.harness import (
+    Setup,
+    TaskResult,
+    app_setup,
+    demo_setup,
+    fuzz_tasks,
+    run_task,
+    visible_tasks,
+)
 from netmend.assess.k8s.inject import FAMILIES, InjectionError
 from netmend.assess.report import Outcome, summarize
 from netmend.repair.netarena import MAX_ITERATIONS
@@ -31,17 +40,31 @@ class K8sAssessment:
     agent_url: str | None = None
     probes: str = "sim"  # "live": real packets in a netmend lab instead of the engine
     live_deny: str = "drop"  # live only: "reject" fails denied probes at once (same verdicts)
+    app: str = "online-boutique"  # a built-in application or a fixture directory
+    faults: str = "netarena"  # "netarena" (the five kinds and pairs) or "fuzz" (every field)
 
 
-def parse_families(text: str) -> tuple[str, ...]:
+def families_of(faults: str) -> tuple[str, ...]:
+    """The families of a fault generator: NetArena's fifteen or the fuzzer's kinds."""
+    if faults == "fuzz":
+        from netmend.assess.k8s.fuzz import FAMILIES as FUZZ_FAMILIES
+
+        return FUZZ_FAMILIES
+    if faults != "netarena":
+        raise InjectionError(f"unknown fault generator {faults!r}; expected netarena or fuzz")
+    return FAMILIES
+
+
+def parse_families(text: str, faults: str = "netarena") -> tuple[str, ...]:
     """``all`` or a comma list of family names, in the canonical order."""
+    known = families_of(faults)
     if text.strip() == "all":
-        return FAMILIES
+        return known
     chosen = {word.strip() for word in text.split(",") if word.strip()}
-    unknown = sorted(chosen - set(FAMILIES))
+    unknown = sorted(chosen - set(known))
     if unknown or not chosen:
-        raise InjectionError(f"unknown families {', '.join(unknown) or '(none)'}; expected 'all' or some of {', '.join(FAMILIES)}")
-    return tuple(f for f in FAMILIES if f in chosen)
+        raise InjectionError(f"unknown families {', '.join(unknown) or '(none)'}; expected 'all' or some of {', '.join(known)}")
+    return tuple(f for f in known if f in chosen)
 
 
 class SyncA2A:
@@ -80,7 +103,8 @@ def outcome(result: TaskResult) -> Outcome:
 
 def summary_of(results: Sequence[TaskResult], families: Iterable[str] = FAMILIES) -> dict[str, Any]:
     """The generic summary plus iterations (overall and per family)."""
-    summary = summarize((outcome(r) for r in results), group_order=tuple(families))
+    ran = {r.family for r in results}
+    summary = summarize((outcome(r) for r in results), group_order=tuple(f for f in families if f in ran))
     summary["avg_iterations"] = sum(r.iterations for r in results) / len(results) if results else 0.0
     for family, stats in summary["by_family"].items():
         mine = [r.iterations for r in results if r.family == family]
@@ -123,8 +147,12 @@ def assess_k8s(
     progress: Callable[[TaskResult], None] | None = None,
 ) -> tuple[tuple[TaskResult, ...], dict[str, Any]]:
     """Run the assessment; returns the per-task results and the summary."""
-    setup = setup or demo_setup()
-    tasks = visible_tasks(setup, config.per_type, config.seed, config.families, config.dns)
+    if setup is None:
+        setup = demo_setup() if config.app == "online-boutique" else app_setup(load_app(config.app))
+    if config.faults == "fuzz":
+        tasks = fuzz_tasks(setup, config.per_type, config.seed, config.families, config.dns)
+    else:
+        tasks = visible_tasks(setup, config.per_type, config.seed, config.families, config.dns)
     closer = None
     if agent is None:
         if config.agent_url:

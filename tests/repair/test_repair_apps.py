@@ -1,0 +1,131 @@
+"""Applications other than Online Boutique: fixtures, the client extractor, the
+fuzzer, and the participant in NetArena's loop on every fault kind.
+
+Seeds 0..999 are the tuning range; the report's held-back figures use seeds
+from 1000 on (``netmend assess k8s --app DIR --seed 1000``), which no test
+here draws.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from netmend.agent.k8s import respond_k8s
+from netmend.assess.k8s.app import AppError, load_app, parse_app
+from netmend.assess.k8s.fuzz import FAMILIES as FUZZ_FAMILIES
+from netmend.assess.k8s.fuzz import KINDS
+from netmend.assess.k8s.harness import app_setup, deployed, fuzz_tasks, run_task
+from netmend.k8s import parse_policy
+from netmend.k8s.patch import patch_document
+from netmend.repair.clients import extract_clients
+from netmend.repair.netarena import build_prompt, task_text
+
+APPS = Path(__file__).parents[1] / "k8s" / "apps"
+APP_NAMES = ("bank", "iot", "tiny-shop")
+
+
+@pytest.fixture(scope="module", params=APP_NAMES)
+def app_setup_of(request):
+    return app_setup(load_app(APPS / request.param))
+
+
+def _texts(name: str) -> dict[str, str]:
+    return {f: (APPS / name / f).read_text(encoding="utf-8") for f in ("app.yaml", "workloads.yaml", "policies.yaml", "expected.yaml")}
+
+
+@pytest.mark.parametrize(
+    ("text", "clients"),
+    [
+        ("Customers (`customer`, 203.0.113.10) open the shop.", {"customer": "203.0.113.10"}),
+        ("The gateway **partner** at 198.51.100.7 calls in; `web` serves.", {"partner": "198.51.100.7"}),
+        ("VPN users `vpn` come from 10.8.0.0/16 except 10.8.0.0/24 and 10.8.1.0/24.", {"vpn": "10.8.2.0"}),
+        ("A laptop `lab` (2001:db8::5) probes; `other` has no address.", {"lab": "2001:db8::5"}),
+        ("The storefront accepts 203.0.113.0/24 except 203.0.113.128/25.", {}),
+        ("**web** (10.0.0.1) is a workload.", {}),
+    ],
+)
+def test_the_extractor_reads_clients_from_prose(text, clients):
+    assert extract_clients(text, exclude={"web"}).as_dict() == clients
+
+
+def test_every_fixture_loads_and_its_prompt_carries_its_clients(app_setup_of):
+    prompt = build_prompt("", app_setup_of.preamble)
+    assert extract_clients(task_text(prompt), {"x"}).as_dict().items() >= dict(app_setup_of.externals).items()
+
+
+def test_a_fixture_whose_prose_misses_a_client_is_refused():
+    texts = _texts("tiny-shop")
+    texts["app.yaml"] = texts["app.yaml"].replace("(`abuser`, 203.0.113.200)", "(abuser)")
+    with pytest.raises(AppError, match="prose yields"):
+        parse_app(texts)
+
+
+def test_a_fixture_whose_expected_matrix_is_wrong_is_refused():
+    texts = _texts("tiny-shop")
+    texts["expected.yaml"] = texts["expected.yaml"].replace("db.data:5432: true", "db.data:5432: false")
+    with pytest.raises(AppError, match="do not give the expected matrix"):
+        parse_app(texts)
+
+
+def test_fuzzer_faults_are_valid_single_changes_and_seeded(app_setup_of):
+    tasks = fuzz_tasks(app_setup_of, 1, 7)
+    assert tasks == fuzz_tasks(app_setup_of, 1, 7)
+    assert {t.family for t in tasks} <= set(FUZZ_FAMILIES)
+    for task in tasks:
+        assert len(task.injections) == (2 if task.family == "pair" else 1)
+        for fault in task.injections:
+            parse_policy({**app_setup_of.manifests[fault.policy], "spec": json.loads(fault.spec)})
+        assert deployed(app_setup_of, task).probe(app_setup_of.expected)  # visible
+
+
+def test_the_bank_exercises_most_fault_kinds():
+    setup = app_setup(load_app(APPS / "bank"))
+    kinds = {t.family for t in fuzz_tasks(setup, 1, 0)}
+    assert len(kinds) >= len(KINDS) - 3, sorted(set(KINDS) - kinds)
+
+
+def test_every_fault_kind_is_repaired_safely_in_two_turns(app_setup_of):
+    for task in fuzz_tasks(app_setup_of, 1, 0):
+        result = run_task(app_setup_of, task, respond_k8s)
+        counts = [t.mismatches for t in result.turns if t.mismatches is not None]
+        assert result.success and result.safe and result.iterations == 2, (task.task_id, [f.as_dict() for f in task.injections])
+        assert max(counts) <= result.initial_mismatches
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", APP_NAMES)
+def test_five_tasks_per_fault_kind(name):
+    setup = app_setup(load_app(APPS / name))
+    for task in fuzz_tasks(setup, 5, 1):
+        result = run_task(setup, task, respond_k8s)
+        assert (result.success, result.safe, result.iterations) == (True, True, 2), task.task_id
+
+
+@pytest.mark.needs_kubectl
+def test_emitted_app_patches_apply_the_same_under_the_real_kubectl(kubectl, tmp_path):
+    setup = app_setup(load_app(APPS / "bank"))
+    checked = 0
+    for task in fuzz_tasks(setup, 1, 2)[::3]:
+        result = run_task(setup, task, respond_k8s)
+        sim = deployed(setup, task)
+        sim.run(result.turns[0].command)
+        for command in result.turns[1].command.split(" && "):
+            words = shlex.split(command)
+            key = f"{words[words.index('-n') + 1]}/{words[3]}"
+            before = sim.policies[key]
+            path = tmp_path / "policy.yaml"
+            path.write_text(yaml.safe_dump(before), encoding="utf-8")
+            done = subprocess.run(
+                [kubectl, "patch", "--local", "-f", str(path), "--type=json", "-p", words[-1], "-o", "json"],
+                capture_output=True, text=True, timeout=60, check=False,
+            )
+            assert done.returncode == 0, f"{task.task_id}: {done.stderr}"
+            assert json.loads(done.stdout)["spec"] == patch_document(before, words[-1], "json")["spec"]
+            checked += 1
+    assert checked >= 5
