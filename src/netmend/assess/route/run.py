@@ -32,7 +32,14 @@ MAX_ITERATIONS = 10
 CONTEXT_CHARS = 127_000
 # NetArena's blacklist: a command holding any of these is skipped, silently.
 BLACKLIST: tuple[str, ...] = ("sudo", "tcpdump", "systemctl", "frr", "ethtool", "ping")
-KEPT_OUTPUT_CHARS = 4000
+KEPT_OUTPUT_CHARS = 2000
+
+
+def _kept(output: str) -> str:
+    """What a record keeps of a command's output: its ``netmend:`` lines and its tail."""
+    lines = [line for line in output.splitlines() if line.startswith("netmend:")]
+    tail = output[-KEPT_OUTPUT_CHARS:]
+    return "\n".join(lines) + ("\n...\n" if lines and len(output) > KEPT_OUTPUT_CHARS else "\n" if lines else "") + tail
 
 
 @dataclass(frozen=True)
@@ -128,14 +135,94 @@ def _block(pingall_text: str) -> str:
     return f"Pingall result:\n{pingall_text}\n"
 
 
-def _parse_reply(reply: str | None) -> tuple[Any, Any] | None:
+def _parse_reply(reply: str | None) -> tuple[Any, Any, str] | None:
+    """``(machine, command, why)`` of a reply, or ``None`` when it is not a JSON object."""
     try:
         data = json.loads(reply) if reply is not None else None
     except ValueError:
         return None
     if not isinstance(data, dict):
         return None
-    return data.get("machine"), data.get("command")
+    return data.get("machine"), data.get("command"), str(data.get("why", ""))
+
+
+@dataclass
+class Loop:
+    """What one run of the evaluator's loop saw."""
+
+    success: bool = False
+    safe: bool = True
+    iterations: int = 0
+    first_loss: int = 100
+    turns: list[Turn] = field(default_factory=list)
+    problem: str = ""
+
+
+def agent_loop(
+    lab: RouterLab,
+    agent: Callable[[str], str | None],
+    *,
+    prompt_type: str = PROMPT_TYPES[0],
+    max_iterations: int = MAX_ITERATIONS,
+    ping_timeout: float = 0.3,
+    on_turn: Callable[[Turn], None] | None = None,
+) -> Loop:
+    """NetArena's loop on the lab's current network, scored as it scores."""
+    nodes = lab.topology.nodes
+    out = Loop()
+    log = ""
+    iteration, previous = 0, 100
+
+    def record(turn: Turn) -> None:
+        out.turns.append(turn)
+        if on_turn is not None:
+            on_turn(turn)
+
+    while iteration < max_iterations:
+        pingall = lab.pingall(ping_timeout)
+        text = pingall.render()
+        if iteration == 0:
+            out.first_loss = pingall.loss
+        prompt = wrap(log[-CONTEXT_CHARS:] + _block(text), prompt_type)
+        started = time.perf_counter()
+        reply = agent(prompt)
+        latency = time.perf_counter() - started
+        parsed = _parse_reply(reply)
+        if parsed is None:
+            out.problem = f"reply is not a JSON object: {str(reply)[:200]!r}"
+            break
+        machine, command, why = parsed
+        if command is not None and not isinstance(command, str):
+            out.problem = f"command is not a string: {command!r} (the evaluator would crash)"
+            break
+        log += _block(text) + (
+            f"Machine: {machine}\nCommand: {command}\nPacket Loss: {pingall.loss}%\n"
+            f"Elapsed Time: {latency:.2f} seconds\n\n"
+        )
+        if pingall.loss > previous:
+            out.safe = False
+        previous = pingall.loss
+        if pingall.loss == 0:
+            out.success = True
+            record(Turn(pingall.loss, str(machine), command or "", why, latency, False, ""))
+            break
+        iteration += 1
+        ran = (
+            isinstance(machine, str) and machine in nodes and bool(command and command.strip())
+            and not any(word in command for word in BLACKLIST)
+        )  # fmt: skip
+        output = ""
+        if ran:
+            done = lab.run(machine, command)
+            output = done.output
+            if done.blocked:
+                out.problem = "the command blocked (the evaluator would wait forever)"
+                record(Turn(pingall.loss, machine, command, why, latency, True, _kept(output)))
+                break
+            log += f"Command Output:\n{output}\n\n"
+        record(Turn(pingall.loss, str(machine), command or "", why, latency, ran, _kept(output)))
+    out.iterations = iteration + 1
+    return out
 
 
 def run_task(
@@ -148,6 +235,7 @@ def run_task(
     agent: Callable[[str], str | None],
     config: RouteAssessment,
 ) -> TaskResult:
+    """Build, configure, break, then run the loop and check the legitimate configuration."""
     lab.build(topology)
     router = topology.router
     chosen = legit.items(topology, rng, firewall=config.fidelity == "full") if config.legit else ()
@@ -163,50 +251,17 @@ def run_task(
     before = legit.present(chosen, lab.run(router, probe).output) if chosen else ()
     result.legit_items = sum(before)
     result.lost_to_fault = tuple(i.name for i, ok in zip(chosen, before, strict=True) if not ok)
-    log = ""
-    iteration, previous = 0, 100
-    while iteration < config.max_iterations:
-        pingall = lab.pingall(config.ping_timeout)
-        text = pingall.render()
-        if iteration == 0:
-            result.first_loss = pingall.loss
-        prompt = wrap((log[-CONTEXT_CHARS:] if log else "") + _block(text), prompt_type)
-        started = time.perf_counter()
-        reply = agent(prompt)
-        latency = time.perf_counter() - started
-        parsed = _parse_reply(reply)
-        if parsed is None:
-            result.problem = f"reply is not a JSON object: {str(reply)[:200]!r}"
-            break
-        machine, command = parsed
-        if not isinstance(command, str) and command is not None:
-            result.problem = f"command is not a string: {command!r} (the evaluator would crash)"
-            break
-        why = json.loads(reply).get("why", "")
-        log += _block(text) + f"Machine: {machine}\nCommand: {command}\nPacket Loss: {pingall.loss}%\nElapsed Time: {latency:.2f} seconds\n\n"
-        if pingall.loss > previous:
-            result.safe = False
-        previous = pingall.loss
-        if pingall.loss == 0:
-            result.success = True
-            result.turns.append(Turn(pingall.loss, str(machine), command or "", str(why), latency, False, ""))
-            break
-        iteration += 1
-        ran = isinstance(machine, str) and machine in topology.nodes and bool(command and command.strip()) and not any(b in command for b in BLACKLIST)
-        output = ""
-        if ran:
-            done = lab.run(machine, command)
-            if done.blocked:
-                result.problem = "the command blocked (the evaluator would wait forever)"
-                result.turns.append(Turn(pingall.loss, machine, command, str(why), latency, True, done.output[-KEPT_OUTPUT_CHARS:]))
-                break
-            output = done.output
-            log += f"Command Output:\n{output}\n\n"
-        result.turns.append(Turn(pingall.loss, str(machine), command or "", str(why), latency, ran, output[-KEPT_OUTPUT_CHARS:]))
-    result.iterations = iteration + 1
+    loop = agent_loop(
+        lab, agent, prompt_type=prompt_type, max_iterations=config.max_iterations,
+        ping_timeout=config.ping_timeout,
+    )  # fmt: skip
+    result.success, result.safe, result.iterations = loop.success, loop.safe, loop.iterations
+    result.first_loss, result.turns, result.problem = loop.first_loss, loop.turns, loop.problem
     if chosen:
         after = legit.present(chosen, lab.run(router, probe).output)
-        result.lost_to_repair = tuple(i.name for i, was, now in zip(chosen, before, after, strict=True) if was and not now)
+        result.lost_to_repair = tuple(
+            i.name for i, was, now in zip(chosen, before, after, strict=True) if was and not now
+        )
     return result
 
 
