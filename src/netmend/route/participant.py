@@ -13,6 +13,7 @@ evaluator asks once more on the winning turn and never runs it).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ from netmend.route.state import StateError, parse_state
 from netmend.route.topology import Topology, TopologyError, candidates
 
 READ_ONLY = "ip -o -4 addr show"
+TOUCHING = ("link-down", "arp-off", "mtu", "address", "address-conflict")
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def decide_prompt(prompt: RoutePrompt) -> Reply:
     if commands and planned != done:
         return Reply(
             router,
-            fix_program(commands),
+            fix_program(commands, _nudges(found, intent)),
             f"pingall: {_pattern(p)}; deviations left on {router}: "
             + "; ".join(d.evidence for d in found if d.command),
         )
@@ -160,6 +162,16 @@ def decide_prompt(prompt: RoutePrompt) -> Reply:
         + (f" ({unfixable})" if unfixable else "")
         + "; nothing is changed",
     )
+
+
+def _nudges(found, intent: RouterIntent) -> list[list[str]]:
+    """``[device, host...]`` for each lab interface a fix repairs (hosts must relearn the router)."""
+    touched = {d.command[d.command.index("dev") + 1] for d in found if d.kind in TOUCHING and "dev" in d.command}
+    out = []
+    for want in intent.interfaces:
+        if want.name in touched:
+            out.append([want.name, *(h for h in intent.hosts if ipaddress.IPv4Address(h) in want.network)])
+    return out
 
 
 def _by_failures(p: Pingall, router: str) -> list[str]:

@@ -17,7 +17,9 @@ second run finds nothing to fix.
 Fix order: forwarding sysctls, links (up, ARP, MTU), missing addresses,
 conflicting addresses (after the right ones exist), blocking policy rules,
 deviating routes, missing connected routes, neighbour entries, qdiscs,
-firewall.
+firewall; last, a bounded wait (3 s at most) for any link it set up to be
+operationally up, and a nudge to the hosts of every interface it repaired
+(:func:`nudge`), since the evaluator's pingall follows at once.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ function safe(t) { return t ~ /^[A-Za-z0-9_.@:\/-]+$/ }
 function cut(s, r) { if (s == "default" || s == "all") { r[1] = "0.0.0.0"; r[2] = 0 } else if (index(s, "/")) split(s, r, "/"); else { r[1] = s; r[2] = 32 } }
 function lab(s,  r, k) { if (s == "") return 1; cut(s, r); for (k = 1; k <= ni[C]; k++) if (inside(r[1], r[2], IA[C, k], IL[C, k])) return 1; return 0 }
 function labif(s) { return s == "" || s == "lo" || (s in WANT) }
-function fix(stage, kind, cmd) { if (cmd in SEEN) return; SEEN[cmd] = 1; nf[stage]++; F[stage, nf[stage]] = kind " " cmd }
+function fix(stage, kind, cmd,  w) { if (cmd in SEEN) return; SEEN[cmd] = 1; nf[stage]++; F[stage, nf[stage]] = kind " " cmd; if (kind ~ /^(link-down|arp-off|mtu|address|address-conflict)$/) { split(cmd, w, " "); TOUCHED[w[kind ~ /^address/ ? 6 : 5]] = 1 } }
 BEGIN {
   n = split(I, rec, ";"); c = 0
   for (q = 1; q <= n; q++) {
@@ -116,7 +118,7 @@ END {
   for (k = 1; k <= ni[C]; k++) {
     d = IN[C, k]; key = "net.ipv4.conf." d ".forwarding"
     if (SY[key] == "0" && SY["net.ipv4.ip_forward"] != "0") fix(1, "forwarding", "sysctl -w " key "=1")
-    if ((FL[d] ~ /[<,]UP[,>]/) == 0) fix(2, "link-down", "ip link set dev " d " up")
+    if ((FL[d] ~ /[<,]UP[,>]/) == 0) { fix(2, "link-down", "ip link set dev " d " up"); fix(11, "settle", d) }
     if (FL[d] ~ /[<,]NOARP[,>]/) fix(2, "arp-off", "ip link set dev " d " arp on")
     if (MTU[d] + 0 < IM[C, k] + 0) fix(2, "mtu", "ip link set dev " d " mtu " IM[C, k])
     have = 0
@@ -197,8 +199,9 @@ END {
     if (odd || (tg ~ /^(DROP|REJECT)$/) == 0 || (pr == "" || pr ~ /^(icmp|all)$/) == 0) continue
     if (lab(s) && lab(dd) && labif(ii) && labif(oo)) fix(10, "firewall", "iptables -D" rule)
   }
+  for (k = 1; k <= ni[C]; k++) if (IN[C, k] in TOUCHED) { line = IN[C, k]; for (h in HOST) { split(h, w, SUBSEP); if (w[1] == C && inside(w[2], 32, IA[C, k], IL[C, k])) line = line " " w[2] } fix(12, "nudge", line) }
   any = 0
-  for (stage = 1; stage <= 10; stage++) for (k = 1; k <= nf[stage]; k++) { print F[stage, k]; any = 1 }
+  for (stage = 1; stage <= 12; stage++) for (k = 1; k <= nf[stage]; k++) { print F[stage, k]; any = 1 }
   if (any == 0) print "none"
 }
 """.replace("PLAIN", "|".join(PLAIN_QDISCS))
@@ -211,6 +214,36 @@ class Candidate:
     label: str
     intent: RouterIntent
     evidence: Evidence
+
+
+def settle(device: str) -> str:
+    """Wait (at most 3 s) until ``device`` is operationally up.
+
+    A link set up forwards only once the kernel's link watcher has run (up to
+    a second later; until then its qdisc drops everything), and the
+    evaluator takes its pingall right after the command returns.
+    """
+    return (
+        f"n=0; until ip -o link show dev {device} | grep -q 'state UP\\|state UNKNOWN' || [ $n -ge 60 ]; "
+        "do sleep 0.05; n=$((n+1)); done"
+    )
+
+
+def nudge() -> str:
+    """Make the hosts on a repaired interface learn the router's address again, at once.
+
+    A host that asked for its gateway while the router could not answer
+    keeps its entry INCOMPLETE for up to three seconds and retries only once
+    a second, so pings right after the repair would still be lost. Flushing
+    the interface's learned (never its static) neighbours and sending each
+    host one datagram (bash's /dev/udp; elsewhere a no-op) makes the router
+    ask for every host, and a host that hears that request takes the
+    router's address on the spot. Reads ``$cmd`` as ``device host...``.
+    """
+    return (
+        'set -- $cmd; d=$1; shift; ip neigh flush dev "$d" 2>/dev/null; '
+        'for h in "$@"; do ( printf . > "/dev/udp/$h/9" ) 2>/dev/null; done'
+    )
 
 
 def intent_data(candidates: Sequence[Candidate]) -> str:
@@ -266,6 +299,8 @@ def router_program(candidates: Sequence[Candidate], *, apply: bool = True) -> st
     act = (
         "while read -r kind cmd; do case $kind in "
         'match|none|refuse) echo "netmend: $kind $cmd";; '
+        f"settle) {settle('$cmd') if apply else ':'};; "
+        f"nudge) {nudge() if apply else ':'};; "
         f'*) echo "{FIX_MARK} $kind: $cmd"; {run};; esac; done'
     )
     dump = "{ " + _sections(DUMP, STATE_MARK + " ") + "; } 2>/dev/null"
@@ -311,8 +346,14 @@ def host_program(host_candidates: Sequence[tuple[str, str, str, str]]) -> str:
     return check_command(line)
 
 
-def fix_program(commands: Sequence[Sequence[str]]) -> str:
-    """Exact fixes, each announced, then the state dump (for a later turn)."""
+def fix_program(commands: Sequence[Sequence[str]], nudges: Sequence[Sequence[str]] = ()) -> str:
+    """Exact fixes, each announced, then the state dump (for a later turn).
+
+    ``nudges``: ``(device, host...)`` per interface whose hosts must learn
+    the router again (see :func:`nudge`).
+    """
     steps = [f"echo {quote(FIX_MARK + ' ' + ' '.join(c))}; {' '.join(quote(w) for w in c)} 2>&1" for c in commands]
+    steps += [settle(quote(c[4])) for c in commands if tuple(c[:4]) == ("ip", "link", "set", "dev") and tuple(c[5:]) == ("up",)]
+    steps += [f"cmd={quote(' '.join(line))}; {nudge()}" for line in nudges]
     dump = "{ " + _sections(DUMP, STATE_MARK + " ") + "; } 2>/dev/null"
     return check_command("( " + "; ".join([*steps, dump]) + " )")
