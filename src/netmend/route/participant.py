@@ -97,7 +97,8 @@ def _match(state, topologies: tuple[Topology, ...]) -> tuple[Topology, RouterInt
     for t in topologies:
         intent = from_topology(t)
         own = {n for n in names if n.startswith(t.router + "-eth") and n[len(t.router) + 4 :].isdigit()}
-        if own == {i.name for i in intent.interfaces}:
+        wanted = {i.name for i in intent.interfaces}
+        if wanted <= names and own <= wanted:
             return t, intent
     return None
 

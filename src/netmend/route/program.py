@@ -106,10 +106,10 @@ sec == "ipt" { np++; PT[np] = $0; next }
 END {
   C = 0
   for (c = 1; c <= ncand && C == 0; c++) {
-    good = 1; own = 0
-    for (k = 1; k <= ni[c]; k++) if ((IN[c, k] in LINK) == 0) good = 0
-    for (d in LINK) if (index(d, router[c] "-eth") == 1 && substr(d, length(router[c]) + 5) ~ /^[0-9]+$/) own++
-    if (good && own == ni[c]) C = c
+    good = 1; delete MINE
+    for (k = 1; k <= ni[c]; k++) { MINE[IN[c, k]] = 1; if ((IN[c, k] in LINK) == 0) good = 0 }
+    for (d in LINK) if (index(d, router[c] "-eth") == 1 && substr(d, length(router[c]) + 5) ~ /^[0-9]+$/ && (d in MINE) == 0) good = 0
+    if (good) C = c
   }
   if (C == 0) { print "refuse the router has no interface set that a topology of this pingall has"; exit }
   print "match " label[C]
