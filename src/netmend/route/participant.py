@@ -144,7 +144,7 @@ def decide_prompt(prompt: RoutePrompt) -> Reply:
     if commands and planned != done:
         return Reply(
             router,
-            fix_program(commands, _nudges(found, intent)),
+            fix_program(commands, _nudges(found, intent, Evidence.from_pingall(p, topology))),
             f"pingall: {_pattern(p)}; deviations left on {router}: "
             + "; ".join(d.evidence for d in found if d.command),
         )
@@ -165,9 +165,10 @@ def decide_prompt(prompt: RoutePrompt) -> Reply:
     )
 
 
-def _nudges(found, intent: RouterIntent) -> list[list[str]]:
-    """``[device, host...]`` for each lab interface a fix repairs (hosts must relearn the router)."""
+def _nudges(found, intent: RouterIntent, evidence: Evidence) -> list[list[str]]:
+    """``[device, host...]`` per lab interface a fix repairs or the pingall implicates."""
     touched = {d.command[d.command.index("dev") + 1] for d in found if d.kind in TOUCHING and "dev" in d.command}
+    touched |= set(evidence.interfaces)
     out = []
     for want in intent.interfaces:
         if want.name in touched:

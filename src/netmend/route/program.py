@@ -19,7 +19,8 @@ conflicting addresses (after the right ones exist), blocking policy rules,
 deviating routes, missing connected routes, neighbour entries, qdiscs,
 firewall; last, a bounded wait (3 s at most) for any link it set up to be
 operationally up, and a nudge to the hosts of every interface it repaired
-(:func:`nudge`), since the evaluator's pingall follows at once.
+and of every interface the pingall implicates (:func:`nudge`), since the
+evaluator's pingall follows at once.
 """
 
 from __future__ import annotations
@@ -199,7 +200,9 @@ END {
     if (odd || (tg ~ /^(DROP|REJECT)$/) == 0 || (pr == "" || pr ~ /^(icmp|all)$/) == 0) continue
     if (lab(s) && lab(dd) && labif(ii) && labif(oo)) fix(10, "firewall", "iptables -D" rule)
   }
-  for (k = 1; k <= ni[C]; k++) if (IN[C, k] in TOUCHED) { line = IN[C, k]; for (h in HOST) { split(h, w, SUBSEP); if (w[1] == C && inside(w[2], 32, IA[C, k], IL[C, k])) line = line " " w[2] } fix(12, "nudge", line) }
+  fixed = 0
+  for (stage = 1; stage <= 10; stage++) fixed += nf[stage]
+  for (k = 1; k <= ni[C]; k++) if ((IN[C, k] in TOUCHED) || (fixed && ((C, IN[C, k]) in BX))) { line = IN[C, k]; for (h in HOST) { split(h, w, SUBSEP); if (w[1] == C && inside(w[2], 32, IA[C, k], IL[C, k])) line = line " " w[2] } fix(12, "nudge", line) }
   any = 0
   for (stage = 1; stage <= 12; stage++) for (k = 1; k <= nf[stage]; k++) { print F[stage, k]; any = 1 }
   if (any == 0) print "none"
