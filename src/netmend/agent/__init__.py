@@ -1,6 +1,7 @@
 """The agent: one entry point from request text to reply text, no protocol inside.
 
-:func:`respond` routes NetArena K8s prompts to the K8s repairer and
+:func:`respond` routes NetArena K8s prompts to the K8s repairer, Route prompts
+to the router repairer (:mod:`netmend.route`) and
 everything else to the MALT compiler; whatever cannot be answered gets a
 clear refusal in words. It never raises for bad input.
 """
@@ -9,14 +10,17 @@ from __future__ import annotations
 
 from netmend.agent.k8s import is_k8s_prompt, respond_k8s
 from netmend.agent.malt import respond_malt, warm_malt
+from netmend.agent.route import is_netarena_route_prompt, respond_route
 
 
 def respond(text: str) -> str:
-    """The reply to one request text (a NetArena MALT or K8s prompt, or a plain request)."""
+    """The reply to one request text (a NetArena MALT, K8s or Route prompt, or a plain request)."""
     if not isinstance(text, str) or not text.strip():
         return "I received an empty request. Send a MALT request or a NetArena K8s prompt.\n"
     if is_k8s_prompt(text):
         return respond_k8s(text)
+    if is_netarena_route_prompt(text):
+        return respond_route(text)
     return respond_malt(text)
 
 

@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "k8s": "netmend.cli.k8s:k8s",
     "lab": "netmend.cli.lab:lab",
     "assess": "netmend.cli.assess:assess",
+    "route": "netmend.cli.route:route",
 }
 
 

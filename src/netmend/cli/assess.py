@@ -8,6 +8,7 @@ import click
 
 from netmend.assess.malt.envelopes import PROMPT_TYPES
 from netmend.cli.assess_k8s import k8s as assess_k8s
+from netmend.cli.assess_route import route as assess_route
 
 _DEFAULT_OUT = "assess-out"
 
@@ -161,3 +162,5 @@ def malt(
 
 # ``netmend assess k8s`` (NetArena K8s on the simulated cluster) lives in its own module.
 assess.add_command(assess_k8s)
+# ``netmend assess route`` (NetArena Route in the router lab) lives in its own module.
+assess.add_command(assess_route)

@@ -192,3 +192,8 @@ def down(name) -> None:
     except LabError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"lab {name!r} stopped" if was_running else f"no lab {name!r} was running")
+
+# `netmend lab route ...` (the router lab) lives in its own module.
+from netmend.cli.lab_route import route as _route  # noqa: E402
+
+lab.add_command(_route)

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from netmend.lab.errors import LabError, LabStateError, SandboxError
@@ -67,7 +68,14 @@ def is_running(directory: Path) -> bool:
     return str(directory).encode() in cmdline
 
 
-def start(name: str, *, tied: bool = False, userns: bool | None = None) -> Path:
+def start(
+    name: str,
+    *,
+    tied: bool = False,
+    userns: bool | None = None,
+    module: str = "netmend.lab.supervisor",
+    tools: Sequence[str] | None = None,
+) -> Path:
     """Start the sandbox of lab ``name`` and wait until it answers.
 
     Parameters
@@ -78,12 +86,17 @@ def start(name: str, *, tied: bool = False, userns: bool | None = None) -> Path:
     userns : bool, optional
         Run inside a user namespace; default: only when not root (root
         may ask for it to exercise the unprivileged path).
+    module : str
+        The supervisor to run as the sandbox's PID 1 (it is given the state
+        directory and must answer on its control socket).
+    tools : sequence of str, optional
+        The executables it needs (default: the pod lab's).
 
     Raises
     ------
     MissingToolError, LabStateError, SandboxError
     """
-    check_tools()
+    check_tools() if tools is None else check_tools(tools)
     directory = lab_dir(name)
     if is_running(directory):
         raise LabStateError(f"lab {name!r} is already running; `netmend lab down` stops it")
@@ -101,7 +114,7 @@ def start(name: str, *, tied: bool = False, userns: bool | None = None) -> Path:
     argv = [
         *(["setpriv", "--pdeathsig", "KILL"] if tied else []),
         "unshare", *user, "--net", "--mount", "--pid", "--fork", "--kill-child",
-        sys.executable, "-m", "netmend.lab.supervisor", str(directory),
+        sys.executable, "-m", module, str(directory),
     ]  # fmt: skip
     with open(directory / "supervisor.log", "wb") as log:
         proc = subprocess.Popen(

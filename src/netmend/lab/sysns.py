@@ -24,12 +24,20 @@ TOOLS: dict[str, str] = {
     "nsenter": "util-linux",
     "setpriv": "util-linux",
     "mount": "mount",
+    "tc": "iproute2",
+    "sysctl": "procps",
+    "bash": "bash",
+    "awk": "mawk",
+    "iptables": "iptables",
 }
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
 
-def check_tools(names: Sequence[str] = tuple(TOOLS)) -> None:
+POD_LAB_TOOLS: tuple[str, ...] = ("ip", "nft", "nc", "unshare", "nsenter", "setpriv", "mount")
+
+
+def check_tools(names: Sequence[str] = POD_LAB_TOOLS) -> None:
     """Raise :class:`MissingToolError` naming every missing tool and its package."""
     missing = tuple(name for name in names if shutil.which(name) is None)
     if missing:

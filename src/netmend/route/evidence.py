@@ -1,0 +1,81 @@
+"""What a pingall says about where a router can be wrong.
+
+Some deviations are certain from the state alone (an interface down, an
+address missing); others are judged only where the pingall shows harm: a
+queueing discipline on an interface whose subnet loses packets, a static
+neighbour entry for a host the router cannot reach, a chain's DROP policy
+where that chain's traffic fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from netmend.route.pingall import Pingall
+from netmend.route.topology import Topology
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where failures were seen.
+
+    Attributes
+    ----------
+    forwarded : bool
+        Some host-to-host pair across subnets failed (the router forwards those).
+    local : bool
+        Some pair to or from the router failed (its INPUT and OUTPUT traffic).
+    hosts : frozenset of str
+        Addresses of hosts that the router cannot reach, or that cannot reach it.
+    interfaces : frozenset of str
+        Router interfaces on whose subnet some pair failed.
+    """
+
+    forwarded: bool = False
+    local: bool = False
+    hosts: frozenset[str] = frozenset()
+    interfaces: frozenset[str] = frozenset()
+
+    @classmethod
+    def everything(cls, topology: Topology) -> Evidence:
+        """Evidence that implicates all of ``topology`` (when no pingall is at hand)."""
+        return cls(
+            True,
+            True,
+            frozenset(h.address for h in topology.hosts),
+            frozenset(topology.interface(k) for k in range(1, topology.switches + 1)),
+        )
+
+    @classmethod
+    def from_pingall(cls, pingall: Pingall, topology: Topology) -> Evidence:
+        """Read the failures of ``pingall`` against ``topology``.
+
+        >>> t = Topology("p_", 2, 1)
+        >>> p = Pingall.parse("p_h1 -> X p_r0 \\np_h2 -> X p_r0 \\np_r0 -> p_h1 p_h2 \\n"
+        ...                   "*** Results: 33% dropped (4/6 received)")
+        >>> e = Evidence.from_pingall(p, t)
+        >>> e.forwarded, e.local, sorted(e.interfaces)
+        (True, False, ['p_r0-eth1', 'p_r0-eth2'])
+        """
+        router = topology.router
+        forwarded = local = False
+        hosts: set[str] = set()
+        subnets: set[int] = set()
+        for src, dst in pingall.failures():
+            if router in (src, dst):
+                local = True
+                other = dst if src == router else src
+                hosts.add(topology.host(other).address)
+                subnets.add(topology.host(other).subnet)
+                if dst == router:
+                    subnets.add(1)  # the router is pinged at its first subnet's address
+                continue
+            a, b = topology.host(src), topology.host(dst)
+            forwarded = forwarded or a.subnet != b.subnet
+            subnets.update((a.subnet, b.subnet))
+        return cls(
+            forwarded,
+            local,
+            frozenset(hosts),
+            frozenset(topology.interface(k) for k in sorted(subnets)),
+        )
