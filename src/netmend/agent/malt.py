@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 
 from netmend.malt import codegen
-from netmend.malt.parser import QueryError, parse
+from netmend.malt.parser import QueryError, UnknownRequest, parse
 
 _CLOSING_BLOCK = "Begin!"
+# The longest request read. NetArena's are one or two sentences; a request naming
+# dozens of nodes still fits. Longer text is refused before it is parsed.
+MAX_REQUEST_CHARS = 4000
+_ECHO_CHARS = 300
 _QUESTION = re.compile(r"^[ \t]*Question:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
@@ -38,6 +42,10 @@ def extract_request(text: str) -> str:
 def respond_malt(text: str) -> str:
     """Answer a MALT prompt: one python fence with ``process_graph``, or a refusal in words."""
     request = extract_request(text)
+    if len(request) > MAX_REQUEST_CHARS:
+        return refusal(request, UnknownRequest(
+            f"the request is {len(request)} characters long",
+            expected=f"a request of at most {MAX_REQUEST_CHARS} characters"))
     try:
         query = parse(request)
     except QueryError as exc:
@@ -52,5 +60,6 @@ def warm_malt() -> None:
 
 def refusal(request: str, error: QueryError) -> str:
     """A clear, non-empty refusal that carries no code."""
+    shown = request if len(request) <= _ECHO_CHARS else request[:_ECHO_CHARS] + "..."
     return (f"I cannot answer this request safely, so I will not guess.\n"
-            f"Request: {request}\nReason ({error.code}): {error}\n")
+            f"Request: {shown}\nReason ({error.code}): {error}\n")
