@@ -27,7 +27,7 @@ def test_json_output_and_code() -> None:
     result = run("count the ports in ju1.a1.m1", "--json", "--code")
     record = json.loads(result.output)
     assert record["type"] == "text" and record["data"] == 16
-    assert record["code"].startswith("def process_graph(graph_data):")
+    assert record["code"].startswith("def process_graph(graph):")
 
 
 def test_batch_mode_one_json_line_per_request_and_failure_exit() -> None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from netmend.agent.malt import respond_malt
-from netmend.malt import codegen, ir
+from netmend.malt import codegen, ir, runtime
 from netmend.malt.codegen import CodegenError
 from netmend.malt.runtime import run_plan
 
@@ -80,26 +80,47 @@ def test_any_name_only_runs_the_intended_operation(name: str) -> None:
     _assert_only_intended(name)
 
 
-def test_plan_is_a_literal_on_one_line_and_the_runtime_is_audited() -> None:
+def test_calls_are_literals_on_one_line_each_and_the_runtime_is_audited() -> None:
     codegen.audit_runtime()
-    source = codegen.emit(ir.Query((ir.Remove("x\ny"),)))
-    assert source.count("process_graph") == 1
-    last = source.rstrip("\n").split("\n")[-1]
-    assert last == "    return run_plan(graph_data, (('remove', 'x\\ny'),))"
-    assert not any(line.strip().startswith("import") for line in source.split("\n"))
+    for compact in (True, False):
+        source = codegen.emit(ir.Query((ir.Remove("x\ny"), ir.ListChildren("p"))), compact=compact)
+        assert source.count("process_graph") == 1
+        assert not any(line.strip().startswith("import") for line in source.split("\n"))
+    readable = codegen.emit(ir.Query((ir.Remove("x\ny"), ir.ListChildren("p"))), compact=False)
+    assert readable.rstrip("\n").split("\n")[-4:] == [
+        "    remove('x\\ny')", "    data = children('p')", "    cascade()",
+        "    return finish('list', data, pruned())"]
 
 
-@pytest.mark.parametrize("call", [
-    "    return run_plan(graph_data, (('remove', __import__('os').getcwd()),))\n",
-    "    return run_plan(G, (('remove', 'x'),))\n",
-    "    return run_plan(graph_data, (('remove', 'y'),))\n",
-    "    return run_plan(graph_data, [('remove', 'x')])\n",
-    "    return run_plan(graph_data, (('remove', 'x'),)); G.clear()\n",
-    "    return run_plan(graph_data, (('remove', 'x'),), extra=1)\n",
+def test_only_the_pieces_a_plan_reaches_are_emitted() -> None:
+    read_only = codegen.emit(ir.Query((ir.ListChildren("p"),)), compact=False)
+    assert "def children" in read_only and "def cascade" not in read_only
+    assert "def add" not in read_only and "hierarchy" not in read_only
+    update = codegen.emit(ir.Query((ir.Update("p", 5),)), compact=False)
+    assert "def restored" in update and "def cascade" not in update
+
+
+_CALLS = runtime.program((("remove", "x"),))
+
+
+@pytest.mark.parametrize("lines", [
+    ["remove(__import__('os').getcwd())", "cascade()", "return finish('graph', graph, pruned())"],
+    ["remove('y')", "cascade()", "return finish('graph', graph, pruned())"],
+    ["remove('x'); G.clear()", "cascade()", "return finish('graph', graph, pruned())"],
+    ["remove('x', extra=1)", "cascade()", "return finish('graph', graph, pruned())"],
+    ["remove(*['x'])", "cascade()", "return finish('graph', graph, pruned())"],
+    ["remove('x')", "G.clear()", "cascade()", "return finish('graph', graph, pruned())"],
+    ["remove('x')", "cascade()", "return finish('graph', G, pruned())"],
+    ["remove('x')", "cascade()", "return finish('graph', graph, graph)"],
+    ["remove('x')", "cascade()", "return finish('list', graph, pruned())"],
+    ["remove('x')", "return finish('graph', graph, pruned())"],
+    ["eval('x')", "cascade()", "return finish('graph', graph, pruned())"],
 ])
-def test_tampered_calls_are_rejected(call: str) -> None:
+def test_tampered_programs_are_rejected(lines: list[str]) -> None:
+    codegen.verify_program(["remove('x')", "cascade()", "return finish('graph', graph, pruned())"],
+                           _CALLS)
     with pytest.raises(CodegenError):
-        codegen.verify_call(call, (("remove", "x"),))
+        codegen.verify_program(lines, _CALLS)
 
 
 def test_non_finite_numbers_are_not_emitted() -> None:
@@ -109,6 +130,6 @@ def test_non_finite_numbers_are_not_emitted() -> None:
 
 def test_reply_is_one_fence_and_refusals_carry_no_code() -> None:
     reply = respond_malt("Remove ju1.a1.m1 from the graph. Return a graph.")
-    assert reply.startswith("```python\ndef process_graph(graph_data):") and reply.count("```") == 2
+    assert reply.startswith("```python\ndef process_graph(") and reply.count("```") == 2
     refusal = respond_malt("Make the network faster.")
     assert "process_graph" not in refusal and "cannot" in refusal and refusal.strip()

@@ -54,7 +54,7 @@ def answer(request: str, graph, *, with_code: bool = False) -> tuple[dict, Plan 
         "committed_safe": p.committed_verdict.ok,
     }
     if with_code:
-        record["code"] = codegen.emit(p.query)
+        record["code"] = codegen.emit(p.query, compact=False)
     return record, p
 
 

@@ -1,18 +1,24 @@
 """Evaluator-ready ``process_graph`` source, built from literals and checked after generation.
 
-The emitted function is always the same two parts:
+The emitted function has two parts:
 
-* the runtime (:func:`netmend.malt.runtime.run_plan`), inlined verbatim as a
-  nested function, so nothing is defined outside ``process_graph`` and the
-  evaluator's namespace (its ``G``, its helpers) is never touched;
-* ``return run_plan(graph_data, <plan>)`` where ``<plan>`` is a literal of
-  tuples, strings, numbers and ``None`` written by :func:`literal`.
+* the pieces of the runtime (:func:`netmend.malt.runtime.run_plan`) that the
+  plan's calls reach, copied statement by statement (the same syntax trees,
+  without comments or docstrings, indented one space a level), so nothing is
+  defined outside ``process_graph`` and the evaluator's namespace (its ``G``,
+  its helpers) is never touched;
+* the plan's straight-line calls (:func:`netmend.malt.runtime.program`), each
+  argument a literal of tuples, strings, numbers, booleans and ``None``
+  written by :func:`literal`, ending in ``return finish(...)``.
+
+In process the same pieces run the same calls (``run_plan`` ends by running
+the program), so there is one implementation of the semantics.
 
 :func:`emit` re-parses what it wrote and accepts it only if the syntax tree
-is exactly that: the runtime's own tree, then a return whose plan argument
-``ast.literal_eval``-s to the intended plan. No text from a request can
-therefore become code. The runtime itself is audited once (:func:`audit_runtime`):
-no imports, no globals, only local names and a fixed set of builtins.
+is exactly that: the runtime's own statements, then calls whose arguments
+``ast.literal_eval`` to the plan's. No text from a request can therefore
+become code. The runtime itself is audited once (:func:`audit_runtime`): no
+imports, no globals, only local names and a fixed set of builtins.
 
 The text also survives the evaluator's extraction: the function is first in
 the fence, no other ``def`` mentions ``process_graph``, no line starts with
@@ -23,22 +29,29 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import inspect
+import itertools
+import keyword
 import math
+import string
 import textwrap
-from functools import lru_cache
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from netmend.malt import runtime
 from netmend.malt.ir import Query
 
 ENTRY = "process_graph"
-ARGUMENT = "graph_data"
-RUNTIME_NAME = runtime.run_plan.__name__
+GRAPH = "graph"  # the runtime's graph parameter, and the emitted function's
+DATA = "data"
+FINISH = "finish"
 
 # Builtins the runtime may use; anything else is a finding.
 SAFE_BUILTINS: frozenset[str] = frozenset(
     {"len", "str", "repr", "set", "list", "dict", "tuple", "isinstance", "any", "all", "sum",
-     "enumerate", "sorted", "range", "ValueError", "True", "False", "None"}
+     "enumerate", "sorted", "range", "bool", "ValueError", "True", "False", "None"}
 )
 
 
@@ -54,7 +67,7 @@ def _escape_string(value: str) -> str:
 
 
 def literal(value) -> str:
-    """Python source for a plan value: tuples, strings, ints, finite floats, None.
+    """Python source for a plan value: tuples, strings, ints, finite floats, booleans, None.
 
     >>> literal((('remove', "a'b`c"),))
     '((\\'remove\\', "a\\'b\\\\x60c"),)'
@@ -75,34 +88,197 @@ def literal(value) -> str:
     raise CodegenError(f"cannot emit a literal of type {type(value).__name__}")
 
 
+# ---------------------------------------------------------------- the runtime, as pieces
+
+
 @lru_cache(maxsize=1)
 def _runtime_source() -> str:
     return textwrap.dedent(inspect.getsource(runtime.run_plan))
 
 
-@lru_cache(maxsize=1)
-def _prefix() -> str:
-    """Everything before the plan: the signature and the runtime, comments and docstring removed.
+@cache
+def _runtime_tree() -> ast.FunctionDef:
+    tree = ast.parse(_runtime_source())
+    func = tree.body[0]
+    assert isinstance(func, ast.FunctionDef)
+    return func
 
-    Built and fully verified once; every emission reuses it byte for byte.
-    """
+
+def _piece_name(statement: ast.stmt) -> str:
+    if isinstance(statement, ast.FunctionDef):
+        return statement.name
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)):
+        return statement.targets[0].id
+    raise CodegenError(f"runtime statement at line {statement.lineno} is not a piece "
+                       "(a one-name assignment or a function)")
+
+
+@cache
+def _pieces() -> tuple[tuple[str, ast.stmt, frozenset[str]], ...]:
+    """``(name, statement, pieces it refers to)`` for each piece, in runtime order."""
     audit_runtime()
-    func = ast.parse(_runtime_source()).body[0]
-    body = func.body
+    body = _runtime_tree().body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        func.body = body[1:]
-    compact = ast.unparse(func)
-    prefix = f"def {ENTRY}({ARGUMENT}):\n" + textwrap.indent(compact, "    ") + "\n"
-    tree = ast.parse(prefix + "    return None\n")
+        body = body[1:]  # the docstring
+    *statements, last = body
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Call)
+            and isinstance(last.value.func, ast.Name)
+            and last.value.func.id == runtime.run_program.__name__):
+        raise CodegenError("the runtime must end by running its program")
+    names = [_piece_name(s) for s in statements]
+    if len(set(names)) != len(names):
+        raise CodegenError("a runtime piece is defined twice")
+    known = set(names)
+    table = []
+    for name, statement in zip(names, statements, strict=True):
+        refs = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load) and n.id in known and n.id != name}
+        table.append((name, statement, frozenset(refs)))
+    dispatch = last.value.args[0] if last.value.args else None
+    listed = ({k.value for k in dispatch.keys if isinstance(k, ast.Constant)}
+              if isinstance(dispatch, ast.Dict) else set())
+    callable_pieces = {name for name, _ in runtime.OPERATIONS.values()} | {
+        name for name, _ in runtime.COMMIT_PASSES} | {"remember", "pruned", "restored", FINISH}
+    if listed != callable_pieces or not listed <= known:
+        raise CodegenError("the runtime's dispatch table must list exactly the callable pieces")
+    return tuple(table)
+
+
+def _reach(roots: frozenset[str]) -> list[tuple[str, ast.stmt]]:
+    """The pieces ``roots`` need, transitively, in runtime order."""
+    table = {name: refs for name, _, refs in _pieces()}
+    needed: set[str] = set()
+    stack = list(roots)
+    while stack:
+        name = stack.pop()
+        if name in needed:
+            continue
+        if name not in table:
+            raise CodegenError(f"the program calls {name!r}, which the runtime does not define")
+        needed.add(name)
+        stack.extend(table[name])
+    return [(name, statement) for name, statement, _ in _pieces() if name in needed]
+
+
+def _reindent(source: str, width: int) -> str:
+    """``width`` spaces per indentation level instead of the four ``ast.unparse`` writes."""
+    if width == 4:
+        return source
+    lines = []
+    for line in source.split("\n"):
+        stripped = line.lstrip(" ")
+        depth, rest = divmod(len(line) - len(stripped), 4)
+        if rest:
+            raise CodegenError("unexpected indentation in the unparsed runtime")
+        lines.append(" " * (depth * width) + stripped)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- short identifiers
+
+_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | SAFE_BUILTINS | frozenset(
+    dir(builtins)) | {"G", "nx", "copy", "json"}
+
+
+def _short_names():
+    letters = string.ascii_lowercase + string.ascii_uppercase
+    for size in range(1, 4):
+        for chars in itertools.product(letters, repeat=size):
+            name = "".join(chars)
+            if name not in _RESERVED:
+                yield name
+
+
+class _Renamer(ast.NodeTransformer):
+    """Renames every local identifier (names, parameters, function names) by ``mapping``."""
+
+    def __init__(self, mapping: dict[str, str]):
+        self.mapping = mapping
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        node.id = self.mapping.get(node.id, node.id)
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        node.arg = self.mapping.get(node.arg, node.arg)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        node.name = self.mapping.get(node.name, node.name)
+        self.generic_visit(node)
+        return node
+
+
+def _rename(tree: ast.AST, mapping: dict[str, str]) -> ast.AST:
+    return _Renamer(mapping).visit(copy.deepcopy(tree))
+
+
+def _identifier_mapping(statements: list[ast.stmt]) -> dict[str, str]:
+    """Short names for the identifiers the emitted code binds, the most used shortest.
+
+    Every bound name is renamed, in every scope alike, so the mapping is a
+    consistent injective renaming; builtins and the names the evaluator's
+    namespace holds are never produced.
+    """
+    uses: Counter[str] = Counter({GRAPH: 1, DATA: 1})
+    bound: set[str] = {GRAPH, DATA}
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name):
+                uses[node.id] += 1
+                if not isinstance(node.ctx, ast.Load):
+                    bound.add(node.id)
+            elif isinstance(node, ast.arg):
+                uses[node.arg] += 1
+                bound.add(node.arg)
+            elif isinstance(node, ast.FunctionDef):
+                uses[node.name] += 1
+                bound.add(node.name)
+    ordered = sorted(bound, key=lambda name: (-uses[name], name))
+    return dict(zip(ordered, _short_names(), strict=False))
+
+
+@dataclass(frozen=True)
+class _Prefix:
+    """The verified text before the program, and the names the program must use."""
+
+    text: str
+    names: dict[str, str]  # runtime identifier -> identifier in the text
+    indent: str
+
+
+@lru_cache(maxsize=512)
+def _prefix(roots: frozenset[str], compact: bool) -> _Prefix:
+    """The signature and the pieces ``roots`` reach, verified once per set of roots and style.
+
+    Compact text renames identifiers and indents by one space; readable text
+    keeps the runtime's names and four spaces.
+    """
+    chosen = [statement for _, statement in _reach(roots)]
+    names = _identifier_mapping(chosen) if compact else {}
+    width = 1 if compact else 4
+    shown = [_rename(statement, names) for statement in chosen] if compact else chosen
+    body = "\n".join(_reindent(ast.unparse(statement), width) for statement in shown)
+    indent = " " * width
+    graph = names.get(GRAPH, GRAPH)
+    text = f"def {ENTRY}({graph}):\n" + textwrap.indent(body, indent) + "\n"
+    tree = ast.parse(text + indent + "return None\n")
     outer = tree.body[0]
     if (len(tree.body) != 1 or not isinstance(outer, ast.FunctionDef) or outer.name != ENTRY
-            or [a.arg for a in outer.args.args] != [ARGUMENT] or len(outer.body) != 2
-            or ast.dump(outer.body[0]) != ast.dump(func)):
-        raise CodegenError("the emitted prefix is not the audited runtime")
-    _check_text(prefix)
-    if prefix.count(ENTRY) != 1:
+            or [a.arg for a in outer.args.args] != [graph] or outer.decorator_list
+            or len(outer.body) != len(chosen) + 1):
+        raise CodegenError("the emitted prefix is not one function of the audited runtime")
+    inverse = {short: name for name, short in names.items()}
+    if len(inverse) != len(names):
+        raise CodegenError("the identifier renaming is not one to one")
+    for got, want in zip(outer.body, chosen, strict=False):
+        if ast.dump(_rename(got, inverse)) != ast.dump(want):
+            raise CodegenError("the emitted prefix is not the audited runtime")
+    _check_text(text)
+    if text.count(ENTRY) != 1:
         raise CodegenError(f"{ENTRY!r} must appear exactly once")
-    return prefix
+    return _Prefix(text, names, indent)
 
 
 def _check_text(text: str) -> None:
@@ -111,16 +287,24 @@ def _check_text(text: str) -> None:
 
 
 def audit_runtime() -> None:
-    """Check the runtime can run anywhere: no imports, no globals, only local names and safe builtins."""
-    tree = ast.parse(_runtime_source())
-    func = tree.body[0]
-    local: set[str] = set()
-    for node in ast.walk(func):
-        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
+    """Check the runtime can run anywhere: no imports, no globals, only local names and safe builtins.
+
+    Its last statement (which runs the program in process) is the one exception:
+    it names :func:`netmend.malt.runtime.run_program` and is never emitted.
+    """
+    func = _runtime_tree()
+    body = func.body[:-1]
+    local: set[str] = {a.arg for a in func.args.args}
+    nodes = [n for statement in body for n in ast.walk(statement)]
+    for node in nodes:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef,
+                             ast.AsyncFunctionDef, ast.Await, ast.Yield, ast.YieldFrom)):
             raise CodegenError(f"runtime uses {type(node).__name__} at line {node.lineno}")
         if isinstance(node, (ast.FunctionDef, ast.Lambda)):
             if isinstance(node, ast.FunctionDef):
                 local.add(node.name)
+                if node.decorator_list:
+                    raise CodegenError(f"runtime function {node.name!r} is decorated")
             args = node.args
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
                 local.add(arg.arg)
@@ -131,7 +315,7 @@ def audit_runtime() -> None:
             local.add(node.id)
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise CodegenError(f"runtime reaches private attribute {node.attr!r}")
-    for node in ast.walk(func):
+    for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             if node.id not in local and node.id not in SAFE_BUILTINS:
                 raise CodegenError(f"runtime refers to outside name {node.id!r}")
@@ -141,45 +325,134 @@ def audit_runtime() -> None:
         raise CodegenError(f"runtime text mentions {ENTRY!r}")
 
 
-def emit(query: Query) -> str:
-    """The ``process_graph`` source answering ``query``; verified before it is returned."""
-    plan = query.to_plan()
-    call = f"    return {RUNTIME_NAME}({ARGUMENT}, {literal(plan)})\n"
-    verify_call(call, plan)
-    return _prefix() + call
+# ---------------------------------------------------------------- emission
 
 
-def verify_call(call: str, plan: tuple) -> None:
-    """Accept the final line only if it is the runtime call with exactly ``plan`` as a literal.
+def _call(piece: str, args: tuple, names: dict[str, str]) -> str:
+    return f"{names.get(piece, piece)}({', '.join(literal(a) for a in args)})"
 
-    The prefix before it is constant and verified once in :func:`_prefix`, so
-    checking this line checks the whole emitted function.
+
+def program_lines(plan: tuple[tuple, ...], names: dict[str, str] | None = None) -> list[str]:
+    """The emitted calls of ``plan``, one statement a line, unindented (names renamed by ``names``).
+
+    >>> program_lines((('remove', 'a.b'), ('list', 'a')))
+    ["remove('a.b')", "data = children('a')", 'cascade()', "return finish('list', data, pruned())"]
     """
+    names = names or {}
+    calls = runtime.program(plan)
+    lines = [_call(piece, args, names) for piece, args in calls.changes]
+    data = names.get(DATA, DATA)
+    if calls.read is not None:
+        lines.append(f"{data} = {_call(*calls.read, names)}")
+    lines += [f"{names.get(name, name)}()" for name in calls.commit]
+    committed = f"{names.get('pruned', 'pruned')}()" if calls.pruned else names.get(GRAPH, GRAPH)
+    if calls.restored:
+        committed = f"{names.get('restored', 'restored')}({committed})"
+    result = data if calls.read is not None else names.get(GRAPH, GRAPH)
+    lines.append(f"return {names.get(FINISH, FINISH)}({literal(calls.answer_type)}, {result}, "
+                 f"{committed})")
+    return lines
+
+
+def emit(query: Query, *, compact: bool = True) -> str:
+    """The ``process_graph`` source answering ``query``; verified before it is returned.
+
+    ``compact`` (the default, what replies carry) renames identifiers to short
+    ones and indents by one space; otherwise the runtime's own names and
+    four-space indentation are kept, for reading.
+    """
+    plan = query.to_plan()
+    calls = runtime.program(plan)
+    prefix = _prefix(calls.pieces(), compact)
+    original = program_lines(plan)
+    verify_program(original, calls)
+    lines = program_lines(plan, prefix.names) if compact else original
+    if compact:
+        inverse = {short: name for name, short in prefix.names.items()}
+        for got, want in zip(lines, original, strict=True):
+            if ast.dump(_rename(_one_statement(got), inverse)) != ast.dump(_one_statement(want)):
+                raise CodegenError(f"emitted statement {got[:80]!r} is not the intended call")
+            _check_text(got)
+            if ENTRY in got:
+                raise CodegenError("an emitted call mentions the entry point")
+    return prefix.text + "".join(f"{prefix.indent}{line}\n" for line in lines)
+
+
+def _literal_args(call: ast.Call) -> tuple:
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        raise CodegenError("emitted calls take positional literal arguments only")
     try:
-        tree = ast.parse(call.strip())
+        return tuple(ast.literal_eval(arg) for arg in call.args)
+    except ValueError as exc:
+        raise CodegenError("an emitted argument is not a pure literal") from exc
+
+
+def _called(node: ast.AST | None) -> tuple[str, tuple] | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id, _literal_args(node)
+    return None
+
+
+def _is_call(node: ast.AST, name: str, args: int) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == name and len(node.args) == args and not node.keywords)
+
+
+def verify_program(lines: list[str], calls: runtime.Program) -> None:
+    """Accept the emitted calls only if each line is exactly the intended call with literal arguments.
+
+    ``lines`` use the runtime's own names. The prefix before them is verified
+    in :func:`_prefix`, so checking these lines checks the whole function.
+    """
+    expected: list[tuple[str, tuple[str, tuple]]] = [("call", change) for change in calls.changes]
+    if calls.read is not None:
+        expected.append(("assign", calls.read))
+    expected += [("call", (name, ())) for name in calls.commit]
+    if len(lines) != len(expected) + 1:
+        raise CodegenError("emitted program has the wrong number of statements")
+    for line, (form, want) in zip(lines, expected, strict=False):
+        statement = _one_statement(line)
+        if form == "call":
+            ok = isinstance(statement, ast.Expr) and _called(statement.value) == want
+        else:
+            ok = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                  and isinstance(statement.targets[0], ast.Name)
+                  and statement.targets[0].id == DATA and _called(statement.value) == want)
+        if not ok:
+            raise CodegenError(f"emitted statement {line[:80]!r} is not the intended call")
+    final = _one_statement(lines[-1])
+    value = final.value if isinstance(final, ast.Return) else None
+    ok = value is not None and _is_call(value, FINISH, 3)
+    if ok:
+        kind, result, committed = value.args
+        ok = (isinstance(kind, ast.Constant) and kind.value == calls.answer_type
+              and isinstance(result, ast.Name)
+              and result.id == (DATA if calls.read is not None else GRAPH))
+        if ok and calls.restored:
+            ok = _is_call(committed, "restored", 1)
+            committed = committed.args[0] if ok else committed
+        if ok:
+            ok = (_is_call(committed, "pruned", 0) if calls.pruned
+                  else isinstance(committed, ast.Name) and committed.id == GRAPH)
+    if not ok:
+        raise CodegenError("emitted function must end by returning finish(answer type, "
+                           "result, committed graph)")
+    for line in lines:
+        if ENTRY in line:
+            raise CodegenError("an emitted call mentions the entry point")
+        _check_text(line)
+
+
+def _one_statement(line: str) -> ast.stmt:
+    if "\n" in line:
+        raise CodegenError("each emitted call must be one line")
+    try:
+        tree = ast.parse(line)
     except SyntaxError as exc:
         raise CodegenError(f"emitted call does not parse: {exc}") from exc
-    ret = tree.body[0] if len(tree.body) == 1 else None
-    if not (
-        isinstance(ret, ast.Return)
-        and isinstance(ret.value, ast.Call)
-        and isinstance(ret.value.func, ast.Name)
-        and ret.value.func.id == RUNTIME_NAME
-        and len(ret.value.args) == 2
-        and not ret.value.keywords
-        and isinstance(ret.value.args[0], ast.Name)
-        and ret.value.args[0].id == ARGUMENT
-    ):
-        raise CodegenError("emitted function must end with the runtime call")
-    try:
-        emitted_plan = ast.literal_eval(ret.value.args[1])
-    except ValueError as exc:
-        raise CodegenError("emitted plan is not a pure literal") from exc
-    if emitted_plan != plan or type(emitted_plan) is not tuple:
-        raise CodegenError("emitted plan differs from the intended plan")
-    if call.count("\n") != 1 or ENTRY in call:
-        raise CodegenError("emitted call must be one line that does not mention the entry point")
-    _check_text(call)
+    if len(tree.body) != 1:
+        raise CodegenError("each emitted line must be one statement")
+    return tree.body[0]
 
 
 def fenced(source: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 
+from netmend.malt import kinds as K
 from netmend.malt import safety
 from netmend.malt.ir import Query
 from netmend.malt.semantics import execute
@@ -67,6 +68,43 @@ def _label(graph: nx.Graph, node) -> str:
     return name if isinstance(name, str) else repr(name)
 
 
+_REASONS = {
+    "isolated": "it would be left isolated",
+    "portless": "a packet switch would be left without ports",
+}
+
+
+def describe_note(note: tuple, graph: nx.Graph) -> str:
+    """One runtime note in words; ``graph`` is the requested graph (every node it names is there).
+
+    >>> g = nx.DiGraph(); g.add_node(7, name='p9', type='EK_PORT')
+    >>> describe_note(('new-dropped', 7, 'isolated'), g)
+    "not committed: new node 'p9', because it would be left isolated"
+    """
+    code = note[0]
+
+    def name(node) -> str:
+        return repr(_label(graph, node)) if node in graph else repr(node)
+
+    if code == "no-node":
+        return f"nothing changed: no node is named {note[1]!r}"
+    if code == "not-port":
+        return f"nothing updated: {name(note[1])} is not a port"
+    if code == "kept-capacity":
+        return f"kept the capacity of {name(note[1])}: a port needs a non-zero capacity"
+    if code == "new-dropped" and note[2] == "hierarchy":
+        parent = note[3]
+        kinds = "/".join(K.kinds_of(graph.nodes[parent])) if parent in graph else "?"
+        kind = "/".join(K.kinds_of(graph.nodes[note[1]]))
+        return (f"not committed: new node {name(note[1])}, because {name(parent)} ({kinds}) "
+                f"cannot contain a {kind}")
+    if code == "new-dropped":
+        return f"not committed: new node {name(note[1])}, because {_REASONS[note[2]]}"
+    if code == "also-removed":
+        return f"also removed {name(note[1])}, because {_REASONS[note[2]]}"
+    raise ValueError(f"unknown runtime note {note!r}")
+
+
 def diff(before: nx.Graph, after: nx.Graph) -> Change:
     """The change from ``before`` to ``after``, by node id, in deterministic order."""
     added = [n for n in after.nodes if n not in before]
@@ -103,7 +141,7 @@ def plan(query: Query, topology: nx.DiGraph) -> Plan:
     """
     work = topology.copy()
     result = execute(query, work)
-    notes = list(result["notes"])
+    notes = [describe_note(note, work) for note in result["notes"]]
     committed = result["updated_graph"]
     requested = work  # the runtime changed ``work`` exactly as asked (a graph answer IS it)
     requested_verdict = safety.check(requested)
