@@ -53,9 +53,39 @@ def respond_malt(text: str) -> str:
     return codegen.fenced(codegen.emit(query))
 
 
+# Plain requests of every kind: answering them once compiles the grammar and fills the
+# parse caches for these sentence shapes (nothing about any answer is kept).
+_WARM_REQUESTS = (
+    "Remove warm.up from the graph. Return a graph.",
+    "Add new node with name new_EK_PORT_1 type EK_PORT, to warm.up. Return a graph.",
+    "List all the child nodes of warm.up. Return a list of child node names.",
+    "Rank all child nodes of EK_AGG_BLOCK type warm.up based on physical_capacity_bps "
+    "attribute. Return a list of tuple, each tuple has child node name and its total "
+    "physical capacity.",
+    "Count the EK_PORT in the warm.up. Return the count number as text.",
+    "Update the physical capacity value of warm.up to 5. Return a graph.",
+    "Remove warm.up from the graph. List direct child nodes of warm.up in the updated graph. "
+    "Return a list of child nodes name.",
+    "Add new_EK_PORT_1 to warm.up. Count the EK_PORT in warm.up in the updated graph. Return "
+    "the count number as text.",
+    "For each EK_AGG_BLOCK, add a new EK_PORT to it. Count the total number of EK_PORT in the "
+    "updated graph. Return only the counts.",
+    "List the ports of switch warm.up.",
+    "What is the capacity of port warm.up?",
+    "Which agg block contains port warm.up?",
+    "What is the average capacity of the ports in agg block warm.up?",
+    "List the 3 switches in agg block warm.up with the most ports.",
+    "List the ports of switch warm.up with capacity below 10 Gbps.",
+    "Set the capacity of every port of switch warm.up to 40 Gbps.",
+)
+
+
 def warm_malt() -> None:
-    """Audit and build the emitted runtime once, and compile the grammar, ahead of the first request."""
-    respond_malt("Remove warm.up from the graph.")
+    """Build every cache the first answers would otherwise pay for: the audited runtime
+    pieces for each kind of plan, the grammar, and the parses of the plain phrasings."""
+    codegen.warm()
+    for request in _WARM_REQUESTS:
+        respond_malt(request)
 
 
 def refusal(request: str, error: QueryError) -> str:

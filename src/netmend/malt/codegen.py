@@ -34,6 +34,7 @@ import inspect
 import itertools
 import keyword
 import math
+import re
 import string
 import textwrap
 from collections import Counter
@@ -44,6 +45,7 @@ from netmend.malt import runtime
 from netmend.malt.ir import Query
 
 ENTRY = "process_graph"
+_PROGRAM_VARIABLE = re.compile(r"m[0-9]+")
 GRAPH = "graph"  # the runtime's graph parameter, and the emitted function's
 DATA = "data"
 FINISH = "finish"
@@ -139,7 +141,8 @@ def _pieces() -> tuple[tuple[str, ast.stmt, frozenset[str]], ...]:
     listed = ({k.value for k in dispatch.keys if isinstance(k, ast.Constant)}
               if isinstance(dispatch, ast.Dict) else set())
     callable_pieces = {name for name, _ in runtime.OPERATIONS.values()} | {
-        name for name, _ in runtime.COMMIT_PASSES} | {"remember", "pruned", "restored", FINISH}
+        name for name, _ in runtime.COMMIT_PASSES} | {
+        "remember", "select", "where", "count_all", "pruned", "restored", FINISH}
     if listed != callable_pieces or not listed <= known:
         raise CodegenError("the runtime's dispatch table must list exactly the callable pieces")
     return tuple(table)
@@ -323,13 +326,20 @@ def audit_runtime() -> None:
                 raise CodegenError(f"runtime refers to unknown builtin {node.id!r}")
     if ENTRY in _runtime_source():
         raise CodegenError(f"runtime text mentions {ENTRY!r}")
+    clash = sorted(name for name in local if _PROGRAM_VARIABLE.fullmatch(name))
+    if clash:
+        raise CodegenError(f"runtime names {clash} look like program variables (m1, m2, ...)")
 
 
 # ---------------------------------------------------------------- emission
 
 
+def _argument(value, names: dict[str, str]) -> str:
+    return names.get(value, str(value)) if type(value) is runtime.Ref else literal(value)
+
+
 def _call(piece: str, args: tuple, names: dict[str, str]) -> str:
-    return f"{names.get(piece, piece)}({', '.join(literal(a) for a in args)})"
+    return f"{names.get(piece, piece)}({', '.join(_argument(a, names) for a in args)})"
 
 
 def program_lines(plan: tuple[tuple, ...], names: dict[str, str] | None = None) -> list[str]:
@@ -337,10 +347,14 @@ def program_lines(plan: tuple[tuple, ...], names: dict[str, str] | None = None) 
 
     >>> program_lines((('remove', 'a.b'), ('list', 'a')))
     ["remove('a.b')", "data = children('a')", 'cascade()', "return finish('list', data, pruned())"]
+    >>> program_lines((('nodes', ('a', None, 'children', ())),))
+    ["m1 = select('a', None, 'children')", 'data = list_nodes(m1)', "return finish('list', data, graph)"]
     """
     names = names or {}
     calls = runtime.program(plan)
-    lines = [_call(piece, args, names) for piece, args in calls.changes]
+    lines = [_call(piece, args, names) if target is None
+             else f"{names.get(target, target)} = {_call(piece, args, names)}"
+             for target, piece, args in calls.changes]
     data = names.get(DATA, DATA)
     if calls.read is not None:
         lines.append(f"{data} = {_call(*calls.read, names)}")
@@ -364,32 +378,37 @@ def emit(query: Query, *, compact: bool = True) -> str:
     plan = query.to_plan()
     calls = runtime.program(plan)
     prefix = _prefix(calls.pieces(), compact)
-    original = program_lines(plan)
-    verify_program(original, calls)
-    lines = program_lines(plan, prefix.names) if compact else original
-    if compact:
-        inverse = {short: name for name, short in prefix.names.items()}
-        for got, want in zip(lines, original, strict=True):
-            if ast.dump(_rename(_one_statement(got), inverse)) != ast.dump(_one_statement(want)):
-                raise CodegenError(f"emitted statement {got[:80]!r} is not the intended call")
-            _check_text(got)
-            if ENTRY in got:
-                raise CodegenError("an emitted call mentions the entry point")
+    lines = program_lines(plan, prefix.names)
+    verify_program(lines, calls, prefix.names)
     return prefix.text + "".join(f"{prefix.indent}{line}\n" for line in lines)
 
 
-def _literal_args(call: ast.Call) -> tuple:
+@dataclass(frozen=True)
+class _Var:
+    """A program variable seen as an argument (never equal to any literal)."""
+
+    name: str
+
+
+def _literal_args(call: ast.Call, variables: set[str]) -> tuple:
+    """The call's arguments: literal values, or :class:`_Var` for a variable set earlier."""
     if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
         raise CodegenError("emitted calls take positional literal arguments only")
-    try:
-        return tuple(ast.literal_eval(arg) for arg in call.args)
-    except ValueError as exc:
-        raise CodegenError("an emitted argument is not a pure literal") from exc
+    found = []
+    for arg in call.args:
+        if isinstance(arg, ast.Name) and arg.id in variables:
+            found.append(_Var(arg.id))
+            continue
+        try:
+            found.append(ast.literal_eval(arg))
+        except ValueError as exc:
+            raise CodegenError("an emitted argument is not a pure literal") from exc
+    return tuple(found)
 
 
-def _called(node: ast.AST | None) -> tuple[str, tuple] | None:
+def _called(node: ast.AST | None, variables: set[str] = frozenset()) -> tuple[str, tuple] | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id, _literal_args(node)
+        return node.func.id, _literal_args(node, variables)
     return None
 
 
@@ -398,49 +417,69 @@ def _is_call(node: ast.AST, name: str, args: int) -> bool:
             and node.func.id == name and len(node.args) == args and not node.keywords)
 
 
-def verify_program(lines: list[str], calls: runtime.Program) -> None:
+def verify_program(lines: list[str], calls: runtime.Program,
+                   names: dict[str, str] | None = None) -> None:
     """Accept the emitted calls only if each line is exactly the intended call with literal arguments.
 
-    ``lines`` use the runtime's own names. The prefix before them is verified
-    in :func:`_prefix`, so checking these lines checks the whole function.
+    ``names`` maps the runtime's identifiers to those the emitted text uses
+    (none: the runtime's own). The prefix before these lines is verified in
+    :func:`_prefix`, so checking them checks the whole function.
     """
-    expected: list[tuple[str, tuple[str, tuple]]] = [("call", change) for change in calls.changes]
+    names = names or {}
+
+    def named(identifier: str) -> str:
+        return names.get(identifier, identifier)
+
+    expected: list[tuple[str | None, tuple[str, tuple]]] = [
+        (target, (piece, args)) for target, piece, args in calls.changes]
     if calls.read is not None:
-        expected.append(("assign", calls.read))
-    expected += [("call", (name, ())) for name in calls.commit]
-    if len(lines) != len(expected) + 1:
+        expected.append((DATA, calls.read))
+    expected += [(None, (name, ())) for name in calls.commit]
+    if len(lines) != len(expected) + 1 or any("\n" in line for line in lines):
         raise CodegenError("emitted program has the wrong number of statements")
-    for line, (form, want) in zip(lines, expected, strict=False):
-        statement = _one_statement(line)
-        if form == "call":
-            ok = isinstance(statement, ast.Expr) and _called(statement.value) == want
-        else:
-            ok = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                  and isinstance(statement.targets[0], ast.Name)
-                  and statement.targets[0].id == DATA and _called(statement.value) == want)
-        if not ok:
-            raise CodegenError(f"emitted statement {line[:80]!r} is not the intended call")
-    final = _one_statement(lines[-1])
-    value = final.value if isinstance(final, ast.Return) else None
-    ok = value is not None and _is_call(value, FINISH, 3)
-    if ok:
-        kind, result, committed = value.args
-        ok = (isinstance(kind, ast.Constant) and kind.value == calls.answer_type
-              and isinstance(result, ast.Name)
-              and result.id == (DATA if calls.read is not None else GRAPH))
-        if ok and calls.restored:
-            ok = _is_call(committed, "restored", 1)
-            committed = committed.args[0] if ok else committed
-        if ok:
-            ok = (_is_call(committed, "pruned", 0) if calls.pruned
-                  else isinstance(committed, ast.Name) and committed.id == GRAPH)
-    if not ok:
-        raise CodegenError("emitted function must end by returning finish(answer type, "
-                           "result, committed graph)")
     for line in lines:
         if ENTRY in line:
             raise CodegenError("an emitted call mentions the entry point")
         _check_text(line)
+    try:
+        statements = ast.parse("\n".join(lines)).body
+    except SyntaxError as exc:
+        raise CodegenError(f"emitted program does not parse: {exc}") from exc
+    if len(statements) != len(lines):
+        raise CodegenError("each emitted line must be one statement")
+    assigned: set[str] = set()
+    for line, statement, (target, (piece, args)) in zip(lines, statements, expected, strict=False):
+        want = (named(piece), tuple(_Var(named(a)) if type(a) is runtime.Ref else a
+                                    for a in args))
+        if target is None:
+            ok = isinstance(statement, ast.Expr) and _called(statement.value, assigned) == want
+        else:
+            ok = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                  and isinstance(statement.targets[0], ast.Name)
+                  and statement.targets[0].id == named(target)
+                  and _called(statement.value, assigned) == want)
+            if ok and target != DATA and named(target) in names.values():
+                ok = False  # a variable must not shadow a piece
+            assigned.add(named(target))
+        if not ok:
+            raise CodegenError(f"emitted statement {line[:80]!r} is not the intended call")
+    final = statements[-1]
+    value = final.value if isinstance(final, ast.Return) else None
+    ok = value is not None and _is_call(value, named(FINISH), 3)
+    if ok:
+        kind, result, committed = value.args
+        ok = (isinstance(kind, ast.Constant) and kind.value == calls.answer_type
+              and isinstance(result, ast.Name)
+              and result.id == named(DATA if calls.read is not None else GRAPH))
+        if ok and calls.restored:
+            ok = _is_call(committed, named("restored"), 1)
+            committed = committed.args[0] if ok else committed
+        if ok:
+            ok = (_is_call(committed, named("pruned"), 0) if calls.pruned
+                  else isinstance(committed, ast.Name) and committed.id == named(GRAPH))
+    if not ok:
+        raise CodegenError("emitted function must end by returning finish(answer type, "
+                           "result, committed graph)")
 
 
 def _one_statement(line: str) -> ast.stmt:
@@ -453,6 +492,44 @@ def _one_statement(line: str) -> ast.stmt:
     if len(tree.body) != 1:
         raise CodegenError("each emitted line must be one statement")
     return tree.body[0]
+
+
+_SAMPLE_SET = ("x", None, "descendants", ())
+_SAMPLE_FILTERED = ("x", None, "descendants", (("name", "prefix", "x"),))
+_SAMPLE_STEPS: dict[str, tuple[tuple, ...]] = {
+    "add": (("add", "x", "EK_PORT", "y"),),
+    "remove": (("remove", "x"),),
+    "update": (("update", "x", 1),),
+    "for_each_add": (("for_each_add", "EK_AGG_BLOCK", "EK_PORT"),),
+    "remove_all": (("remove_all", _SAMPLE_SET), ("remove_all", _SAMPLE_FILTERED)),
+    "update_all": (("update_all", _SAMPLE_SET, 1), ("update_all", _SAMPLE_FILTERED, 1)),
+    "count": (("count", "EK_PORT", "x"), ("count", "EK_PORT", None)),
+    "list": (("list", "x"),),
+    "rank": (("rank", "x"),),
+    "nodes": (("nodes", _SAMPLE_SET), ("nodes", _SAMPLE_FILTERED)),
+    "capacity": (("capacity", "x"),),
+    "aggregate": (("aggregate", "sum", _SAMPLE_SET), ("aggregate", "sum", _SAMPLE_FILTERED)),
+    "top": (("top", _SAMPLE_SET, ("capacity",), 1, True),
+            ("top", _SAMPLE_FILTERED, ("capacity",), 1, True)),
+}
+
+
+def warm() -> None:
+    """Build and verify the emitted prefix of every plan made of one kind of change and one
+    read (what requests say), so no request pays for it."""
+    if set(_SAMPLE_STEPS) != set(runtime.OPERATIONS):
+        raise CodegenError("every plan operation needs a sample step to warm")
+    changes = [(), *(_SAMPLE_STEPS[op] for op, (_, answers) in runtime.OPERATIONS.items()
+                     if answers is None)]
+    reads = [(), *(_SAMPLE_STEPS[op] for op, (_, answers) in runtime.OPERATIONS.items()
+                   if answers is not None)]
+    for change_samples in changes:
+        for read_samples in reads:
+            for change in change_samples or (None,):
+                for read in read_samples or (None,):
+                    steps = tuple(step for step in (change, read) if step is not None)
+                    if steps:
+                        _prefix(runtime.program(steps).pieces(), True)
 
 
 def fenced(source: str) -> str:

@@ -74,11 +74,12 @@ _REASONS = {
 }
 
 
-def describe_note(note: tuple, graph: nx.Graph) -> str:
-    """One runtime note in words; ``graph`` is the requested graph (every node it names is there).
+def describe_note(note: tuple, graph: nx.Graph, before: nx.Graph) -> str:
+    """One runtime note in words; ``graph`` is the requested graph (every node it names is
+    there), ``before`` the topology the request started from.
 
     >>> g = nx.DiGraph(); g.add_node(7, name='p9', type='EK_PORT')
-    >>> describe_note(('new-dropped', 7, 'isolated'), g)
+    >>> describe_note(('dropped', 7, 'isolated'), g, nx.DiGraph())
     "not committed: new node 'p9', because it would be left isolated"
     """
     code = note[0]
@@ -92,15 +93,15 @@ def describe_note(note: tuple, graph: nx.Graph) -> str:
         return f"nothing updated: {name(note[1])} is not a port"
     if code == "kept-capacity":
         return f"kept the capacity of {name(note[1])}: a port needs a non-zero capacity"
-    if code == "new-dropped" and note[2] == "hierarchy":
+    if code == "dropped" and note[2] == "hierarchy":
         parent = note[3]
         kinds = "/".join(K.kinds_of(graph.nodes[parent])) if parent in graph else "?"
         kind = "/".join(K.kinds_of(graph.nodes[note[1]]))
         return (f"not committed: new node {name(note[1])}, because {name(parent)} ({kinds}) "
                 f"cannot contain a {kind}")
-    if code == "new-dropped":
+    if code == "dropped" and note[1] not in before:
         return f"not committed: new node {name(note[1])}, because {_REASONS[note[2]]}"
-    if code == "also-removed":
+    if code == "dropped":
         return f"also removed {name(note[1])}, because {_REASONS[note[2]]}"
     raise ValueError(f"unknown runtime note {note!r}")
 
@@ -141,7 +142,7 @@ def plan(query: Query, topology: nx.DiGraph) -> Plan:
     """
     work = topology.copy()
     result = execute(query, work)
-    notes = [describe_note(note, work) for note in result["notes"]]
+    notes = [describe_note(note, work, topology) for note in result["notes"]]
     committed = result["updated_graph"]
     requested = work  # the runtime changed ``work`` exactly as asked (a graph answer IS it)
     requested_verdict = safety.check(requested)

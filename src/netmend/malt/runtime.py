@@ -59,21 +59,34 @@ PRUNING = frozenset({"add", "for_each_add", "remove", "remove_all"})
 RESTORING = frozenset({"update", "update_all"})
 
 
+class Ref(str):
+    """A program variable used as an argument (a node set chosen earlier), not a literal."""
+
+    __slots__ = ()
+
+
+# Plan operations whose first argument is a node set: (root, kind, axis, filters).
+SET_OPERATIONS = frozenset({"remove_all", "update_all", "nodes", "aggregate", "top"})
+SET_ARGUMENT = {"remove_all": 0, "update_all": 0, "nodes": 0, "aggregate": 1, "top": 0}
+
+
 class Program:
     """The straight-line piece calls one plan stands for.
 
-    ``changes`` are ``(piece, args)`` calls run first, in order; ``read`` is
-    the one call whose value is the answer (None for a graph answer);
-    ``commit`` the safe-commit passes. The committed graph is ``graph``, or
-    ``pruned()`` when something may have to be dropped, passed through
-    ``restored(...)`` when a capacity may have to be kept; ``finish`` returns
-    the result with ``answer_type``.
+    ``changes`` are ``(target, piece, args)`` calls run first, in order: a
+    ``target`` names the program variable the call's value goes to (a node
+    set, written ``m1``, ``m2``, ...) and an argument may be such a variable
+    (a :class:`Ref`). ``read`` is the call whose value is the answer (None for
+    a graph answer); ``commit`` the safe-commit passes. The committed graph
+    is ``graph``, or ``pruned()`` when something may have to be dropped,
+    passed through ``restored(...)`` when a capacity may have to be kept;
+    ``finish`` returns the result with ``answer_type``.
     """
 
     __slots__ = ("changes", "read", "commit", "pruned", "restored", "answer_type")
 
     def __init__(self, changes, read, commit, pruned, restored, answer_type):
-        self.changes: tuple[tuple[str, tuple], ...] = changes
+        self.changes: tuple[tuple[str | None, str, tuple], ...] = changes
         self.read: tuple[str, tuple] | None = read
         self.commit: tuple[str, ...] = commit
         self.pruned: bool = pruned
@@ -82,7 +95,7 @@ class Program:
 
     def pieces(self) -> frozenset[str]:
         """The pieces the calls name directly."""
-        called = {name for name, _ in self.changes} | set(self.commit) | {"finish"}
+        called = {piece for _, piece, _ in self.changes} | set(self.commit) | {"finish"}
         if self.read is not None:
             called.add(self.read[0])
         if self.pruned:
@@ -95,29 +108,41 @@ class Program:
 def program(steps: tuple[tuple, ...]) -> Program:
     """The calls that execute ``steps``.
 
-    >>> p = program((('remove', 'a.b'), ('list', 'a')))
+    >>> p = program((('remove', 'a.b'), ('nodes', ('a', 'EK_PORT', 'children', ()))))
     >>> p.changes, p.read, p.commit, p.pruned, p.restored, p.answer_type
-    ((('remove', ('a.b',)),), ('children', ('a',)), ('cascade',), True, False, 'list')
+    (((None, 'remove', ('a.b',)), ('m1', 'select', ('a', 'EK_PORT', 'children'))), ('list_nodes', ('m1',)), ('cascade',), True, False, 'list')
     """
-    changes: list[tuple[str, tuple]] = []
+    changes: list[tuple[str | None, str, tuple]] = []
     # A for-each loop runs over the nodes of the topology as it was given, before any
     # step of the request changed it (the reference fixes its list the same way).
     for kind in dict.fromkeys(step[1] for step in steps if step[0] == "for_each_add"):
-        changes.append(("remember", (kind,)))
+        changes.append((None, "remember", (kind,)))
     read = None
     answer_type = "graph"
     for step in steps:
         if step[0] not in OPERATIONS:
             raise ValueError(f"unknown plan step {step[0]!r}")
         piece, answers = OPERATIONS[step[0]]
+        args = tuple(step[1:])
+        if step[0] == "count" and args[1] is None:
+            piece, args = "count_all", args[:1]
+        if step[0] in SET_OPERATIONS:
+            # The set is chosen (and filtered) first, into a variable the call then uses.
+            at = SET_ARGUMENT[step[0]]
+            root, kind, axis, rules = args[at]
+            variable = Ref(f"m{sum(1 for c in changes if c[0]) + 1}")
+            changes.append((variable, "select", (root, kind, axis)))
+            if rules:
+                changes.append((variable, "where", (variable, rules)))
+            args = args[:at] + (variable,) + args[at + 1:]
         if answers is None:
             if read is not None:
                 raise ValueError("a change after the read")
-            changes.append((piece, tuple(step[1:])))
+            changes.append((None, piece, args))
         else:
             if read is not None:
                 raise ValueError("a plan has at most one read")
-            read, answer_type = (piece, tuple(step[1:])), answers
+            read, answer_type = (piece, args), answers
     ops = {step[0] for step in steps}
     commit = tuple(name for name, needed_by in COMMIT_PASSES if ops & needed_by)
     return Program(tuple(changes), read, commit, bool(ops & PRUNING), bool(ops & RESTORING),
@@ -127,9 +152,16 @@ def program(steps: tuple[tuple, ...]) -> Program:
 def run_program(pieces: dict[str, Any], graph: Any, steps: tuple[tuple, ...]) -> dict:
     """Run ``steps`` by calling ``pieces`` exactly as the emitted code calls them."""
     plan = program(steps)
-    for name, args in plan.changes:
-        pieces[name](*args)
-    data = graph if plan.read is None else pieces[plan.read[0]](*plan.read[1])
+    variables: dict[str, Any] = {}
+
+    def value(arg: Any) -> Any:
+        return variables[arg] if type(arg) is Ref else arg
+
+    for target, name, args in plan.changes:
+        result = pieces[name](*(value(a) for a in args))
+        if target is not None:
+            variables[target] = result
+    data = graph if plan.read is None else pieces[plan.read[0]](*(value(a) for a in plan.read[1]))
     for name in plan.commit:
         pieces[name]()
     committed = pieces["pruned"]() if plan.pruned else graph
@@ -271,7 +303,7 @@ def run_plan(graph, steps):
             return value >= limit
         return value == limit
 
-    def select(root, kind, axis, rules):
+    def select(root, kind, axis):
         if root is None:
             members = list(nodes)
         else:
@@ -279,21 +311,25 @@ def run_plan(graph, steps):
             members = [] if start is None else related(start, axis)
         if kind is not None:
             members = [n for n in members if has_kind(n, kind)]
+        return members
+
+    def where(members, rules):
         for rule in rules:
             members = [n for n in members if passes(n, rule)]
         return members
 
-    def remove_all(selection):
-        for node in select(*selection):
+    def remove_all(members):
+        for node in members:
             remove_node(node)
 
-    def update_all(selection, value):
-        for node in select(*selection):
+    def update_all(members, value):
+        for node in members:
             set_capacity(node, value)
 
+    def count_all(kind):
+        return sum(1 for _, attrs in graph.nodes(data=True) if kind in attrs['type'])
+
     def count(kind, container):
-        if container is None:
-            return sum(1 for _, attrs in graph.nodes(data=True) if kind in attrs['type'])
         start = find(container)
         if start is None:
             return {container: 'not found'}
@@ -327,28 +363,23 @@ def run_plan(graph, steps):
             return []
         ranked = []
         for child, edge in succ[parent].items():
-            if edge['type'] != contains:
-                continue
-            attrs = nodes[child]
-            total = 0
-            if port_kind in attrs['type']:
-                total += attrs.get(capacity, 0)
-            for grandchild, child_edge in succ[child].items():
-                if child_edge['type'] == contains and port_kind in nodes[grandchild]['type']:
-                    total += nodes[grandchild].get(capacity, 0)
-            ranked.append((attrs['name'], total))
+            if edge['type'] == contains:
+                # its own capacity if a port, then its port children's, added in edge order
+                own = nodes[child].get(capacity, 0) if port_kind in nodes[child]['type'] else 0
+                ranked.append((nodes[child]['name'], sum(
+                    (nodes[g].get(capacity, 0) for g, e in succ[child].items()
+                     if e['type'] == contains and port_kind in nodes[g]['type']), own)))
         ranked.sort(key=lambda pair: pair[1], reverse=descending)
         return ranked
 
-    def list_nodes(selection):
-        return [nodes[n].get('name') for n in select(*selection)]
+    def list_nodes(members):
+        return [nodes[n].get('name') for n in members]
 
     def read_capacity(name):
         node = find(name)
         return None if node is None else capacity_of(node)
 
-    def aggregate(function, selection):
-        members = select(*selection)
+    def aggregate(function, members):
         if function == 'count':
             return len(members)
         values = sorted(capacity_of(n) for n in members)
@@ -362,9 +393,9 @@ def run_plan(graph, steps):
             return values[-1]
         return sum(values) / len(values)
 
-    def top(selection, metric, limit, descending):
+    def top(members, metric, limit, descending):
         # Ties keep name order in either direction (the sort is stable).
-        scored = sorted(((nodes[n].get('name'), measure(n, metric)) for n in select(*selection)),
+        scored = sorted(((nodes[n].get('name'), measure(n, metric)) for n in members),
                         key=lambda pair: str(pair[0]))
         scored.sort(key=lambda pair: pair[1], reverse=descending)
         return scored if limit is None else scored[:limit]
@@ -388,9 +419,8 @@ def run_plan(graph, steps):
                 for k, v in hierarchy.items())]
             if wrong:
                 drop.add(node)
-                notes.append(('new-dropped', node, 'hierarchy', wrong[0]))
-                work.extend(succ[node])
-                work.extend(pred[node])
+                notes.append(('dropped', node, 'hierarchy', wrong[0]))
+                work.extend([*succ[node], *pred[node]])
             else:
                 work.append(node)
 
@@ -400,8 +430,8 @@ def run_plan(graph, steps):
             node = work.pop()
             if node in drop or node not in nodes:
                 continue
-            if not any(n not in drop for n in succ[node]) and not any(
-                    n not in drop for n in pred[node]):
+            linked = [*succ[node], *pred[node]]
+            if all(n in drop for n in linked):
                 reason = 'isolated'
             elif has_kind(node, switch_kind) and not any(
                     has_kind(n, port_kind) for n in succ[node] if n not in drop):
@@ -409,9 +439,8 @@ def run_plan(graph, steps):
             else:
                 continue
             drop.add(node)
-            notes.append(('new-dropped' if node in added else 'also-removed', node, reason))
-            work.extend(succ[node])
-            work.extend(pred[node])
+            notes.append(('dropped', node, reason))
+            work.extend(linked)
 
     def pruned():
         return graph.subgraph([node for node in nodes if node not in drop]) if drop else graph
@@ -435,7 +464,8 @@ def run_plan(graph, steps):
 
     return run_program({
         'add': add, 'remember': remember, 'for_each_add': for_each_add, 'remove': remove,
-        'update': update, 'remove_all': remove_all, 'update_all': update_all, 'count': count,
+        'update': update, 'select': select, 'where': where, 'remove_all': remove_all,
+        'update_all': update_all, 'count': count, 'count_all': count_all,
         'children': children, 'rank': rank, 'list_nodes': list_nodes,
         'read_capacity': read_capacity, 'aggregate': aggregate, 'top': top,
         'check_additions': check_additions, 'cascade': cascade, 'pruned': pruned,
