@@ -14,7 +14,7 @@ from netmend.malt import codegen, ir, runtime
 from netmend.malt.codegen import CodegenError
 from netmend.malt.runtime import run_plan
 
-from . import evaluator
+from . import evaluator, test_runtime
 
 HOSTILE = [
     "a'b", 'a"b', "a\\b", "line\nbreak", "```", "x```python\nimport os", "def process_graph(g):",
@@ -133,3 +133,27 @@ def test_reply_is_one_fence_and_refusals_carry_no_code() -> None:
     assert reply.startswith("```python\ndef process_graph(") and reply.count("```") == 2
     refusal = respond_malt("Make the network faster.")
     assert "process_graph" not in refusal and "cannot" in refusal and refusal.strip()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(test_runtime.mutations, max_size=2), st.one_of(st.none(), test_runtime.reads),
+       st.booleans())
+def test_emitted_code_computes_what_the_planner_computes(muts, read, compact) -> None:
+    """One implementation: the reply's code, run as the evaluator runs it, gives the
+    in-process runtime's answer and commit, in both emitted styles."""
+    steps = tuple(muts) + ((read,) if read else ())
+    if not steps:
+        return
+    query = ir.Query(steps)
+    graph = test_runtime.BASE
+    source = codegen.emit(query, compact=compact)
+    result, _, _ = _run_as_evaluator(source, graph)
+    expected = run_plan(copy.deepcopy(graph), query.to_plan())
+    assert result["type"] == expected["type"] and result["notes"] == expected["notes"]
+    if expected["type"] == "graph":
+        assert evaluator.same_graph(expected["data"], result["data"])
+    else:
+        assert result["data"] == expected["data"]
+    assert evaluator.same_graph(expected["updated_graph"], result["updated_graph"])
+    assert dict(result["updated_graph"].nodes(data=True)) == dict(
+        expected["updated_graph"].nodes(data=True))

@@ -246,7 +246,7 @@ class Aggregate:
 @dataclass(frozen=True)
 class Top:
     """The ``limit`` nodes of a set with the highest (or lowest) ``metric``, as
-    ``(name, value)`` pairs; ties in name order; all of them when ``limit`` is None."""
+    ``(name, value)`` pairs; ties in the set's order; all of them when ``limit`` is None."""
 
     nodes: Select
     metric: Metric = CAPACITY

@@ -90,7 +90,7 @@ _TOKEN_RE = re.compile(
   | (?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?
         (?P<unit>(?:[KkMmGgTt]?(?:bps|b/s|bit/s|bits/s|bits?|be|ige|ig|ige)|[KkMmGgTt])\b)?
         (?![\w.]\w))
-  | (?P<word>[A-Za-z0-9_\-/]+(?:\.[A-Za-z0-9_\-/]+)*)
+  | (?P<word>[A-Za-z]+?(?=n't\b)|[A-Za-z0-9_\-/]+(?:\.[A-Za-z0-9_\-/]+)*)
   | (?P<punct>[.,;:?!()&<>=]+)
   | (?P<bad>\S)
     )""",
@@ -674,6 +674,7 @@ BUILDERS["more"] = lambda b, c: (b["g"], *b["rest"])
 BUILDERS["plain"] = lambda b, c: ("group", (), b["c"])
 BUILDERS["before"] = lambda b, c: ("group", (b["b"],), b["c"])
 BUILDERS["after"] = lambda b, c: ("group", (b["b"],), b["c"])
+BUILDERS["before_only"] = lambda b, c: ("group", (b["b"],), None)
 
 # changes
 BUILDERS["removed"] = lambda b, c: ("remove", b["t"], b.get("f"))
@@ -951,7 +952,9 @@ class _Resolve:
         if op == "add":
             return self.adds(frame, focus)
         if op == "remove":
-            return self.removes(frame, focus), None
+            found = self.removes(frame, focus)
+            # after "remove the ports of S ...", "its" means S
+            return found, (found[0].nodes.root if isinstance(found[0], ir.RemoveAll) else None)
         if op == "update":
             return self.updates(frame, focus)
         if op == "for_each":
@@ -1024,7 +1027,8 @@ class _Resolve:
         if targets[0] == "it":
             targets = ("names", (("it",),), None)
         if targets[0] == "set_of":
-            return [ir.UpdateAll(self.select(targets[1], focus), value)], None
+            select = self.select(targets[1], focus)
+            return [ir.UpdateAll(select, value)], select.root
         names = [self.name(node, focus) for node in targets[1]]
         return [ir.Update(name, value) for name in names], (names[0] if len(names) == 1 else None)
 
@@ -1151,6 +1155,7 @@ def parse_request(text: str) -> Parsed:
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []
     focus: str | None = None
+    pending_condition = False
     for sentence in _sentences(tokens):
         head, clause = _split_return(sentence)
         if clause is not None:
@@ -1186,6 +1191,11 @@ def parse_request(text: str) -> Parsed:
         found, quals, focus = readings[0]
         steps += found
         qualifiers += quals
+        pending_condition = all(group[2] is None for group in frames[0])
+    if pending_condition:
+        raise IncompleteRequest("'if ...' or 'after ...' needs a request to do afterwards",
+                                expected="'after removing X, list the child nodes of Y'",
+                                text=text)
     if not steps:
         raise IncompleteRequest("the request asks for nothing to be done",
                                 expected="a request such as " + P.EXPECTED["list"], text=text)
@@ -1216,6 +1226,8 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
         for change in before:
             found, focus = resolver.steps(change, focus)
             steps += found
+        if clause is None:  # "If X is removed." : what to do then comes next
+            continue
         found, new_focus = resolver.steps(clause, focus)
         steps += found
         focus = new_focus if new_focus is not None else focus

@@ -40,7 +40,7 @@ def _say(categories: str, *phrases: str) -> None:
 
 
 # changes
-_say("ADD", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
+_say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
      "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
      "deploy", "deploying", "set up", "spin up", "stand up", "register", "include")
@@ -65,7 +65,7 @@ _say("ASK", "list", "list out", "show", "show me", "display", "enumerate", "prin
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "provide", "see", "view", "know", "check", "return me",
-     "dump", "lookup", "query", "read", "reveal", "get", "what are", "which are")
+     "dump", "lookup", "query", "read", "reveal", "get")
 _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
      "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
@@ -88,7 +88,7 @@ _say("AUX", "is", "are", "was", "were", "be", "been", "being", "does", "do", "di
      "needs to", "need to", "has to", "have to", "is going to", "are going to")
 _say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resides", "residing",
      "exist", "exists", "existing", "remain", "remains", "remaining", "lie", "lies", "fall",
-     "falls", "hang", "hangs", "located", "situated", "found", "are located", "is located",
+     "falls", "hangs", "located", "situated", "found", "are located", "is located",
      "stay", "stays", "run", "runs")
 _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
      "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
@@ -173,7 +173,8 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "sitting under", "sitting on", "residing in", "residing under", "part of", "a part of",
      "member of", "a member of", "inside the", "held by", "owned by",
      "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of")
-_say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards")
+_say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
+     "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
 _say("WITH", "with", "having", "that have", "which have", "that has", "which has", "who have",
      "with a", "possessing", "carrying")
@@ -183,6 +184,9 @@ _say("BY", "by", "based on", "according to", "in terms of", "using", "with respe
      "w.r.t.", "wrt", "on the basis of", "in order of", "ordered by", "sorted by", "ranked by",
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
+_say("PER", "per", "for each single", "on each")
+_say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
+     "i would want", "we would like", "i'd want")
 _say("AMONG", "among", "amongst", "across", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
@@ -203,7 +207,7 @@ _say("THERE", "there")
 _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
-     "uninstalled", "deprovisioned", "cut")
+     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in")
@@ -253,8 +257,7 @@ FILLERS: frozenset[str] = frozenset({
     "can you", "would you", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
     "i want you to", "i need you to", "i would like to", "i want to", "i need to", "we need to",
-    "we want to", "i would like", "i want", "i need", "we need", "let us", "let's", "i'd like",
-    "i would love to", "i'd love to", "be so kind as to", "do me a favour and",
+    "we want to", "let us", "let's", "i would love to", "i'd love to", "be so kind as to", "do me a favour and",
     "do me a favor and", "if you can", "if possible", "if you could", "now", "in total",
     "in all", "altogether", "overall", "total", "in the graph", "in the topology",
     "in the network", "in the updated graph", "in the current graph", "in the resulting graph",
@@ -282,7 +285,7 @@ CRITICAL: frozenset[str] = frozenset({
     "reverse", "reversed", "inverse", "inverted", "alphabetically", "alphabetical", "randomly",
     "random", "whether", "else", "otherwise", "unused", "idle", "free", "down", "up", "off",
     "disabled", "enabled", "active", "inactive", "broken", "failed", "faulty", "first", "last",
-    "previous", "next one", "second", "third", "another one", "percent", "%", "per",
+    "previous", "next one", "second", "third", "another one", "percent", "%",
     "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
 })
 
@@ -389,6 +392,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
          None),
     ),
     "group": (
+        ("before:b [COMMA]", "before_only"),
         ("bare:c", "plain"),
         ("before:b [COMMA] bare:c", "before"),
         ("bare:c [COMMA] before:b", "after"),
@@ -412,6 +416,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "state": (
         ("targets:t GONE", "removed"),
         ("new_nodes:n ADDED place:p", "added"),
+        ("new_nodes:n ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("cap_target:t SETP (TO|IN|AS) amount:v", "set_to"),
         ("targets:t SETP (TO|IN|AS) RATE:v", "set_to_rate"),
         ("targets:t (IN|TO) RATE:v", "set_to_rate"),
@@ -422,6 +427,16 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "clause": (
         ("change:m", None),
         ("read:r", None),
+        ("WANT [TO] change:m", None),
+        ("WANT [TO] read:r", None),
+        ("WANT wanted:m", None),
+    ),
+    # "I want ...": what is wanted, said as a thing or as a state.
+    "wanted": (
+        ("new_nodes:n place:p", "add"),
+        ("new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
+        ("targets:t [auxes] GONE [from_part:f]", "remove"),
+        ("what:w", None),
     ),
     # ---------------------------------------------------------------- changes
     "change": (
@@ -466,6 +481,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
         ("TAKE targets:t OUT [from_part:f]", "remove"),
+        ("TAKE targets:t from_part:f", "remove"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
     ),
     "from_part": (
@@ -534,9 +550,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("core:s [filters:f]", "filtered"),
     ),
     "core": (
-        ("[ALL] [DIRECT:d] [DEEP:e] KIND_PL:k [DIRECT:d2] [DEEP:e2] loc:p [[COMMA] DEEP:e3]",
-         "core"),
-        ("ALL [DIRECT:d] KIND_SG:k [DIRECT:d2] loc:p [[COMMA] DEEP:e3]", "core"),
+        ("[ALL] [DIRECT:d] [DEEP:e] KIND_PL:k [DIRECT:d2] [DEEP:e2] [relative] loc:p "
+         "[[COMMA] DEEP:e3]", "core"),
+        ("ALL [DIRECT:d] KIND_SG:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
         ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
         ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
         ("[ALL] node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
@@ -548,6 +564,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "loc": (
         ("(OF|IN|FROM) node:p", None),
+    ),
+    # "that are", "which sit", "that belong" (the place follows)
+    "relative": (
+        ("REL [auxes] [BE] [DIRECT:d]", None),
     ),
     "filters": (
         ("filter:f", "filter_one"),
@@ -629,6 +649,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:w", None),
         ("counted_np:w", None),
         ("top:w", None),
+        ("ranking:w", None),
         ("quantity:w", "value_read"),
         ("ancestry:w", None),
         ("set_named:s", "list_set"),
@@ -637,7 +658,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("core_named:s [filters:f]", "filtered"),
     ),
     "core_named": (
-        ("[ALL] [DIRECT:d] KIND_PL:k [DIRECT:d2] loc:p [[COMMA] DEEP:e3]", "core"),
+        ("[ALL] [DIRECT:d] KIND_PL:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
         ("ALL KIND_SG:k loc:p", "core"),
         ("node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
         ("node:p KIND_PL:k", "core_poss"),
@@ -664,6 +685,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a CAP (OF|AMONG|IN|FOR) set:s", "aggregate"),
         ("agg:a CAP (OF|AMONG|IN|FOR) ALL KIND_SG:k loc:p", "aggregate_kind"),
         ("agg:a CAP AMONG KIND_SG:k loc:p", "aggregate_kind"),
+        ("agg:a CAP (OF|IN|FOR) KIND_SG:k loc:p", "aggregate_kind"),
+        ("AVG:a CAP PER KIND_SG:k loc:p", "aggregate_kind"),
+        ("AVG:a KIND_SG:k CAP PER KIND_SG loc:p", "aggregate_kind"),
         ("agg:a KIND_SG:k CAP (IN|OF|AMONG) node:p", "aggregate_kind"),
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
@@ -724,6 +748,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "question": (
         ("WH [auxes] what:w [auxes]", None),
+        ("WH (CHILD|NODE) [auxes] children:w", None),
+        ("WH OF core:s [auxes] [BE] test:f", "set_test_q"),
+        ("WH OF core:s [auxes] HAVE have_test:f", "set_test_q"),
         ("WH [auxes] THERE what:w", None),
         ("WH (CHILD|NODE) [auxes] node:p [auxes] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] HAVE [DIRECT]", "children_q"),
@@ -731,8 +758,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
         ("WH [CHILD|NODE] [auxes] (GONE|BE) [DIRECT] IN node:p [DIRECT]", "children_q"),
-        ("WH KIND_PL:k [auxes] node:p [auxes] HAVE [DEEP:e]", "kinds_q"),
-        ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "kinds_graph_q"),

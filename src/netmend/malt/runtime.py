@@ -394,9 +394,8 @@ def run_plan(graph, steps):
         return sum(values) / len(values)
 
     def top(members, metric, limit, descending):
-        # Ties keep name order in either direction (the sort is stable).
-        scored = sorted(((nodes[n].get('name'), measure(n, metric)) for n in members),
-                        key=lambda pair: str(pair[0]))
+        # Ties keep the order the set was found in, either way (the sort is stable).
+        scored = [(nodes[n].get('name'), measure(n, metric)) for n in members]
         scored.sort(key=lambda pair: pair[1], reverse=descending)
         return scored if limit is None else scored[:limit]
 

@@ -267,7 +267,8 @@ class Rank:
 # - a node set is what one RK_CONTAINS edge (``children``, ``parents``) or any
 #   chain of them (``descendants``, ``ancestors``) reaches from the first node
 #   named ``root`` (every node when ``root`` is None), the root itself never
-#   included; then only nodes whose ``type`` holds ``kind``; then the filters;
+#   included, in breadth-first order (graph order for the whole graph); then
+#   only nodes whose ``type`` holds ``kind``; then the filters;
 # - a node's capacity is its own ``physical_capacity_bps`` if it is a port plus
 #   that of every port it contains at any depth, summed smallest first (a
 #   missing or empty capacity counts 0); a count metric is how many nodes of a
@@ -275,7 +276,7 @@ class Rank:
 # - sums and averages add the capacities smallest first; an empty set has sum 0
 #   and no minimum, maximum or average (None);
 # - a top-k list holds ``(name, value)`` pairs, highest value first (lowest for
-#   an ascending one), equal values in name order;
+#   an ascending one), equal values in the set's order;
 # - set changes pick the whole set first, then remove every member (or set the
 #   capacity of every port in it).
 
@@ -362,25 +363,22 @@ def _containment(graph: Any) -> Any:
     return nx.subgraph_view(graph, filter_edge=lambda a, z: graph[a][z].get("type") == CONTAINS)
 
 
-def _reached(graph: Any, start: Any, axis: str) -> set:
-    view = _containment(graph)
-    if axis == "children":
-        found = set(view.successors(start))
-    elif axis == "parents":
-        found = set(view.predecessors(start))
-    elif axis == "descendants":
-        found = nx.descendants(view, start)
-    elif axis == "ancestors":
-        found = nx.ancestors(view, start)
-    else:
+_AXES = {"children": (False, 1), "descendants": (False, None), "parents": (True, 1),
+         "ancestors": (True, None)}
+
+
+def _reached(graph: Any, start: Any, axis: str) -> list:
+    """The nodes ``axis`` reaches from ``start`` over RK_CONTAINS, breadth first."""
+    if axis not in _AXES:
         raise ValueError(f"unknown axis {axis!r}")
-    found.discard(start)
-    return found
+    reverse, depth = _AXES[axis]
+    edges = nx.bfs_edges(_containment(graph), start, reverse=reverse, depth_limit=depth)
+    return [found for _, found in edges if found != start]
 
 
 def node_capacity(graph: Any, node: Any) -> Any:
     """A port's own capacity plus the capacity of every port below ``node``."""
-    members = _reached(graph, node, "descendants") | {node}
+    members = {node, *_reached(graph, node, "descendants")}
     nodes = graph.nodes
     return sum(sorted(nodes[n].get(CAPACITY) or 0 for n in members if _holds(nodes[n], PORT)))
 
@@ -412,13 +410,12 @@ def _keeps(graph: Any, node: Any, rule: tuple) -> bool:
 
 
 def node_set(graph: Any, nodes: Nodes) -> list:
-    """The members of ``nodes``, in graph order."""
+    """The members of ``nodes``, in breadth-first order (graph order for the whole graph)."""
     if nodes.root is None:
         members = list(graph.nodes)
     else:
         start = _first_named(graph, nodes.root)
-        found = set() if start is None else _reached(graph, start, nodes.axis)
-        members = [n for n in graph.nodes if n in found]
+        members = [] if start is None else _reached(graph, start, nodes.axis)
     if nodes.kind is not None:
         members = [n for n in members if _holds(graph.nodes[n], nodes.kind)]
     return [n for n in members if all(_keeps(graph, n, rule) for rule in nodes.filters)]
@@ -441,8 +438,7 @@ def aggregate(graph: Any, function: str, nodes: Nodes) -> Any:
 def top_k(graph: Any, step: TopK) -> list[tuple]:
     pairs = [(graph.nodes[n].get("name"), node_metric(graph, n, step.metric))
              for n in node_set(graph, step.nodes)]
-    sign = -1 if step.descending else 1
-    pairs.sort(key=lambda pair: (sign * pair[1], str(pair[0])))
+    pairs.sort(key=lambda pair: pair[1], reverse=step.descending)
     return pairs if step.k is None else pairs[: step.k]
 
 
