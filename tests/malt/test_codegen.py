@@ -101,26 +101,58 @@ def test_only_the_pieces_a_plan_reaches_are_emitted() -> None:
 
 
 _CALLS = runtime.program((("remove", "x"),))
+_GOOD = codegen._render(_CALLS, {})
 
 
-@pytest.mark.parametrize("lines", [
-    ["remove(__import__('os').getcwd())", "cascade()", "return finish('graph', graph, pruned())"],
-    ["remove('y')", "cascade()", "return finish('graph', graph, pruned())"],
-    ["remove('x'); G.clear()", "cascade()", "return finish('graph', graph, pruned())"],
-    ["remove('x', extra=1)", "cascade()", "return finish('graph', graph, pruned())"],
-    ["remove(*['x'])", "cascade()", "return finish('graph', graph, pruned())"],
-    ["remove('x')", "G.clear()", "cascade()", "return finish('graph', graph, pruned())"],
-    ["remove('x')", "cascade()", "return finish('graph', G, pruned())"],
-    ["remove('x')", "cascade()", "return finish('graph', graph, graph)"],
-    ["remove('x')", "cascade()", "return finish('list', graph, pruned())"],
-    ["remove('x')", "return finish('graph', graph, pruned())"],
-    ["eval('x')", "cascade()", "return finish('graph', graph, pruned())"],
+def _tampered(template=None, literals=None, lines=None) -> codegen.Program:
+    return codegen.Program(tuple(template or _GOOD.template), tuple(literals or _GOOD.literals),
+                           tuple(lines or _GOOD.lines))
+
+
+@pytest.mark.parametrize("program", [
+    _tampered(literals=[("__import__('os').getcwd()", "x"), ("'graph'", "graph")],
+              lines=["remove(__import__('os').getcwd())", "cascade()",
+                     "return finish('graph', graph, pruned())"]),
+    _tampered(literals=[("'y'", "x"), ("'graph'", "graph")],
+              lines=["remove('y')", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(literals=[("'x'), G.clear(), ('x'", "x"), ("'graph'", "graph")],
+              lines=["remove('x'), G.clear(), ('x')", "cascade()",
+                     "return finish('graph', graph, pruned())"]),
+    _tampered(literals=[("*['x']", "x"), ("'graph'", "graph")],
+              lines=["remove(*['x'])", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0); G.clear()", "cascade()", "return finish(_p1, graph, pruned())"],
+              lines=["remove('x'); G.clear()", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0)", "G.clear()", "return finish(_p1, graph, pruned())"],
+              lines=["remove('x')", "G.clear()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0)", "cascade()", "return finish(_p1, G, pruned())"],
+              lines=["remove('x')", "cascade()", "return finish('graph', G, pruned())"]),
+    _tampered(template=["remove(_p0)", "cascade()", "return finish(_p1, graph, graph)"],
+              lines=["remove('x')", "cascade()", "return finish('graph', graph, graph)"]),
+    _tampered(template=["eval(_p0)", "cascade()", "return finish(_p1, graph, pruned())"],
+              lines=["eval('x')", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0, extra=1)", "cascade()", "return finish(_p1, graph, pruned())"],
+              lines=["remove('x', extra=1)", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(lines=["remove('x')", "cascade()", "G.clear()"]),
+    _tampered(literals=[("'x'", "x"), ("'list'", "list")],
+              lines=["remove('x')", "cascade()", "return finish('list', graph, pruned())"]),
+    _tampered(literals=[("True", "x"), ("'graph'", "graph")],
+              lines=["remove(True)", "cascade()", "return finish('graph', graph, pruned())"]),
 ])
-def test_tampered_programs_are_rejected(lines: list[str]) -> None:
-    codegen.verify_program(["remove('x')", "cascade()", "return finish('graph', graph, pruned())"],
-                           _CALLS)
+def test_tampered_programs_are_rejected(program: codegen.Program) -> None:
+    codegen.verify_program(_GOOD, _CALLS)
     with pytest.raises(CodegenError):
-        codegen.verify_program(lines, _CALLS)
+        codegen.verify_program(program, _CALLS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text() |
+                    st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=3).map(tuple), max_leaves=8))
+def test_a_literal_is_exactly_one_argument_with_its_value(value) -> None:
+    text = codegen.literal(value)
+    ok, parsed = codegen._literal_value(text)
+    assert ok and codegen._same_literal(parsed, value)
+    assert "```" not in text and "process_graph" not in text
 
 
 def test_non_finite_numbers_are_not_emitted() -> None:

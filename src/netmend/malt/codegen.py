@@ -249,6 +249,7 @@ class _Prefix:
     text: str
     names: dict[str, str]  # runtime identifier -> identifier in the text
     indent: str
+    key: tuple = ()  # what it was built from: (roots, compact)
 
 
 @lru_cache(maxsize=512)
@@ -281,7 +282,7 @@ def _prefix(roots: frozenset[str], compact: bool) -> _Prefix:
     _check_text(text)
     if text.count(ENTRY) != 1:
         raise CodegenError(f"{ENTRY!r} must appear exactly once")
-    return _Prefix(text, names, indent)
+    return _Prefix(text, names, indent, (roots, compact))
 
 
 def _check_text(text: str) -> None:
@@ -326,7 +327,8 @@ def audit_runtime() -> None:
                 raise CodegenError(f"runtime refers to unknown builtin {node.id!r}")
     if ENTRY in _runtime_source():
         raise CodegenError(f"runtime text mentions {ENTRY!r}")
-    clash = sorted(name for name in local if _PROGRAM_VARIABLE.fullmatch(name))
+    clash = sorted(name for name in local if _PROGRAM_VARIABLE.fullmatch(name)
+                   or (name.startswith(PLACEHOLDER) and name[len(PLACEHOLDER):].isdigit()))
     if clash:
         raise CodegenError(f"runtime names {clash} look like program variables (m1, m2, ...)")
 
@@ -334,12 +336,61 @@ def audit_runtime() -> None:
 # ---------------------------------------------------------------- emission
 
 
-def _argument(value, names: dict[str, str]) -> str:
-    return names.get(value, str(value)) if type(value) is runtime.Ref else literal(value)
+PLACEHOLDER = "_p"  # _p0, _p1, ...: where the literals go in a program's template
+_PLACEHOLDERS = re.compile(rf"\b{PLACEHOLDER}([0-9]+)\b")
 
 
-def _call(piece: str, args: tuple, names: dict[str, str]) -> str:
-    return f"{names.get(piece, piece)}({', '.join(_argument(a, names) for a in args)})"
+@dataclass(frozen=True)
+class Program:
+    """A plan's emitted calls: ``template`` lines with placeholders ``_p0, _p1, ...``
+    for the literal arguments, the ``literals`` (text, value) that fill them, and the
+    finished ``lines``."""
+
+    template: tuple[str, ...]
+    literals: tuple[tuple[str, object], ...]
+    lines: tuple[str, ...]
+
+
+def _render(calls: runtime.Program, names: dict[str, str]) -> Program:
+    """Template, literals and lines of ``calls``, built from the same parts."""
+    literals: list[tuple[str, object]] = []
+
+    def argument(value) -> tuple[str, str]:
+        if type(value) is runtime.Ref:
+            name = names.get(value, str(value))
+            return name, name
+        marker = f"{PLACEHOLDER}{len(literals)}"
+        text = literal(value)
+        literals.append((text, value))
+        return marker, text
+
+    def call(piece: str, args: tuple) -> tuple[str, str]:
+        parts = [argument(a) for a in args]
+        head = names.get(piece, piece)
+        return (f"{head}({', '.join(m for m, _ in parts)})",
+                f"{head}({', '.join(t for _, t in parts)})")
+
+    pairs: list[tuple[str, str]] = []
+    for target, piece, args in calls.changes:
+        marked, text = call(piece, args)
+        if target is not None:
+            lhs = names.get(target, target)
+            marked, text = f"{lhs} = {marked}", f"{lhs} = {text}"
+        pairs.append((marked, text))
+    data = names.get(DATA, DATA)
+    if calls.read is not None:
+        marked, text = call(*calls.read)
+        pairs.append((f"{data} = {marked}", f"{data} = {text}"))
+    pairs += [(f"{names.get(name, name)}()",) * 2 for name in calls.commit]
+    committed = f"{names.get('pruned', 'pruned')}()" if calls.pruned else names.get(GRAPH, GRAPH)
+    if calls.restored:
+        committed = f"{names.get('restored', 'restored')}({committed})"
+    result = data if calls.read is not None else names.get(GRAPH, GRAPH)
+    kind, kind_text = argument(calls.answer_type)
+    finish = names.get(FINISH, FINISH)
+    pairs.append((f"return {finish}({kind}, {result}, {committed})",
+                  f"return {finish}({kind_text}, {result}, {committed})"))
+    return Program(tuple(m for m, _ in pairs), tuple(literals), tuple(t for _, t in pairs))
 
 
 def program_lines(plan: tuple[tuple, ...], names: dict[str, str] | None = None) -> list[str]:
@@ -350,22 +401,7 @@ def program_lines(plan: tuple[tuple, ...], names: dict[str, str] | None = None) 
     >>> program_lines((('nodes', ('a', None, 'children', ())),))
     ["m1 = select('a', None, 'children')", 'data = list_nodes(m1)', "return finish('list', data, graph)"]
     """
-    names = names or {}
-    calls = runtime.program(plan)
-    lines = [_call(piece, args, names) if target is None
-             else f"{names.get(target, target)} = {_call(piece, args, names)}"
-             for target, piece, args in calls.changes]
-    data = names.get(DATA, DATA)
-    if calls.read is not None:
-        lines.append(f"{data} = {_call(*calls.read, names)}")
-    lines += [f"{names.get(name, name)}()" for name in calls.commit]
-    committed = f"{names.get('pruned', 'pruned')}()" if calls.pruned else names.get(GRAPH, GRAPH)
-    if calls.restored:
-        committed = f"{names.get('restored', 'restored')}({committed})"
-    result = data if calls.read is not None else names.get(GRAPH, GRAPH)
-    lines.append(f"return {names.get(FINISH, FINISH)}({literal(calls.answer_type)}, {result}, "
-                 f"{committed})")
-    return lines
+    return list(_render(runtime.program(plan), names or {}).lines)
 
 
 def emit(query: Query, *, compact: bool = True) -> str:
@@ -375,40 +411,34 @@ def emit(query: Query, *, compact: bool = True) -> str:
     ones and indents by one space; otherwise the runtime's own names and
     four-space indentation are kept, for reading.
     """
-    plan = query.to_plan()
-    calls = runtime.program(plan)
+    calls = runtime.program(query.to_plan())
     prefix = _prefix(calls.pieces(), compact)
-    lines = program_lines(plan, prefix.names)
-    verify_program(lines, calls, prefix.names)
-    return prefix.text + "".join(f"{prefix.indent}{line}\n" for line in lines)
+    rendered = _render(calls, prefix.names)
+    verify_program(rendered, calls, prefix)
+    return prefix.text + "".join(f"{prefix.indent}{line}\n" for line in rendered.lines)
 
 
-@dataclass(frozen=True)
-class _Var:
-    """A program variable seen as an argument (never equal to any literal)."""
-
-    name: str
-
-
-def _literal_args(call: ast.Call, variables: set[str]) -> tuple:
-    """The call's arguments: literal values, or :class:`_Var` for a variable set earlier."""
+def _arguments(call: ast.Call, variables: set[str]) -> tuple:
+    """A template call's arguments: ``("var", name)`` for a program variable,
+    ``("slot", n)`` for placeholder ``_pn`` (a template holds no literals, so neither can
+    be mistaken for one)."""
     if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
-        raise CodegenError("emitted calls take positional literal arguments only")
-    found = []
+        raise CodegenError("emitted calls take positional arguments only")
+    found: list[object] = []
     for arg in call.args:
         if isinstance(arg, ast.Name) and arg.id in variables:
-            found.append(_Var(arg.id))
-            continue
-        try:
-            found.append(ast.literal_eval(arg))
-        except ValueError as exc:
-            raise CodegenError("an emitted argument is not a pure literal") from exc
+            found.append(("var", arg.id))
+        elif (isinstance(arg, ast.Name) and arg.id.startswith(PLACEHOLDER)
+              and arg.id[len(PLACEHOLDER):].isdigit()):
+            found.append(("slot", int(arg.id[len(PLACEHOLDER):])))
+        else:
+            raise CodegenError("an emitted argument is neither a literal nor a program variable")
     return tuple(found)
 
 
 def _called(node: ast.AST | None, variables: set[str] = frozenset()) -> tuple[str, tuple] | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id, _literal_args(node, variables)
+        return node.func.id, _arguments(node, variables)
     return None
 
 
@@ -417,50 +447,140 @@ def _is_call(node: ast.AST, name: str, args: int) -> bool:
             and node.func.id == name and len(node.args) == args and not node.keywords)
 
 
-def verify_program(lines: list[str], calls: runtime.Program,
-                   names: dict[str, str] | None = None) -> None:
-    """Accept the emitted calls only if each line is exactly the intended call with literal arguments.
+def _same_literal(a, b) -> bool:
+    """Equal values of the same types, all the way down (``True`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same_literal(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
 
-    ``names`` maps the runtime's identifiers to those the emitted text uses
-    (none: the runtime's own). The prefix before these lines is verified in
-    :func:`_prefix`, so checking them checks the whole function.
+
+@lru_cache(maxsize=8192)
+def _literal_value(text: str) -> tuple[bool, object]:
+    """Whether ``text`` is exactly one literal argument, and its value.
+
+    ``f(TEXT)`` must parse to a call with one positional argument that
+    ``ast.literal_eval`` accepts: then ``TEXT`` in any argument place of a
+    template keeps that template's syntax tree, with this literal there.
     """
-    names = names or {}
+    try:
+        tree = ast.parse(f"f({text})", mode="eval")
+    except SyntaxError:
+        return False, None
+    call = tree.body
+    if not (isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], ast.Starred)):
+        return False, None
+    try:
+        return True, ast.literal_eval(call.args[0])
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+
+
+def verify_program(program: Program, calls: runtime.Program, prefix: _Prefix | None = None) -> None:
+    """Accept the emitted calls only if they are exactly the intended calls with literal arguments.
+
+    The template (the calls with placeholders for the literals) is checked once
+    per shape; each literal is checked to be exactly one literal argument
+    whose value is the intended one. ``prefix`` (none: the runtime's own names)
+    says which identifiers the emitted text uses; it is verified in
+    :func:`_prefix`, so this checks the whole function.
+    """
+    names = prefix.names if prefix is not None else {}
+    if len(program.lines) != len(program.template):
+        raise CodegenError("emitted program and template differ in length")
+    _verify_template(program.template, _shape(calls, names), prefix.key if prefix else None)
+    expected = [value for _, value in _expected_literals(calls)]
+    if len(program.literals) != len(expected):
+        raise CodegenError("emitted program has the wrong number of literals")
+    for (text, value), want in zip(program.literals, expected, strict=True):
+        ok, parsed = _literal_value(text)
+        if not ok or not _same_literal(parsed, want) or not _same_literal(value, want):
+            raise CodegenError(f"emitted literal {text[:80]!r} is not the intended value")
+        if ENTRY in text:
+            raise CodegenError("an emitted literal mentions the entry point")
+        _check_text(text)
+    texts = [text for text, _ in program.literals]
+    used: list[int] = []
+
+    def fill(match: re.Match) -> str:
+        used.append(int(match.group(1)))
+        return texts[used[-1]]
+
+    try:  # the finished lines are the template with each placeholder filled, once, in order
+        filled = tuple(_PLACEHOLDERS.sub(fill, line) for line in program.template)
+    except IndexError:
+        raise CodegenError("a placeholder has no literal") from None
+    if filled != program.lines or used != list(range(len(texts))):
+        raise CodegenError("the emitted lines are not their template filled with its literals")
+
+
+def _expected_literals(calls: runtime.Program) -> list[tuple[int, object]]:
+    found: list[tuple[int, object]] = []
+    for _, _, args in calls.changes:
+        found += [(len(found), a) for a in args if type(a) is not runtime.Ref]
+    if calls.read is not None:
+        found += [(len(found), a) for a in calls.read[1] if type(a) is not runtime.Ref]
+    found.append((len(found), calls.answer_type))
+    return found
+
+
+def _shape(calls: runtime.Program, names: dict[str, str]) -> tuple:
+    """What the template must say, with each literal replaced by its slot number."""
+    slot = iter(range(1 << 30))
+
+    def args(values: tuple) -> tuple:
+        return tuple(("var", names.get(a, str(a))) if type(a) is runtime.Ref
+                     else ("slot", next(slot)) for a in values)
+
+    steps: list[tuple] = []
+    for target, piece, values in calls.changes:
+        steps.append((None if target is None else names.get(target, target),
+                      names.get(piece, piece), args(values)))
+    if calls.read is not None:
+        steps.append((names.get(DATA, DATA), names.get(calls.read[0], calls.read[0]),
+                      args(calls.read[1])))
+    steps += [(None, names.get(name, name), ()) for name in calls.commit]
+    tail = (next(slot), calls.read is not None, calls.pruned, calls.restored)
+    return tuple(steps), tail
+
+
+@lru_cache(maxsize=4096)
+def _verify_template(template: tuple[str, ...], shape: tuple, names_key: tuple | None) -> None:
+    """Check one program template against its shape (cached: shapes recur). ``names_key``
+    names the prefix whose identifiers the template uses (None: the runtime's own)."""
+    steps, (kind_slot, has_read, pruned, restored) = shape
+    names = _prefix(*names_key).names if names_key is not None else {}
 
     def named(identifier: str) -> str:
         return names.get(identifier, identifier)
 
-    expected: list[tuple[str | None, tuple[str, tuple]]] = [
-        (target, (piece, args)) for target, piece, args in calls.changes]
-    if calls.read is not None:
-        expected.append((DATA, calls.read))
-    expected += [(None, (name, ())) for name in calls.commit]
-    if len(lines) != len(expected) + 1 or any("\n" in line for line in lines):
+    if len(template) != len(steps) + 1:
         raise CodegenError("emitted program has the wrong number of statements")
-    for line in lines:
-        if ENTRY in line:
-            raise CodegenError("an emitted call mentions the entry point")
+    for line in template:
+        if "\n" in line or ENTRY in line:
+            raise CodegenError("an emitted line spans lines or mentions the entry point")
         _check_text(line)
     try:
-        statements = ast.parse("\n".join(lines)).body
+        statements = ast.parse("\n".join(template)).body
     except SyntaxError as exc:
         raise CodegenError(f"emitted program does not parse: {exc}") from exc
-    if len(statements) != len(lines):
+    if len(statements) != len(template):
         raise CodegenError("each emitted line must be one statement")
     assigned: set[str] = set()
-    for line, statement, (target, (piece, args)) in zip(lines, statements, expected, strict=False):
-        want = (named(piece), tuple(_Var(named(a)) if type(a) is runtime.Ref else a
-                                    for a in args))
+    for line, statement, (target, piece, args) in zip(template, statements, steps, strict=False):
+        want = (piece, args)
         if target is None:
             ok = isinstance(statement, ast.Expr) and _called(statement.value, assigned) == want
         else:
             ok = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
                   and isinstance(statement.targets[0], ast.Name)
-                  and statement.targets[0].id == named(target)
+                  and statement.targets[0].id == target
                   and _called(statement.value, assigned) == want)
-            if ok and target != DATA and named(target) in names.values():
+            if ok and target != named(DATA) and target in names.values():
                 ok = False  # a variable must not shadow a piece
-            assigned.add(named(target))
+            assigned.add(target)
         if not ok:
             raise CodegenError(f"emitted statement {line[:80]!r} is not the intended call")
     final = statements[-1]
@@ -468,30 +588,18 @@ def verify_program(lines: list[str], calls: runtime.Program,
     ok = value is not None and _is_call(value, named(FINISH), 3)
     if ok:
         kind, result, committed = value.args
-        ok = (isinstance(kind, ast.Constant) and kind.value == calls.answer_type
+        ok = (isinstance(kind, ast.Name) and kind.id == f"{PLACEHOLDER}{kind_slot}"
               and isinstance(result, ast.Name)
-              and result.id == named(DATA if calls.read is not None else GRAPH))
-        if ok and calls.restored:
+              and result.id == named(DATA if has_read else GRAPH))
+        if ok and restored:
             ok = _is_call(committed, named("restored"), 1)
             committed = committed.args[0] if ok else committed
         if ok:
-            ok = (_is_call(committed, named("pruned"), 0) if calls.pruned
+            ok = (_is_call(committed, named("pruned"), 0) if pruned
                   else isinstance(committed, ast.Name) and committed.id == named(GRAPH))
     if not ok:
         raise CodegenError("emitted function must end by returning finish(answer type, "
                            "result, committed graph)")
-
-
-def _one_statement(line: str) -> ast.stmt:
-    if "\n" in line:
-        raise CodegenError("each emitted call must be one line")
-    try:
-        tree = ast.parse(line)
-    except SyntaxError as exc:
-        raise CodegenError(f"emitted call does not parse: {exc}") from exc
-    if len(tree.body) != 1:
-        raise CodegenError("each emitted line must be one statement")
-    return tree.body[0]
 
 
 _SAMPLE_SET = ("x", None, "descendants", ())

@@ -31,7 +31,7 @@ import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -81,22 +81,27 @@ class Token(NamedTuple):
     value: object = None  # names and kinds: as written; numbers: exact; words: as written
 
 
+_WORD_CHARS = r"[A-Za-z0-9_\-/]"
 _TOKEN_RE = re.compile(
     r"""
-    \s*(?:
-    (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|n't)\b)
+    (?P<word>[A-Za-z_]WORD*(?:\.WORD+)*)
+  | (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|'t)\b)
   | (?P<poss>(?<=[\w"'])'s\b|(?<=[sS])'(?=\s|$|[,.;:?!]))
   | (?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|‘[^’]*’|“[^”]*”)
   | (?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?
-        (?P<unit>(?:[KkMmGgTt]?(?:bps|b/s|bit/s|bits/s|bits?|be|ige|ig|ige)|[KkMmGgTt])\b)?
-        (?![\w.]\w))
-  | (?P<word>[A-Za-z]+?(?=n't\b)|[A-Za-z0-9_\-/]+(?:\.[A-Za-z0-9_\-/]+)*)
+        (?P<unit>(?i:[kmgt]?(?:bps|b/s|bit/s|bits/s|bits?|be|ige|ig)|[kmgt])\b)?
+        (?!\w|\.\w))
+  | (?P<name>WORD+(?:\.WORD+)*)
   | (?P<punct>[.,;:?!()&<>=]+)
   | (?P<bad>\S)
-    )""",
-    re.VERBOSE | re.IGNORECASE,
+    """.replace("WORD", _WORD_CHARS),
+    re.VERBOSE,
 )
 _KIND_RE = re.compile(r"EK_[A-Z_]+")
+# Units written against their number ("40G", "10Gbps"), as the token pattern admits them.
+_ATTACHED_UNITS = frozenset(f"{p}{u}" for p in ("", "k", "m", "g", "t")
+                            for u in ("bps", "b/s", "bit/s", "bits/s", "bit", "bits", "be", "ige",
+                                      "ig")) | frozenset("kmgt")
 _NAME_MARK = re.compile(r"[0-9._]")
 _NEW_NAME_KIND = re.compile(r"new_(EK_[A-Z_]+?)_\d+$")
 _SENTENCE_ENDS = frozenset({".", ";", "?", "!"})
@@ -121,58 +126,63 @@ def _exact(value: Decimal) -> int | float:
     return float(value)
 
 
+# The same pattern without groups: matching gives the token strings alone, which is much
+# cheaper than match objects; each string's first characters say which kind it is.
+_TOKEN_STRINGS = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern), re.VERBOSE)
+_NUMBER_PARTS = re.compile(
+    r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
+_PUNCT_CHARS = frozenset(".,;:?!()&<>=")
+_QUOTES = frozenset("'\"`‘“")
+
+
 def tokenize(text: str) -> list[Token]:
     """Split request text into tokens; refuse characters that cannot be part of a request."""
     tokens: list[Token] = []
-    # One C-level scan; every non-space character matches some group ("bad" at worst),
-    # so nothing is skipped silently.
-    for m in _TOKEN_RE.finditer(text):
-        kind = m.lastgroup if m.lastgroup != "unit" else "num"
-        raw = m.group(kind)
-        if kind == "bad":
-            raise UnknownRequest(
-                f"unexpected character {raw!r} at position {m.start(kind)}",
-                expected="words, node names, numbers and punctuation", text=text)
-        if kind == "contraction":
-            tokens.append(Token("WORD", P.CONTRACTIONS[raw.lower()]))
-        elif kind == "poss":
-            previous = tokens[-1].text.lower() if tokens and tokens[-1].kind == "WORD" else ""
+    append = tokens.append
+    # One C-level scan; every non-space character belongs to some token (a "bad" one at
+    # worst), so only white space is skipped.
+    for raw in _TOKEN_STRINGS.findall(text):
+        first = raw[0]
+        if first.isalpha() or first == "_":  # words and names: the common case
+            append(_classify_word(raw))
+        elif raw in P.CONTRACTIONS:
+            append(Token("WORD", P.CONTRACTIONS[raw.lower()]))
+        elif raw == "'s" or raw == "'" or raw.lower() == "'s":
+            previous = tokens[-1].text if tokens and tokens[-1].kind == "WORD" else ""
             if previous == "let":
-                tokens.append(Token("WORD", "us"))
+                append(Token("WORD", "us"))
             elif previous in P.S_IS and raw.lower() == "'s":
-                tokens.append(Token("WORD", "is"))
+                append(Token("WORD", "is"))
             else:
-                tokens.append(Token("POSS", raw))
-        elif kind == "quoted":
+                append(Token("POSS", raw))
+        elif first in _QUOTES and len(raw) > 1:
             name = _unquote(raw)
             if not name:
                 raise IncompleteRequest("an empty quoted name", expected="a node name", text=text)
-            tokens.append(Token("NAME", raw, name))
-        elif kind == "num":
-            tokens.extend(_number_tokens(m, text))
-        elif kind == "punct":
+            append(Token("NAME", raw, name))
+        elif first in _PUNCT_CHARS:
             tokens.extend(Token("PUNCT", ch) for ch in _split_punct(raw))
+        elif first.isdigit() or first in "+-":
+            number = _NUMBER_PARTS.match(raw)
+            rest = number.group(2) if number else raw
+            if number is None or (rest and rest.lower() not in _ATTACHED_UNITS):
+                append(_classify_word(raw))  # a name that starts with a digit: 10.0.0.1, 2nd
+            else:
+                append(Token("NUM", number.group(1), _decimal_number(number.group(1))))
+                if rest:
+                    append(Token("WORD", rest.lower()))
+        elif first in "/":
+            append(_classify_word(raw))
         else:
-            tokens.append(_classify_word(raw))
+            bad = next(m for m in _TOKEN_RE.finditer(text) if m.lastgroup == "bad")
+            raise UnknownRequest(
+                f"unexpected character {bad.group()!r} at position {bad.start()}",
+                expected="words, node names, numbers and punctuation", text=text)
     return tokens
 
 
 def _split_punct(raw: str) -> list[str]:
     return [raw] if len(raw) == 1 else re.findall(r"<=|>=|==|[.,;:?!()&<>=]", raw)
-
-
-def _number_tokens(m: re.Match, text: str) -> list[Token]:
-    whole = m.group("num")
-    unit = m.group("unit")
-    number = whole[: len(whole) - len(unit)] if unit else whole
-    try:
-        value = _decimal_number(number)
-    except InvalidOperation:  # pragma: no cover - the pattern admits only numbers
-        raise UnknownRequest(f"cannot read the number {number!r}", text=text) from None
-    tokens = [Token("NUM", number, value)]
-    if unit:
-        tokens.append(Token("WORD", unit.lower()))
-    return tokens
 
 
 @lru_cache(maxsize=8192)  # pure, and most words recur from request to request
@@ -261,20 +271,21 @@ def lex(sentence: list[Token]) -> list[Lexeme]:
     Lexing depends only on the words, not on the names and numbers between
     them, so it is done once per sentence shape and the values filled in.
     """
-    shape = tuple(t.text if t.kind in _SHAPED else t.kind for t in sentence)
+    shape = tuple([t.text if t.kind in _SHAPED else t.kind for t in sentence])
     out = []
     for lexeme in _lex_shape(shape):
         ref = lexeme.value
         if type(ref) is _Ref:
-            text = " ".join(t.text for t in sentence[ref.start:ref.end])
             first = sentence[ref.start]
+            text = first.text if ref.end == ref.start + 1 else " ".join(
+                t.text for t in sentence[ref.start:ref.end])
             if ref.mode == "value":
                 value = first.value
             elif ref.mode == "raw":
                 value = first.value if first.value is not None else first.text
             else:
                 value = _exact(first.value * ref.scale)
-            lexeme = lexeme._replace(value=value, text=text)
+            lexeme = Lexeme(lexeme.cats, value, text, lexeme.soft)
         out.append(lexeme)
     return out
 
@@ -1094,6 +1105,8 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
 
 def _split_return(sentence: list[Token]) -> tuple[list[Token], list[Token] | None]:
     """The tokens before a ``Return ...`` clause, and the clause's own tokens (free text)."""
+    if _RETURN_STARTS.isdisjoint([t.text for t in sentence]):
+        return sentence, None
     for i, tok in enumerate(sentence):
         if tok.text not in _RETURN_STARTS or tok.kind != "WORD":
             continue
@@ -1127,7 +1140,8 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
 def _variants(lexemes: list[Lexeme]):
     """The lexeme lists to try, fewest soft fillers dropped first."""
     soft = [i for i, x in enumerate(lexemes) if x.soft]
-    for size in range(len(soft) + 1):
+    yield lexemes
+    for size in range(1, len(soft) + 1):
         for dropped in itertools.combinations(soft, size):
             yield [x for i, x in enumerate(lexemes) if i not in dropped]
 

@@ -291,7 +291,7 @@ CRITICAL: frozenset[str] = frozenset({
 
 # Contractions, expanded outside quotes.
 CONTRACTIONS: dict[str, str] = {
-    "'d": "would", "'ll": "will", "'re": "are", "'ve": "have", "'m": "am", "n't": "not",
+    "'d": "would", "'ll": "will", "'re": "are", "'ve": "have", "'m": "am", "'t": "not",
 }
 # Words whose "'s" means "is" (or "us" for let's), not a possessive.
 S_IS: frozenset[str] = frozenset({"what", "that", "there", "it", "here", "where", "how", "who",
