@@ -263,6 +263,8 @@ _SHAPED = frozenset({"WORD", "PUNCT"})  # tokens whose text (not kind) is part o
 _NAMES = frozenset({"NAME"})
 _CRIT = frozenset({"CRIT"})
 _UNK = frozenset({"UNK"})
+_STRAY_UNIT = frozenset({"UNIT"})
+_UNIT_WORDS = frozenset(w for words in _UNIT_PHRASES for w in words)
 
 
 def lex(sentence: list[Token]) -> list[Lexeme]:
@@ -336,7 +338,10 @@ def _lex_shape(shape: tuple[str, ...]) -> tuple[Lexeme, ...]:
             i += length  # (fillers add nothing)
             break
         else:
-            if word[:1].isalnum() or word[:1] in "_-/":
+            if word in _UNIT_WORDS:
+                # a unit away from its number ("40 zorp Gbps"): never skipped, never a name
+                out.append(Lexeme(_STRAY_UNIT, None, word))
+            elif word[:1].isalnum() or word[:1] in "_-/":
                 out.append(Lexeme(_UNK, _Ref(i, i + 1, "raw"), ""))
             i += 1
     return tuple(_names_after_called(out))
@@ -1035,6 +1040,9 @@ class _Resolve:
     def updates(self, frame: Frame, focus: str | None) -> tuple[list[ir.Step], str | None]:
         _, targets, value_pos = frame
         value = self.value(value_pos)
+        if value < 0:
+            raise QueryError(f"a capacity cannot be negative ({value})",
+                             expected="a capacity of 0 or more", text=self.text)
         if targets[0] == "it":
             targets = ("names", (("it",),), None)
         if targets[0] == "set_of":
@@ -1118,10 +1126,19 @@ def _split_return(sentence: list[Token]) -> tuple[list[Token], list[Token] | Non
 
 
 def _return_promise(clause: list[Token], text: str) -> str | None:
+    """What a ``Return ...`` clause promises: ``graph``, ``list``, ``text`` or nothing said.
+
+    Its words are free text, but a critical word there still refuses the
+    request ("return only the counts" is the one the benchmark itself uses).
+    """
     promised: list[str] = []
     neutral = False
     for tok in clause:
         word = str(tok.value if tok.kind == "NAME" else tok.text).lower()
+        if word in _SINGLE_CRITICAL and word != "only":
+            raise UnknownRequest(f"{word!r} in {' '.join(t.text for t in clause)!r} would change "
+                                 "what is asked", expected="'return a graph', 'return a list' or "
+                                 "'return the count'", text=text)
         if word in P.RETURN_WORDS:
             promised.append(P.RETURN_WORDS[word])
         elif word in P.RETURN_NEUTRAL:

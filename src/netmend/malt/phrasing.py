@@ -454,6 +454,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD place:p [COMMA] new_nodes:n", "add"),
         ("ADD new_nodes:n AS [DIRECT] CHILD (OF|TO) node:p", "add"),
         ("ADD new_kind:k place:p (AND|COMMA|THEN|COMMA AND) CALL IT [AS] NAME:n", "add_called"),
+        ("ADD new_kind:k place:p [COMMA] CALLED NAME:n", "add_called"),
         ("MAKE new_nodes:n [COMMA] [AS] [DIRECT] CHILD OF node:p", "add"),
         ("GIVE node:p new_nodes:n", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
