@@ -9,6 +9,7 @@ returned: the topology is then left unchanged, and the plan says so.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,6 +132,37 @@ def diff(before: nx.Graph, after: nx.Graph) -> Change:
     )
 
 
+def working_copy(topology: nx.DiGraph) -> nx.DiGraph:
+    """A copy the request may change, with the original's orders, predecessors included.
+
+    The evaluator runs the code on ``copy.deepcopy(G)``, which keeps every
+    adjacency order; ``DiGraph.copy`` rebuilds predecessors in node order, and
+    walks up the containment tree (parents, ancestors) would then list nodes in
+    another order than in the evaluator. Attribute dicts are copied one level
+    deep: the runtime sets attributes but never changes a value in place.
+
+    >>> g = nx.DiGraph(); g.add_edge('b', 'x'); g.add_edge('a', 'x')
+    >>> list(working_copy(g).pred['x']), list(g.copy().pred['x'])
+    (['b', 'a'], ['a', 'b'])
+    """
+    if type(topology) is not nx.DiGraph:
+        return copy.deepcopy(topology)
+    work = nx.DiGraph()
+    work.graph.update(topology.graph)
+    work.add_nodes_from((node, dict(attrs)) for node, attrs in topology.nodes(data=True))
+    # The adjacency dicts themselves (the public views are read-only), filled in order.
+    succ, pred = work._succ, work._pred
+    for source, targets in topology.succ.items():
+        mine = succ[source]
+        for target, attrs in targets.items():
+            mine[target] = dict(attrs)
+    for target, sources in topology.pred.items():
+        mine = pred[target]
+        for source in sources:
+            mine[source] = succ[source][target]
+    return work
+
+
 def plan(query: Query, topology: nx.DiGraph) -> Plan:
     """Plan ``query`` over ``topology`` (left untouched) and verify the commit.
 
@@ -140,7 +172,7 @@ def plan(query: Query, topology: nx.DiGraph) -> Plan:
     >>> p.requested_verdict.ok, p.committed_verdict.ok, len(p.change.removed_nodes)
     (False, True, 5)
     """
-    work = topology.copy()
+    work = working_copy(topology)
     result = execute(query, work)
     notes = [describe_note(note, work, topology) for note in result["notes"]]
     committed = result["updated_graph"]
