@@ -273,9 +273,18 @@ def lex(sentence: list[Token]) -> list[Lexeme]:
     Lexing depends only on the words, not on the names and numbers between
     them, so it is done once per sentence shape and the values filled in.
     """
-    shape = tuple([t.text if t.kind in _SHAPED else t.kind for t in sentence])
+    return _materialize(_lex_shape(_shape_of(sentence)), sentence)
+
+
+def _shape_of(sentence: list[Token]) -> tuple[str, ...]:
+    """The words of a sentence, names, numbers and kinds standing for themselves by kind."""
+    return tuple([t.text if t.kind in _SHAPED else t.kind for t in sentence])
+
+
+def _materialize(template, sentence: list[Token]) -> list[Lexeme]:
+    """Lexemes with their values and texts read from the sentence's tokens."""
     out = []
-    for lexeme in _lex_shape(shape):
+    for lexeme in template:
         ref = lexeme.value
         if type(ref) is _Ref:
             first = sentence[ref.start]
@@ -1111,20 +1120,6 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
     return [s for s in sentences if s]
 
 
-def _split_return(sentence: list[Token]) -> tuple[list[Token], list[Token] | None]:
-    """The tokens before a ``Return ...`` clause, and the clause's own tokens (free text)."""
-    if _RETURN_STARTS.isdisjoint([t.text for t in sentence]):
-        return sentence, None
-    for i, tok in enumerate(sentence):
-        if tok.text not in _RETURN_STARTS or tok.kind != "WORD":
-            continue
-        for length in _PHRASE_LENGTHS.get(tok.text, ()):
-            found = _PHRASES.get(tuple(t.text for t in sentence[i:i + length]))
-            if found is not None and found[0] == "CATS" and "RETURN" in found[1]:
-                return sentence[:i], sentence[i:]
-    return sentence, None
-
-
 def _return_promise(clause: list[Token], text: str) -> str | None:
     """What a ``Return ...`` clause promises: ``graph``, ``list``, ``text`` or nothing said.
 
@@ -1163,17 +1158,41 @@ def _variants(lexemes: list[Lexeme]):
             yield [x for i, x in enumerate(lexemes) if i not in dropped]
 
 
-def _sentence_frames(lexemes: list[Lexeme]) -> tuple[list[Lexeme], tuple]:
-    """The lexemes actually parsed and every parse of them, at the lowest cost."""
-    while lexemes and "COMMA" in lexemes[-1].cats:  # "..., thanks" leaves a comma
-        lexemes = lexemes[:-1]
+@dataclass(frozen=True)
+class _Analysis:
+    """What a sentence's shape alone decides: where its ``Return`` clause starts, the
+    lexemes parsed (fillers dropped, soft fillers as few as possible), and every parse."""
+
+    return_at: int | None
+    lexemes: tuple[Lexeme, ...]  # templates: values still to be read from the tokens
+    frames: tuple
+
+
+_EDGES = frozenset({"COMMA", "AND", "THEN"})
+
+
+@lru_cache(maxsize=8192)
+def _analyze(shape: tuple[str, ...]) -> _Analysis:
+    return_at = None
+    for i, word in enumerate(shape):
+        if word in _RETURN_STARTS:
+            for length in _PHRASE_LENGTHS.get(word, ()):
+                found = _PHRASES.get(shape[i:i + length])
+                if found is not None and found[0] == "CATS" and "RETURN" in found[1]:
+                    return_at = i
+                    break
+            if return_at is not None:
+                break
+    lexemes = list(_lex_shape(shape[:return_at]))
+    while lexemes and lexemes[-1].cats & _EDGES:  # "..., and return the graph"
+        lexemes.pop()
     while lexemes and "COMMA" in lexemes[0].cats:
-        lexemes = lexemes[1:]
+        lexemes.pop(0)
     for variant in _variants(lexemes):
         found = _parses(tuple(x.cats for x in variant))
         if found:
-            return variant, found
-    return lexemes, ()
+            return _Analysis(return_at, tuple(variant), found)
+    return _Analysis(return_at, tuple(lexemes), ())
 
 
 def parse_request(text: str) -> Parsed:
@@ -1188,17 +1207,14 @@ def parse_request(text: str) -> Parsed:
     focus: str | None = None
     pending_condition = False
     for sentence in _sentences(tokens):
-        head, clause = _split_return(sentence)
-        if clause is not None:
-            promise = _return_promise(clause, text)
+        analysis = _analyze(_shape_of(sentence))
+        if analysis.return_at is not None:
+            promise = _return_promise(sentence[analysis.return_at:], text)
             if promise is not None:
                 promises.append(promise)
-        lexemes = lex(head)
-        while lexemes and lexemes[-1].cats & {"COMMA", "AND", "THEN"}:
-            lexemes = lexemes[:-1]  # "..., and return the graph"
-        if not lexemes:
+        if not analysis.lexemes:
             continue
-        variant, frames = _sentence_frames(lexemes)
+        variant, frames = _materialize(analysis.lexemes, sentence), analysis.frames
         if not frames:
             raise _diagnose(variant, text)
         readings: list[tuple[list[ir.Step], tuple, str | None]] = []
