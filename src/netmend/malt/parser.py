@@ -17,9 +17,10 @@ The pipeline, each stage a small pure function over the tables of
    result is the answer; none is a refusal that says what was expected; more
    than one is refused as ambiguous.
 
-Parses depend only on the categories, never on names or numbers, so they
-are cached by the sentence's category sequence: the same shape of request
-with other names costs one lookup. Nothing is guessed: an unknown word
+Lexing and parsing depend only on a sentence's words, never on its names or
+numbers, so both are cached by the sentence's *shape* (:func:`_analyze`):
+the same shape of request with other names costs one lookup, and only the
+resolution reads the values. Nothing is guessed: an unknown word
 inside a phrase, a critical word anywhere, a clause no rule fits, a missing
 kind or value, two readings that differ, or a ``Return ...`` promise that
 contradicts the request each raise a :class:`QueryError`.
@@ -986,7 +987,7 @@ class _Resolve:
             _, pk, k = frame
             kind = self.new_kind(k)
             return [ir.ForEachAdd(self.value(pk), kind)], None
-        return [self.read(frame, focus)], self.read_focus(frame, focus)
+        return [self.read(frame, focus)], None  # a question leaves the focus where it was
 
     def new_kind(self, frame) -> str:
         if isinstance(frame, int):
@@ -1096,9 +1097,6 @@ class _Resolve:
                                      expected=P.EXPECTED["top"], text=self.text)
             return ir.Top(select, self.metric(metric), limit, descending)
         raise AssertionError(op)  # pragma: no cover - frames are closed
-
-    def read_focus(self, frame: Frame, focus: str | None) -> str | None:
-        return None
 
 
 @dataclass(frozen=True)
