@@ -104,8 +104,8 @@ _CALLS = runtime.program((("remove", "x"),))
 _GOOD = codegen._render(_CALLS, {})
 
 
-def _tampered(template=None, literals=None, lines=None) -> codegen.Program:
-    return codegen.Program(tuple(template or _GOOD.template), tuple(literals or _GOOD.literals),
+def _tampered(template=None, literals=None, lines=None) -> codegen.EmittedCalls:
+    return codegen.EmittedCalls(tuple(template or _GOOD.template), tuple(literals or _GOOD.literals),
                            tuple(lines or _GOOD.lines))
 
 
@@ -138,7 +138,7 @@ def _tampered(template=None, literals=None, lines=None) -> codegen.Program:
     _tampered(literals=[("True", "x"), ("'graph'", "graph")],
               lines=["remove(True)", "cascade()", "return finish('graph', graph, pruned())"]),
 ])
-def test_tampered_programs_are_rejected(program: codegen.Program) -> None:
+def test_tampered_programs_are_rejected(program: codegen.EmittedCalls) -> None:
     codegen.verify_program(_GOOD, _CALLS)
     with pytest.raises(CodegenError):
         codegen.verify_program(program, _CALLS)

@@ -341,7 +341,7 @@ _PLACEHOLDERS = re.compile(rf"\b{PLACEHOLDER}([0-9]+)\b")
 
 
 @dataclass(frozen=True)
-class Program:
+class EmittedCalls:
     """A plan's emitted calls: ``template`` lines with placeholders ``_p0, _p1, ...``
     for the literal arguments, the ``literals`` (text, value) that fill them, and the
     finished ``lines``."""
@@ -351,7 +351,7 @@ class Program:
     lines: tuple[str, ...]
 
 
-def _render(calls: runtime.Program, names: dict[str, str]) -> Program:
+def _render(calls: runtime.Program, names: dict[str, str]) -> EmittedCalls:
     """Template, literals and lines of ``calls``, built from the same parts."""
     literals: list[tuple[str, object]] = []
 
@@ -390,7 +390,7 @@ def _render(calls: runtime.Program, names: dict[str, str]) -> Program:
     finish = names.get(FINISH, FINISH)
     pairs.append((f"return {finish}({kind}, {result}, {committed})",
                   f"return {finish}({kind_text}, {result}, {committed})"))
-    return Program(tuple(m for m, _ in pairs), tuple(literals), tuple(t for _, t in pairs))
+    return EmittedCalls(tuple(m for m, _ in pairs), tuple(literals), tuple(t for _, t in pairs))
 
 
 def program_lines(plan: tuple[tuple, ...], names: dict[str, str] | None = None) -> list[str]:
@@ -482,7 +482,7 @@ def _literal_value(text: str) -> tuple[bool, object]:
         return False, None
 
 
-def verify_program(program: Program, calls: runtime.Program, prefix: _Prefix | None = None) -> None:
+def verify_program(program: EmittedCalls, calls: runtime.Program, prefix: _Prefix | None = None) -> None:
     """Accept the emitted calls only if they are exactly the intended calls with literal arguments.
 
     The template (the calls with placeholders for the literals) is checked once
