@@ -4,21 +4,27 @@ The emitted function has two parts:
 
 * the pieces of the runtime (:func:`netmend.malt.runtime.run_plan`) that the
   plan's calls reach, copied statement by statement (the same syntax trees,
-  without comments or docstrings, indented one space a level), so nothing is
-  defined outside ``process_graph`` and the evaluator's namespace (its ``G``,
-  its helpers) is never touched;
+  without comments or docstrings), so nothing is defined outside
+  ``process_graph`` and the evaluator's namespace (its ``G``, its helpers) is
+  never touched. Replies carry them compact: identifiers renamed to short
+  ones by a one-to-one renaming, one space a level; ``emit(..., compact=False)``
+  keeps the runtime's names;
 * the plan's straight-line calls (:func:`netmend.malt.runtime.program`), each
-  argument a literal of tuples, strings, numbers, booleans and ``None``
-  written by :func:`literal`, ending in ``return finish(...)``.
+  argument a program variable (a node set chosen earlier) or a literal of
+  tuples, strings, numbers, booleans and ``None`` written by :func:`literal`,
+  ending in ``return finish(...)``.
 
 In process the same pieces run the same calls (``run_plan`` ends by running
 the program), so there is one implementation of the semantics.
 
-:func:`emit` re-parses what it wrote and accepts it only if the syntax tree
-is exactly that: the runtime's own statements, then calls whose arguments
-``ast.literal_eval`` to the plan's. No text from a request can therefore
-become code. The runtime itself is audited once (:func:`audit_runtime`): no
-imports, no globals, only local names and a fixed set of builtins.
+Nothing is shipped unchecked. Each prefix is re-parsed and, renamed back,
+must be exactly the runtime's statements (once per set of pieces). The calls
+are checked as a template with placeholders for the literals, which must be
+exactly the intended calls (once per template), and each literal must parse
+as exactly one argument whose value is the intended one (once per text). No
+text from a request can therefore become code. The runtime itself is audited
+once (:func:`audit_runtime`): no imports, no globals, only local names and a
+fixed set of builtins.
 
 The text also survives the evaluator's extraction: the function is first in
 the fence, no other ``def`` mentions ``process_graph``, no line starts with
