@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from urllib.parse import urlsplit
 
 import click
@@ -42,8 +41,6 @@ def serve(host: str, port: int, card_url: str | None) -> None:
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     warm()  # the first answer must not pay for building caches
-    gc.collect()
-    gc.freeze()  # what warming built lives as long as the server: keep it out of collections
     bound_port = sock.getsockname()[1]
     url = card_url or default_card_url(host, bound_port)
     advertised = url or "the address each client used (wildcard host)"
