@@ -4,23 +4,24 @@ Both servers run the same stack (``netmend.serve`` on uvicorn) in their own
 processes:
 
 * **netmend**: ``netmend serve`` itself, answering with ``netmend.agent.respond``;
-* **null**: the same app whose responder replays, from memory, the reply it
-  computed once per prompt during warm-up: identical bytes, no agent work.
+* **null**: the same app whose responder returns one fixed short text (a few
+  hundred bytes of code) at once, whatever it is asked: no agent work and a
+  small reply, which is what an instant participant costs.
 
 The client is the NetArena evaluator's: a2a-sdk 0.3.22 ``ClientFactory`` with
 ``streaming=True``, card from ``A2ACardResolver``, per-request timeout 60,
-calls made one after another. Prompts are real MALT requests in all four
-NetArena envelopes (``netmend.assess.malt.envelopes``). Calls alternate between the
-two servers so drift hits both alike. Goal: mean latency at most 1.15x null's.
+calls made one after another. Prompts are generated MALT requests of NetArena's
+ten enabled families in all four envelopes (``netmend.assess.malt``). Calls
+alternate between the two servers so drift hits both alike. Goal: mean latency
+at most 1.15x null's. Reply sizes (the text the evaluator extracts) are printed.
 
-Usage: ``python benchmarks/bench_serve.py [--rounds N]``
+Usage: ``python benchmarks/bench_serve.py [--rounds N] [--per-family N]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import re
 import statistics
 import subprocess
@@ -30,38 +31,33 @@ import uuid
 from pathlib import Path
 
 GOAL_RATIO = 1.15
-
-# Requests over the public MALT topology's names, one per query family.
-QUERIES = (
-    "Add new node with name new_EK_PORT_17 type EK_PORT, to ju1.a1.m1.s2c1. Return a graph.",
-    "Remove ju1.a2.m3.s2c4.p7 from the graph. Return a graph.",
-    "List all the child nodes of ju1.a1.m1. Return a list of child node names.",
-    "Rank all child nodes of EK_AGG_BLOCK type ju1.a3.m2 based on physical_capacity_bps "
-    "attribute. Return a list of tuple, each tuple has child node name and its total "
-    "physical capacity.",
-    "Count the EK_PORT in the ju1.a1.m4.s3c6. Return the count number as text.",
-    "Update the physical capacity value of ju1.a3.m2.s2c4.p10 to 72. Return a graph.",
-    "Remove ju1.a1.m1.s2c1 from the graph. Count the EK_PORT in ju1.a1.m1 in the updated "
-    "graph. Return the count number as text.",
-    "Add new_EK_PACKET_SWITCH_3 to ju1.a2.dom. List direct child nodes of ju1.a2.dom in the "
-    "updated graph. Return a list of child nodes name.",
+# What the null server answers: a short, valid reply, the same every time.
+FIXED_REPLY = (
+    "```python\n"
+    "def process_graph(graph):\n"
+    "    # a fixed answer: no parsing, no planning\n"
+    "    count = sum(1 for _, attrs in graph.nodes(data=True) if 'EK_PORT' in attrs['type'])\n"
+    "    return {'type': 'text', 'data': count, 'updated_graph': graph}\n"
+    "```\n"
 )
 
 
-def prompts() -> list[str]:
+def prompts(per_family: int) -> list[str]:
     from netmend.assess.malt.envelopes import PROMPT_TYPES, build_prompt
+    from netmend.assess.malt.tasks import generate_tasks, select_families
+    from netmend.malt import topology
 
-    return [build_prompt(query, kind) for query in QUERIES for kind in PROMPT_TYPES]
+    tasks = generate_tasks(topology.default(), select_families("enabled"), per_family, seed=3)
+    return [build_prompt(task.query, kind) for task in tasks for kind in PROMPT_TYPES]
 
 
 def run_null_server() -> None:
-    """Child mode: serve the memoised responder on a free loopback port."""
-    from netmend.agent import respond
+    """Child mode: serve the fixed reply on a free loopback port."""
     from netmend.serve import bind, make_app, serve
 
     sock = bind("127.0.0.1", 0)
     print(f"port {sock.getsockname()[1]}", flush=True)
-    serve(make_app(functools.cache(respond)), sock)
+    serve(make_app(lambda text: FIXED_REPLY), sock)
 
 
 def _start(command: list[str], stream: str) -> tuple[subprocess.Popen, str]:
@@ -119,13 +115,17 @@ def _summary(samples: list[float]) -> dict[str, float]:
     }
 
 
-async def measure(urls: dict[str, str], texts: list[str], rounds: int) -> dict[str, list[float]]:
+async def measure(urls: dict[str, str], texts: list[str], rounds: int
+                  ) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
     clients = {name: await EvaluatorClient(url).start() for name, url in urls.items()}
     try:
-        for text in texts:  # warm-up: fills the null cache, warms both paths
+        sizes: dict[str, list[int]] = {name: [] for name in clients}
+        for text in texts:  # warm-up, and the reply sizes
             replies = {name: await client.ask(text) for name, client in clients.items()}
-            if "def process_graph" not in replies["netmend"] or len(set(replies.values())) != 1:
+            if "def process_graph" not in replies["netmend"]:
                 raise SystemExit(f"unexpected reply to {text[-120:]!r}: {replies['netmend'][:200]!r}")
+            for name, reply in replies.items():
+                sizes[name].append(len(reply.encode()))
         samples: dict[str, list[float]] = {name: [] for name in clients}
         order = list(clients)
         for round_index in range(rounds):
@@ -134,7 +134,7 @@ async def measure(urls: dict[str, str], texts: list[str], rounds: int) -> dict[s
                     started = time.perf_counter()
                     await clients[name].ask(text)
                     samples[name].append(time.perf_counter() - started)
-        return samples
+        return samples, sizes
     finally:
         for client in clients.values():
             await client.close()
@@ -142,20 +142,23 @@ async def measure(urls: dict[str, str], texts: list[str], rounds: int) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=20, help="passes over all prompts (default 20)")
+    parser.add_argument("--rounds", type=int, default=10, help="passes over all prompts (default 10)")
+    parser.add_argument("--per-family", type=int, default=3,
+                        help="requests per enabled family (default 3; x4 envelopes)")
     parser.add_argument("--null-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.null_server:
         run_null_server()
         return
 
-    texts = prompts()
+    texts = prompts(args.per_family)
     ours, our_url = _start(
         [sys.executable, "-m", "netmend", "serve", "--host", "127.0.0.1", "--port", "0"], "stderr"
     )
     null, null_url = _start([sys.executable, str(Path(__file__).resolve()), "--null-server"], "stdout")
     try:
-        samples = asyncio.run(measure({"netmend": our_url, "null": null_url}, texts, args.rounds))
+        samples, sizes = asyncio.run(
+            measure({"netmend": our_url, "null": null_url}, texts, args.rounds))
     finally:
         for process in (ours, null):
             process.terminate()
@@ -163,10 +166,13 @@ def main() -> None:
 
     stats = {name: _summary(values) for name, values in samples.items()}
     calls = len(samples["netmend"])
-    print(f"{calls} calls per server: {len(QUERIES)} MALT requests x 4 envelopes x {args.rounds} rounds")
-    print(f"{'server':8} {'mean ms':>8} {'p50 ms':>8} {'p95 ms':>8}")
+    print(f"{calls} calls per server: {len(texts) // 4} MALT requests x 4 envelopes x "
+          f"{args.rounds} rounds")
+    print(f"{'server':8} {'mean ms':>8} {'p50 ms':>8} {'p95 ms':>8} {'reply B p50':>12} "
+          f"{'reply B max':>12}")
     for name, row in stats.items():
-        print(f"{name:8} {row['mean'] * 1e3:8.3f} {row['p50'] * 1e3:8.3f} {row['p95'] * 1e3:8.3f}")
+        print(f"{name:8} {row['mean'] * 1e3:8.3f} {row['p50'] * 1e3:8.3f} {row['p95'] * 1e3:8.3f} "
+              f"{statistics.median(sizes[name]):12.0f} {max(sizes[name]):12d}")
     ratio = stats["netmend"]["mean"] / stats["null"]["mean"]
     p50_ratio = stats["netmend"]["p50"] / stats["null"]["p50"]
     verdict = "met" if ratio <= GOAL_RATIO else "NOT met"

@@ -16,7 +16,7 @@ NETARENA_KEYS = ["Query", "Label", "Result-Correctness", "Result-Safety", "GT-Re
 
 def test_the_built_in_agent_passes_every_family(small_graph) -> None:
     run = assess_malt(small_graph, MaltAssessment(per_type=4, seed=11, families="all", workers=1))
-    assert run.summary["n"] == 64 and len(run.summary["by_family"]) == 16
+    assert run.summary["n"] == 100 and len(run.summary["by_family"]) == 25
     assert not run.failures, [f.record for f in run.failures]
     assert run.summary["correctness"] == 1.0 and run.summary["safety"] == 1.0
     assert run.fast_copies

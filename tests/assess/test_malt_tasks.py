@@ -20,6 +20,8 @@ ENABLED = ["l1-add", "l1-rank", "l1-remove", "l1-list", "l2-remove-list", "l2-re
            "l2-remove-count", "l3-add-list", "l3-add-rank", "l3-add-count"]
 NAME = r"[\w.]+"
 KIND = r"EK_[A-Z_]+"
+WORD = r"(switch|port|agg block|control domain|rack|superblock|spine block)"
+NAMES = rf"{NAME}(, {NAME})* and {NAME}"
 PHRASING = {
     "l1-add": rf"Add new node with name new_({KIND})_\d+ type \1, to {NAME}\. Return a graph\.",
     "l1-remove": rf"Remove {NAME} from the graph\. Return a graph\.",
@@ -44,12 +46,26 @@ PHRASING = {
                  r"Return the count number as text\.",
     "for-each-add-count": rf"For each ({KIND}), add a new ({KIND}) to it\. Count the total number of \2 in "
                           r"the updated graph\. Return only the counts\.",
+    # netmend's own families
+    "typed-children": rf"List the (ports|switches) of {WORD} {NAME}\.",
+    "typed-descendants": rf"List all (ports|switches) under {WORD} {NAME}\.",
+    "capacity": rf"What is the capacity of (port|switch) {NAME}\?",
+    "aggregate": rf"What is the (total|average|minimum|maximum) capacity of the ports "
+                 rf"(of switch|in agg block) {NAME}\?",
+    "top-k": rf"List the (switch|[2-4] switches) in {WORD} {NAME} with the (most ports|fewest ports|"
+             r"highest total capacity|lowest total capacity)\.",
+    "filter": rf"List the ports (of switch|in agg block) {NAME} with capacity (below|above|at least|"
+              r"at most) (1|2|4|10) Gbps\.",
+    "ancestor": rf"Which {WORD} contains (port|switch) {NAME}\?",
+    "multi-change": rf"(Remove {NAMES} from the graph|Add ports named {NAMES} to switch {NAME}|"
+                    rf"Set the capacity of {NAMES} to \d+ Gbps)\.",
+    "update-all": rf"Set the capacity of every port (of switch|in agg block) {NAME} to \d+ Gbps\.",
 }
 
 
 def test_the_enabled_families_are_netarenas_ten() -> None:
     assert [family.name for family in select_families("enabled")] == ENABLED
-    assert len(select_families("all")) == 16
+    assert len(select_families("all")) == 25  # NetArena's 16, then netmend's own 9
     labels = {family.label for family in FAMILIES}
     assert "capacity planning, level-2, remove-list" in labels
     assert "capacity planning, level-3, add-count" in labels

@@ -86,7 +86,43 @@ def ground_truth(plan: tuple, graph: nx.DiGraph) -> tuple[str, object]:
             answer = ("list", ref.solid_step_list_child_nodes(g, {"name": step[1]}))
         elif op == "rank":
             answer = ("list", ref.solid_step_rank_child_nodes(g, step[1]))
+        else:  # netmend's own families: the reference statement in assess
+            own = _reference_step(step)
+            data = ref.apply_steps((own,), g)["data"]
+            answer = ("graph", g) if op in ("remove_all", "update_all") else (
+                "text" if op in ("capacity", "aggregate") else "list", data)
     return answer
+
+
+def _nodes(selection: tuple) -> ref.Nodes:
+    root, kind, axis, rules = selection
+    filters = []
+    for rule in rules:
+        if rule[0] == "name":
+            filters.append(rule)
+        else:
+            _, metric, op, value = rule
+            filters.append(("capacity" if metric == ("capacity",) else metric, op, value))
+    return ref.Nodes(root, kind, axis, tuple(filters))
+
+
+def _reference_step(step: tuple):
+    op = step[0]
+    if op == "nodes":
+        return ref.ListNodes(_nodes(step[1]))
+    if op == "capacity":
+        return ref.CapacityOf(step[1])
+    if op == "aggregate":
+        return ref.Aggregate(step[1], _nodes(step[2]))
+    if op == "top":
+        _, selection, metric, limit, descending = step
+        return ref.TopK(_nodes(selection), "capacity" if metric == ("capacity",) else metric,
+                        limit, descending)
+    if op == "remove_all":
+        return ref.RemoveNodes(_nodes(step[1]))
+    if op == "update_all":
+        return ref.SetCapacities(_nodes(step[1]), step[2])
+    raise ValueError(f"no reference for plan step {step!r}")
 
 
 def _attr_key(attrs: dict) -> str:

@@ -27,7 +27,7 @@ def test_json_output_and_code() -> None:
     result = run("count the ports in ju1.a1.m1", "--json", "--code")
     record = json.loads(result.output)
     assert record["type"] == "text" and record["data"] == 16
-    assert record["code"].startswith("def process_graph(graph_data):")
+    assert record["code"].startswith("def process_graph(graph):")
 
 
 def test_batch_mode_one_json_line_per_request_and_failure_exit() -> None:
@@ -63,3 +63,17 @@ def test_topology_file_errors_are_clear(tmp_path: Path) -> None:
     bad.write_text("entity { id {")
     result = run("list children of ju1", "--topology", str(bad))
     assert result.exit_code == 1 and "bad.textproto" in result.output
+
+
+def test_the_new_questions_read_well() -> None:
+    top = run("which 2 switches in ju1.a1.m1 have the most ports?")
+    assert top.exit_code == 0 and "EK_PORT count" in top.output
+    average = run("what is the average capacity of the ports in ju1.a1.m2?")
+    assert "answer    1,750,000,000 bps" in average.output
+    empty = run("what is the average capacity of the racks in ju1.a1.m1")
+    assert "none: no such node" in empty.output
+    above = run("which agg block contains ju1.a1.m2.s2c1.p2")
+    assert "1 node(s)" in above.output and "ju1.a1.m2" in above.output
+    record = json.loads(run("set all ports of ju1.a1.m1.s2c1 to 0 bps", "--json").output)
+    assert record["committed_safe"] and not record["change"]["changed_attributes"]
+    assert any("kept the capacity" in note for note in record["notes"])

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from netmend.agent.malt import respond_malt
-from netmend.malt import codegen, ir
+from netmend.malt import codegen, ir, runtime
 from netmend.malt.codegen import CodegenError
 from netmend.malt.runtime import run_plan
 
-from . import evaluator
+from . import evaluator, test_runtime
 
 HOSTILE = [
     "a'b", 'a"b', "a\\b", "line\nbreak", "```", "x```python\nimport os", "def process_graph(g):",
@@ -80,26 +80,79 @@ def test_any_name_only_runs_the_intended_operation(name: str) -> None:
     _assert_only_intended(name)
 
 
-def test_plan_is_a_literal_on_one_line_and_the_runtime_is_audited() -> None:
+def test_calls_are_literals_on_one_line_each_and_the_runtime_is_audited() -> None:
     codegen.audit_runtime()
-    source = codegen.emit(ir.Query((ir.Remove("x\ny"),)))
-    assert source.count("process_graph") == 1
-    last = source.rstrip("\n").split("\n")[-1]
-    assert last == "    return run_plan(graph_data, (('remove', 'x\\ny'),))"
-    assert not any(line.strip().startswith("import") for line in source.split("\n"))
+    for compact in (True, False):
+        source = codegen.emit(ir.Query((ir.Remove("x\ny"), ir.ListChildren("p"))), compact=compact)
+        assert source.count("process_graph") == 1
+        assert not any(line.strip().startswith("import") for line in source.split("\n"))
+    readable = codegen.emit(ir.Query((ir.Remove("x\ny"), ir.ListChildren("p"))), compact=False)
+    assert readable.rstrip("\n").split("\n")[-4:] == [
+        "    remove('x\\ny')", "    data = children('p')", "    cascade()",
+        "    return finish('list', data, pruned())"]
 
 
-@pytest.mark.parametrize("call", [
-    "    return run_plan(graph_data, (('remove', __import__('os').getcwd()),))\n",
-    "    return run_plan(G, (('remove', 'x'),))\n",
-    "    return run_plan(graph_data, (('remove', 'y'),))\n",
-    "    return run_plan(graph_data, [('remove', 'x')])\n",
-    "    return run_plan(graph_data, (('remove', 'x'),)); G.clear()\n",
-    "    return run_plan(graph_data, (('remove', 'x'),), extra=1)\n",
+def test_only_the_pieces_a_plan_reaches_are_emitted() -> None:
+    read_only = codegen.emit(ir.Query((ir.ListChildren("p"),)), compact=False)
+    assert "def children" in read_only and "def cascade" not in read_only
+    assert "def add" not in read_only and "hierarchy" not in read_only
+    update = codegen.emit(ir.Query((ir.Update("p", 5),)), compact=False)
+    assert "def restored" in update and "def cascade" not in update
+
+
+_CALLS = runtime.program((("remove", "x"),))
+_GOOD = codegen._render(_CALLS, {})
+
+
+def _tampered(template=None, literals=None, lines=None) -> codegen.EmittedCalls:
+    return codegen.EmittedCalls(tuple(template or _GOOD.template), tuple(literals or _GOOD.literals),
+                           tuple(lines or _GOOD.lines))
+
+
+@pytest.mark.parametrize("program", [
+    _tampered(literals=[("__import__('os').getcwd()", "x"), ("'graph'", "graph")],
+              lines=["remove(__import__('os').getcwd())", "cascade()",
+                     "return finish('graph', graph, pruned())"]),
+    _tampered(literals=[("'y'", "x"), ("'graph'", "graph")],
+              lines=["remove('y')", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(literals=[("'x'), G.clear(), ('x'", "x"), ("'graph'", "graph")],
+              lines=["remove('x'), G.clear(), ('x')", "cascade()",
+                     "return finish('graph', graph, pruned())"]),
+    _tampered(literals=[("*['x']", "x"), ("'graph'", "graph")],
+              lines=["remove(*['x'])", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0); G.clear()", "cascade()", "return finish(_p1, graph, pruned())"],
+              lines=["remove('x'); G.clear()", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0)", "G.clear()", "return finish(_p1, graph, pruned())"],
+              lines=["remove('x')", "G.clear()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0)", "cascade()", "return finish(_p1, G, pruned())"],
+              lines=["remove('x')", "cascade()", "return finish('graph', G, pruned())"]),
+    _tampered(template=["remove(_p0)", "cascade()", "return finish(_p1, graph, graph)"],
+              lines=["remove('x')", "cascade()", "return finish('graph', graph, graph)"]),
+    _tampered(template=["eval(_p0)", "cascade()", "return finish(_p1, graph, pruned())"],
+              lines=["eval('x')", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(template=["remove(_p0, extra=1)", "cascade()", "return finish(_p1, graph, pruned())"],
+              lines=["remove('x', extra=1)", "cascade()", "return finish('graph', graph, pruned())"]),
+    _tampered(lines=["remove('x')", "cascade()", "G.clear()"]),
+    _tampered(literals=[("'x'", "x"), ("'list'", "list")],
+              lines=["remove('x')", "cascade()", "return finish('list', graph, pruned())"]),
+    _tampered(literals=[("True", "x"), ("'graph'", "graph")],
+              lines=["remove(True)", "cascade()", "return finish('graph', graph, pruned())"]),
 ])
-def test_tampered_calls_are_rejected(call: str) -> None:
+def test_tampered_programs_are_rejected(program: codegen.EmittedCalls) -> None:
+    codegen.verify_program(_GOOD, _CALLS)
     with pytest.raises(CodegenError):
-        codegen.verify_call(call, (("remove", "x"),))
+        codegen.verify_program(program, _CALLS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text() |
+                    st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=3).map(tuple), max_leaves=8))
+def test_a_literal_is_exactly_one_argument_with_its_value(value) -> None:
+    text = codegen.literal(value)
+    ok, parsed = codegen._literal_value(text)
+    assert ok and codegen._same_literal(parsed, value)
+    assert "```" not in text and "process_graph" not in text
 
 
 def test_non_finite_numbers_are_not_emitted() -> None:
@@ -109,6 +162,30 @@ def test_non_finite_numbers_are_not_emitted() -> None:
 
 def test_reply_is_one_fence_and_refusals_carry_no_code() -> None:
     reply = respond_malt("Remove ju1.a1.m1 from the graph. Return a graph.")
-    assert reply.startswith("```python\ndef process_graph(graph_data):") and reply.count("```") == 2
+    assert reply.startswith("```python\ndef process_graph(") and reply.count("```") == 2
     refusal = respond_malt("Make the network faster.")
     assert "process_graph" not in refusal and "cannot" in refusal and refusal.strip()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(test_runtime.mutations, max_size=2), st.one_of(st.none(), test_runtime.reads),
+       st.booleans())
+def test_emitted_code_computes_what_the_planner_computes(muts, read, compact) -> None:
+    """One implementation: the reply's code, run as the evaluator runs it, gives the
+    in-process runtime's answer and commit, in both emitted styles."""
+    steps = tuple(muts) + ((read,) if read else ())
+    if not steps:
+        return
+    query = ir.Query(steps)
+    graph = test_runtime.BASE
+    source = codegen.emit(query, compact=compact)
+    result, _, _ = _run_as_evaluator(source, graph)
+    expected = run_plan(copy.deepcopy(graph), query.to_plan())
+    assert result["type"] == expected["type"] and result["notes"] == expected["notes"]
+    if expected["type"] == "graph":
+        assert evaluator.same_graph(expected["data"], result["data"])
+    else:
+        assert result["data"] == expected["data"]
+    assert evaluator.same_graph(expected["updated_graph"], result["updated_graph"])
+    assert dict(result["updated_graph"].nodes(data=True)) == dict(
+        expected["updated_graph"].nodes(data=True))

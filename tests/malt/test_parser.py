@@ -16,7 +16,8 @@ REFUSALS = yaml.safe_load((DATA / "refusals.yaml").read_text())
 
 
 def _plan(steps: list) -> tuple:
-    return tuple(tuple(step) for step in steps)
+    """YAML lists as the plan's tuples, all the way down."""
+    return tuple(_plan(item) if isinstance(item, list) else item for item in steps)
 
 
 CASES = [(text, group) for group in GROUPS for text in group["say"]]
@@ -43,7 +44,9 @@ def test_every_family_is_covered() -> None:
     for family in ("level-1 add", "level-1 remove", "level-1 list", "level-1 rank",
                    "level-1 count", "level-1 update", "level-2 remove-list",
                    "level-2 remove-rank", "level-2 remove-count", "level-2 add-list",
-                   "level-2 add-rank", "level-2 add-count", "for-loop add-count"):
+                   "level-2 add-rank", "level-2 add-count", "for-loop add-count",
+                   "level-1 list-nodes", "level-1 capacity", "level-1 aggregate", "level-1 top",
+                   "level-1 remove-all", "level-1 update-all"):
         assert family in families
 
 
@@ -74,3 +77,58 @@ def test_numbers_and_units() -> None:
 def test_tokenizer_rejects_control_characters() -> None:
     with pytest.raises(QueryError):
         tokenize("remove ju1\x00")
+
+
+# ---- properties of the front end over the golden phrasings
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from netmend.malt import phrasing  # noqa: E402
+
+ACCEPTED = [text for text, _ in CASES]
+CRITICAL = sorted(word for word in phrasing.CRITICAL if " " not in word and word.isalpha())
+
+
+def _insert(text: str, word: str, at: int) -> str:
+    words = text.split(" ")
+    at %= len(words) + 1
+    return " ".join([*words[:at], word, *words[at:]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ACCEPTED), st.sampled_from(CRITICAL), st.integers(0, 60))
+def test_a_critical_word_anywhere_is_never_skipped(text: str, word: str, at: int) -> None:
+    """Refused, unless the word joined a phrase that means the same ("down in" is "in")."""
+    changed = _insert(text, word, at)
+    try:
+        got = parse(changed)
+    except QueryError:
+        return
+    assert got == parse(text), changed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ACCEPTED), st.sampled_from(["zorp", "frobnicate", "kindaish", "blue"]),
+       st.integers(0, 60))
+def test_an_unknown_word_is_skipped_only_where_it_changes_nothing(text, word, at) -> None:
+    try:
+        got = parse(_insert(text, word, at))
+    except QueryError:
+        return
+    assert got == parse(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.text(max_size=80),
+    st.lists(st.sampled_from(sorted(phrasing.LEXICON)[:400] + ["ju1.a1.m1", "ju1.a1.m1.s2c1.p1",
+                                                               "10 Gbps", "3", ",", ".", "'s"]),
+             max_size=14).map(" ".join),
+))
+def test_any_text_is_a_query_or_a_typed_refusal(text: str) -> None:
+    try:
+        parse(text)
+    except QueryError as exc:
+        assert exc.code in ("unknown", "ambiguous", "incomplete", "unknown-name", "invalid")
+        assert exc.expected

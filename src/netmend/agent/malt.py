@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 
 from netmend.malt import codegen
-from netmend.malt.parser import QueryError, parse
+from netmend.malt.parser import QueryError, UnknownRequest, parse
 
 _CLOSING_BLOCK = "Begin!"
+# The longest request read. NetArena's are one or two sentences; a request naming
+# dozens of nodes still fits. Longer text is refused before it is parsed.
+MAX_REQUEST_CHARS = 4000
+_ECHO_CHARS = 300
 _QUESTION = re.compile(r"^[ \t]*Question:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
@@ -38,6 +42,10 @@ def extract_request(text: str) -> str:
 def respond_malt(text: str) -> str:
     """Answer a MALT prompt: one python fence with ``process_graph``, or a refusal in words."""
     request = extract_request(text)
+    if len(request) > MAX_REQUEST_CHARS:
+        return refusal(request, UnknownRequest(
+            f"the request is {len(request)} characters long",
+            expected=f"a request of at most {MAX_REQUEST_CHARS} characters"))
     try:
         query = parse(request)
     except QueryError as exc:
@@ -45,12 +53,43 @@ def respond_malt(text: str) -> str:
     return codegen.fenced(codegen.emit(query))
 
 
+# Plain requests of every kind: answering them once compiles the grammar and fills the
+# parse caches for these sentence shapes (nothing about any answer is kept).
+_WARM_REQUESTS = (
+    "Remove warm.up from the graph. Return a graph.",
+    "Add new node with name new_EK_PORT_1 type EK_PORT, to warm.up. Return a graph.",
+    "List all the child nodes of warm.up. Return a list of child node names.",
+    "Rank all child nodes of EK_AGG_BLOCK type warm.up based on physical_capacity_bps "
+    "attribute. Return a list of tuple, each tuple has child node name and its total "
+    "physical capacity.",
+    "Count the EK_PORT in the warm.up. Return the count number as text.",
+    "Update the physical capacity value of warm.up to 5. Return a graph.",
+    "Remove warm.up from the graph. List direct child nodes of warm.up in the updated graph. "
+    "Return a list of child nodes name.",
+    "Add new_EK_PORT_1 to warm.up. Count the EK_PORT in warm.up in the updated graph. Return "
+    "the count number as text.",
+    "For each EK_AGG_BLOCK, add a new EK_PORT to it. Count the total number of EK_PORT in the "
+    "updated graph. Return only the counts.",
+    "List the ports of switch warm.up.",
+    "What is the capacity of port warm.up?",
+    "Which agg block contains port warm.up?",
+    "What is the average capacity of the ports in agg block warm.up?",
+    "List the 3 switches in agg block warm.up with the most ports.",
+    "List the ports of switch warm.up with capacity below 10 Gbps.",
+    "Set the capacity of every port of switch warm.up to 40 Gbps.",
+)
+
+
 def warm_malt() -> None:
-    """Audit and build the emitted runtime once, and compile the grammar, ahead of the first request."""
-    respond_malt("Remove warm.up from the graph.")
+    """Build every cache the first answers would otherwise pay for: the audited runtime
+    pieces for each kind of plan, the grammar, and the parses of the plain phrasings."""
+    codegen.warm()
+    for request in _WARM_REQUESTS:
+        respond_malt(request)
 
 
 def refusal(request: str, error: QueryError) -> str:
     """A clear, non-empty refusal that carries no code."""
+    shown = request if len(request) <= _ECHO_CHARS else request[:_ECHO_CHARS] + "..."
     return (f"I cannot answer this request safely, so I will not guess.\n"
-            f"Request: {request}\nReason ({error.code}): {error}\n")
+            f"Request: {shown}\nReason ({error.code}): {error}\n")

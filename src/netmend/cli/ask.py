@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from netmend.malt import codegen, topology
+from netmend.malt import codegen, ir, topology
 from netmend.malt.parser import QueryError, parse_request
 from netmend.malt.planner import Plan, plan
 from netmend.malt.validate import validate
@@ -54,7 +54,7 @@ def answer(request: str, graph, *, with_code: bool = False) -> tuple[dict, Plan 
         "committed_safe": p.committed_verdict.ok,
     }
     if with_code:
-        record["code"] = codegen.emit(p.query)
+        record["code"] = codegen.emit(p.query, compact=False)
     return record, p
 
 
@@ -62,15 +62,28 @@ def _human(record: dict, p: Plan | None) -> str:
     if "error" in record:
         return f"refused ({record['error']['code']}): {record['error']['message']}"
     lines = [f"request   {record['request']}", f"family    {record['family']}"]
+    read = p.query.steps[-1] if p is not None else None
     if record["type"] == "list" and record["data"] and isinstance(record["data"][0], list):
         width = max(len(str(name)) for name, _ in record["data"])
-        lines.append("answer    name" + " " * (width - 4) + "  total capacity (bps)")
-        lines += [f"          {name:<{width}}  {cap:,.0f}" for name, cap in record["data"]]
+        counted = isinstance(read, ir.Top) and read.metric.name == "count"
+        column = f"{read.metric.kind} count" if counted else "total capacity (bps)"
+        lines.append("answer    name" + " " * (width - 4) + "  " + column)
+        lines += [f"          {name!s:<{width}}  {value:,.0f}" for name, value in record["data"]]
     elif record["type"] == "list":
-        lines.append(f"answer    {len(record['data'])} child node(s)")
+        noun = "child node(s)" if isinstance(read, ir.ListChildren) else "node(s)"
+        lines.append(f"answer    {len(record['data'])} {noun}")
         lines += [f"          {name}" for name in record["data"]]
     elif record["type"] == "text":
-        lines.append(f"answer    {record['data']}")
+        value = record["data"]
+        capacity = isinstance(read, ir.CapacityOf) or (
+            isinstance(read, ir.Aggregate) and read.function != "count")
+        if value is None:
+            shown = "none: no such node, or no nodes in the set"
+        elif capacity and isinstance(value, int | float):
+            shown = f"{value:,.0f} bps" if float(value).is_integer() else f"{value:,} bps"
+        else:
+            shown = str(value)
+        lines.append(f"answer    {shown}")
     else:
         lines.append(f"answer    graph with {record['data']['nodes']} nodes, "
                      f"{record['data']['edges']} edges")

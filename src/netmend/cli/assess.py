@@ -86,6 +86,20 @@ def _levels(value: str | None) -> tuple[int, ...] | None:
     is_flag=True,
     help="Print only a one-line JSON summary on stdout (the table goes to stderr).",
 )
+@click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Instead of tasks, judge a paraphrase corpus (YAML: paraphrase/canonical pairs and "
+    "negatives) on the topology: same answer, refused or wrong; negatives must be refused.",
+)
+@click.option(
+    "--min-same",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0.0, 1.0),
+    help="With --corpus: exit 1 when fewer paraphrases than this share give the same answer.",
+)
 def malt(
     per_type: int,
     seed: int,
@@ -98,11 +112,18 @@ def malt(
     workers: int,
     no_plots: bool,
     as_json: bool,
+    corpus_path: str | None,
+    min_same: float,
 ) -> None:
     """Dynamic MALT assessment: seeded tasks, NetArena-equivalent scoring, records and plots.
 
-    Exits 1 when any task is incorrect or unsafe.
+    Exits 1 when any task is incorrect or unsafe. With --corpus, judges a paraphrase corpus
+    instead and exits 1 on any wrong answer, any accepted negative, or a same-answer share
+    below --min-same.
     """
+    if corpus_path is not None:
+        _corpus(corpus_path, topology_path, as_json, min_same)
+        return
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
     from netmend.assess.malt.run import MaltAssessment, assess_malt
     from netmend.assess.malt.tasks import TaskGenerationError
@@ -158,6 +179,32 @@ def malt(
         reason = record.get("Error") or record.get("Verifier-Error")
         failed.append(f"[{failure.family}] {record['Query']}: {reason}")
     finish_report(lines, failed, json_summary(run.summary), as_json)
+
+
+def _corpus(path: str, topology_path: str | None, as_json: bool, min_same: float) -> None:
+    import json
+    import sys
+
+    from netmend.assess.malt.corpus import evaluate, load_corpus, render
+    from netmend.malt import topology
+
+    try:
+        graph = topology.load(topology_path) if topology_path else topology.default()
+        corpus = load_corpus(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # TopologyError and CorpusError are ValueErrors
+        raise click.ClickException(str(exc)) from exc
+    if not corpus.pairs and not corpus.negatives:
+        raise click.ClickException(f"{path}: the corpus holds no pairs and no negatives")
+    report = evaluate(corpus, graph)
+    counts = report.counts()
+    where = topology_path or "built-in synthetic topology"
+    if as_json:
+        click.echo(json.dumps({**counts, "corpus": path, "topology": where}, sort_keys=True))
+    else:
+        click.echo(f"corpus {path} on {where} ({graph.number_of_nodes()} nodes)")
+        click.echo(render(report))
+    if not report.ok or counts["same_rate"] < min_same:
+        sys.exit(1)
 
 
 # ``netmend assess k8s`` (NetArena K8s on the simulated cluster) lives in its own module.

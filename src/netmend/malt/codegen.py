@@ -1,18 +1,30 @@
 """Evaluator-ready ``process_graph`` source, built from literals and checked after generation.
 
-The emitted function is always the same two parts:
+The emitted function has two parts:
 
-* the runtime (:func:`netmend.malt.runtime.run_plan`), inlined verbatim as a
-  nested function, so nothing is defined outside ``process_graph`` and the
-  evaluator's namespace (its ``G``, its helpers) is never touched;
-* ``return run_plan(graph_data, <plan>)`` where ``<plan>`` is a literal of
-  tuples, strings, numbers and ``None`` written by :func:`literal`.
+* the pieces of the runtime (:func:`netmend.malt.runtime.run_plan`) that the
+  plan's calls reach, copied statement by statement (the same syntax trees,
+  without comments or docstrings), so nothing is defined outside
+  ``process_graph`` and the evaluator's namespace (its ``G``, its helpers) is
+  never touched. Replies carry them compact: identifiers renamed to short
+  ones by a one-to-one renaming, one space a level; ``emit(..., compact=False)``
+  keeps the runtime's names;
+* the plan's straight-line calls (:func:`netmend.malt.runtime.program`), each
+  argument a program variable (a node set chosen earlier) or a literal of
+  tuples, strings, numbers, booleans and ``None`` written by :func:`literal`,
+  ending in ``return finish(...)``.
 
-:func:`emit` re-parses what it wrote and accepts it only if the syntax tree
-is exactly that: the runtime's own tree, then a return whose plan argument
-``ast.literal_eval``-s to the intended plan. No text from a request can
-therefore become code. The runtime itself is audited once (:func:`audit_runtime`):
-no imports, no globals, only local names and a fixed set of builtins.
+In process the same pieces run the same calls (``run_plan`` ends by running
+the program), so there is one implementation of the semantics.
+
+Nothing is shipped unchecked. Each prefix is re-parsed and, renamed back,
+must be exactly the runtime's statements (once per set of pieces). The calls
+are checked as a template with placeholders for the literals, which must be
+exactly the intended calls (once per template), and each literal must parse
+as exactly one argument whose value is the intended one (once per text). No
+text from a request can therefore become code. The runtime itself is audited
+once (:func:`audit_runtime`): no imports, no globals, only local names and a
+fixed set of builtins.
 
 The text also survives the evaluator's extraction: the function is first in
 the fence, no other ``def`` mentions ``process_graph``, no line starts with
@@ -23,22 +35,31 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import inspect
+import itertools
+import keyword
 import math
+import re
+import string
 import textwrap
-from functools import lru_cache
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from netmend.malt import runtime
 from netmend.malt.ir import Query
 
 ENTRY = "process_graph"
-ARGUMENT = "graph_data"
-RUNTIME_NAME = runtime.run_plan.__name__
+_PROGRAM_VARIABLE = re.compile(r"m[0-9]+")
+GRAPH = "graph"  # the runtime's graph parameter, and the emitted function's
+DATA = "data"
+FINISH = "finish"
 
 # Builtins the runtime may use; anything else is a finding.
 SAFE_BUILTINS: frozenset[str] = frozenset(
     {"len", "str", "repr", "set", "list", "dict", "tuple", "isinstance", "any", "all", "sum",
-     "enumerate", "sorted", "range", "ValueError", "True", "False", "None"}
+     "enumerate", "sorted", "range", "bool", "ValueError", "True", "False", "None"}
 )
 
 
@@ -54,7 +75,7 @@ def _escape_string(value: str) -> str:
 
 
 def literal(value) -> str:
-    """Python source for a plan value: tuples, strings, ints, finite floats, None.
+    """Python source for a plan value: tuples, strings, ints, finite floats, booleans, None.
 
     >>> literal((('remove', "a'b`c"),))
     '((\\'remove\\', "a\\'b\\\\x60c"),)'
@@ -75,34 +96,199 @@ def literal(value) -> str:
     raise CodegenError(f"cannot emit a literal of type {type(value).__name__}")
 
 
+# ---------------------------------------------------------------- the runtime, as pieces
+
+
 @lru_cache(maxsize=1)
 def _runtime_source() -> str:
     return textwrap.dedent(inspect.getsource(runtime.run_plan))
 
 
-@lru_cache(maxsize=1)
-def _prefix() -> str:
-    """Everything before the plan: the signature and the runtime, comments and docstring removed.
+@cache
+def _runtime_tree() -> ast.FunctionDef:
+    tree = ast.parse(_runtime_source())
+    func = tree.body[0]
+    assert isinstance(func, ast.FunctionDef)
+    return func
 
-    Built and fully verified once; every emission reuses it byte for byte.
-    """
+
+def _piece_name(statement: ast.stmt) -> str:
+    if isinstance(statement, ast.FunctionDef):
+        return statement.name
+    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)):
+        return statement.targets[0].id
+    raise CodegenError(f"runtime statement at line {statement.lineno} is not a piece "
+                       "(a one-name assignment or a function)")
+
+
+@cache
+def _pieces() -> tuple[tuple[str, ast.stmt, frozenset[str]], ...]:
+    """``(name, statement, pieces it refers to)`` for each piece, in runtime order."""
     audit_runtime()
-    func = ast.parse(_runtime_source()).body[0]
-    body = func.body
+    body = _runtime_tree().body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        func.body = body[1:]
-    compact = ast.unparse(func)
-    prefix = f"def {ENTRY}({ARGUMENT}):\n" + textwrap.indent(compact, "    ") + "\n"
-    tree = ast.parse(prefix + "    return None\n")
+        body = body[1:]  # the docstring
+    *statements, last = body
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Call)
+            and isinstance(last.value.func, ast.Name)
+            and last.value.func.id == runtime.run_program.__name__):
+        raise CodegenError("the runtime must end by running its program")
+    names = [_piece_name(s) for s in statements]
+    if len(set(names)) != len(names):
+        raise CodegenError("a runtime piece is defined twice")
+    known = set(names)
+    table = []
+    for name, statement in zip(names, statements, strict=True):
+        refs = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load) and n.id in known and n.id != name}
+        table.append((name, statement, frozenset(refs)))
+    dispatch = last.value.args[0] if last.value.args else None
+    listed = ({k.value for k in dispatch.keys if isinstance(k, ast.Constant)}
+              if isinstance(dispatch, ast.Dict) else set())
+    callable_pieces = {name for name, _ in runtime.OPERATIONS.values()} | {
+        name for name, _ in runtime.COMMIT_PASSES} | {
+        "remember", "select", "where", "count_all", "pruned", "restored", FINISH}
+    if listed != callable_pieces or not listed <= known:
+        raise CodegenError("the runtime's dispatch table must list exactly the callable pieces")
+    return tuple(table)
+
+
+def _reach(roots: frozenset[str]) -> list[tuple[str, ast.stmt]]:
+    """The pieces ``roots`` need, transitively, in runtime order."""
+    table = {name: refs for name, _, refs in _pieces()}
+    needed: set[str] = set()
+    stack = list(roots)
+    while stack:
+        name = stack.pop()
+        if name in needed:
+            continue
+        if name not in table:
+            raise CodegenError(f"the program calls {name!r}, which the runtime does not define")
+        needed.add(name)
+        stack.extend(table[name])
+    return [(name, statement) for name, statement, _ in _pieces() if name in needed]
+
+
+def _reindent(source: str, width: int) -> str:
+    """``width`` spaces per indentation level instead of the four ``ast.unparse`` writes."""
+    if width == 4:
+        return source
+    lines = []
+    for line in source.split("\n"):
+        stripped = line.lstrip(" ")
+        depth, rest = divmod(len(line) - len(stripped), 4)
+        if rest:
+            raise CodegenError("unexpected indentation in the unparsed runtime")
+        lines.append(" " * (depth * width) + stripped)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- short identifiers
+
+_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | SAFE_BUILTINS | frozenset(
+    dir(builtins)) | {"G", "nx", "copy", "json"}
+
+
+def _short_names():
+    letters = string.ascii_lowercase + string.ascii_uppercase
+    for size in range(1, 4):
+        for chars in itertools.product(letters, repeat=size):
+            name = "".join(chars)
+            if name not in _RESERVED:
+                yield name
+
+
+class _Renamer(ast.NodeTransformer):
+    """Renames every local identifier (names, parameters, function names) by ``mapping``."""
+
+    def __init__(self, mapping: dict[str, str]):
+        self.mapping = mapping
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        node.id = self.mapping.get(node.id, node.id)
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        node.arg = self.mapping.get(node.arg, node.arg)
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        node.name = self.mapping.get(node.name, node.name)
+        self.generic_visit(node)
+        return node
+
+
+def _rename(tree: ast.AST, mapping: dict[str, str]) -> ast.AST:
+    return _Renamer(mapping).visit(copy.deepcopy(tree))
+
+
+def _identifier_mapping(statements: list[ast.stmt]) -> dict[str, str]:
+    """Short names for the identifiers the emitted code binds, the most used shortest.
+
+    Every bound name is renamed, in every scope alike, so the mapping is a
+    consistent injective renaming; builtins and the names the evaluator's
+    namespace holds are never produced.
+    """
+    uses: Counter[str] = Counter({GRAPH: 1, DATA: 1})
+    bound: set[str] = {GRAPH, DATA}
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name):
+                uses[node.id] += 1
+                if not isinstance(node.ctx, ast.Load):
+                    bound.add(node.id)
+            elif isinstance(node, ast.arg):
+                uses[node.arg] += 1
+                bound.add(node.arg)
+            elif isinstance(node, ast.FunctionDef):
+                uses[node.name] += 1
+                bound.add(node.name)
+    ordered = sorted(bound, key=lambda name: (-uses[name], name))
+    return dict(zip(ordered, _short_names(), strict=False))
+
+
+@dataclass(frozen=True)
+class _Prefix:
+    """The verified text before the program, and the names the program must use."""
+
+    text: str
+    names: dict[str, str]  # runtime identifier -> identifier in the text
+    indent: str
+    key: tuple = ()  # what it was built from: (roots, compact)
+
+
+@lru_cache(maxsize=512)
+def _prefix(roots: frozenset[str], compact: bool) -> _Prefix:
+    """The signature and the pieces ``roots`` reach, verified once per set of roots and style.
+
+    Compact text renames identifiers and indents by one space; readable text
+    keeps the runtime's names and four spaces.
+    """
+    chosen = [statement for _, statement in _reach(roots)]
+    names = _identifier_mapping(chosen) if compact else {}
+    width = 1 if compact else 4
+    shown = [_rename(statement, names) for statement in chosen] if compact else chosen
+    body = "\n".join(_reindent(ast.unparse(statement), width) for statement in shown)
+    indent = " " * width
+    graph = names.get(GRAPH, GRAPH)
+    text = f"def {ENTRY}({graph}):\n" + textwrap.indent(body, indent) + "\n"
+    tree = ast.parse(text + indent + "return None\n")
     outer = tree.body[0]
     if (len(tree.body) != 1 or not isinstance(outer, ast.FunctionDef) or outer.name != ENTRY
-            or [a.arg for a in outer.args.args] != [ARGUMENT] or len(outer.body) != 2
-            or ast.dump(outer.body[0]) != ast.dump(func)):
-        raise CodegenError("the emitted prefix is not the audited runtime")
-    _check_text(prefix)
-    if prefix.count(ENTRY) != 1:
+            or [a.arg for a in outer.args.args] != [graph] or outer.decorator_list
+            or len(outer.body) != len(chosen) + 1):
+        raise CodegenError("the emitted prefix is not one function of the audited runtime")
+    inverse = {short: name for name, short in names.items()}
+    if len(inverse) != len(names):
+        raise CodegenError("the identifier renaming is not one to one")
+    for got, want in zip(outer.body, chosen, strict=False):
+        if ast.dump(_rename(got, inverse)) != ast.dump(want):
+            raise CodegenError("the emitted prefix is not the audited runtime")
+    _check_text(text)
+    if text.count(ENTRY) != 1:
         raise CodegenError(f"{ENTRY!r} must appear exactly once")
-    return prefix
+    return _Prefix(text, names, indent, (roots, compact))
 
 
 def _check_text(text: str) -> None:
@@ -111,16 +297,24 @@ def _check_text(text: str) -> None:
 
 
 def audit_runtime() -> None:
-    """Check the runtime can run anywhere: no imports, no globals, only local names and safe builtins."""
-    tree = ast.parse(_runtime_source())
-    func = tree.body[0]
-    local: set[str] = set()
-    for node in ast.walk(func):
-        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
+    """Check the runtime can run anywhere: no imports, no globals, only local names and safe builtins.
+
+    Its last statement (which runs the program in process) is the one exception:
+    it names :func:`netmend.malt.runtime.run_program` and is never emitted.
+    """
+    func = _runtime_tree()
+    body = func.body[:-1]
+    local: set[str] = {a.arg for a in func.args.args}
+    nodes = [n for statement in body for n in ast.walk(statement)]
+    for node in nodes:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef,
+                             ast.AsyncFunctionDef, ast.Await, ast.Yield, ast.YieldFrom)):
             raise CodegenError(f"runtime uses {type(node).__name__} at line {node.lineno}")
         if isinstance(node, (ast.FunctionDef, ast.Lambda)):
             if isinstance(node, ast.FunctionDef):
                 local.add(node.name)
+                if node.decorator_list:
+                    raise CodegenError(f"runtime function {node.name!r} is decorated")
             args = node.args
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
                 local.add(arg.arg)
@@ -131,7 +325,7 @@ def audit_runtime() -> None:
             local.add(node.id)
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise CodegenError(f"runtime reaches private attribute {node.attr!r}")
-    for node in ast.walk(func):
+    for node in nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             if node.id not in local and node.id not in SAFE_BUILTINS:
                 raise CodegenError(f"runtime refers to outside name {node.id!r}")
@@ -139,47 +333,326 @@ def audit_runtime() -> None:
                 raise CodegenError(f"runtime refers to unknown builtin {node.id!r}")
     if ENTRY in _runtime_source():
         raise CodegenError(f"runtime text mentions {ENTRY!r}")
+    clash = sorted(name for name in local if _PROGRAM_VARIABLE.fullmatch(name)
+                   or (name.startswith(PLACEHOLDER) and name[len(PLACEHOLDER):].isdigit()))
+    if clash:
+        raise CodegenError(f"runtime names {clash} look like program variables (m1, m2, ...)")
 
 
-def emit(query: Query) -> str:
-    """The ``process_graph`` source answering ``query``; verified before it is returned."""
-    plan = query.to_plan()
-    call = f"    return {RUNTIME_NAME}({ARGUMENT}, {literal(plan)})\n"
-    verify_call(call, plan)
-    return _prefix() + call
+# ---------------------------------------------------------------- emission
 
 
-def verify_call(call: str, plan: tuple) -> None:
-    """Accept the final line only if it is the runtime call with exactly ``plan`` as a literal.
+PLACEHOLDER = "_p"  # _p0, _p1, ...: where the literals go in a program's template
+_PLACEHOLDERS = re.compile(rf"\b{PLACEHOLDER}([0-9]+)\b")
 
-    The prefix before it is constant and verified once in :func:`_prefix`, so
-    checking this line checks the whole emitted function.
+
+@dataclass(frozen=True)
+class EmittedCalls:
+    """A plan's emitted calls: ``template`` lines with placeholders ``_p0, _p1, ...``
+    for the literal arguments, the ``literals`` (text, value) that fill them, and the
+    finished ``lines``."""
+
+    template: tuple[str, ...]
+    literals: tuple[tuple[str, object], ...]
+    lines: tuple[str, ...]
+
+
+def _render(calls: runtime.Program, names: dict[str, str]) -> EmittedCalls:
+    """Template, literals and lines of ``calls``, built from the same parts."""
+    literals: list[tuple[str, object]] = []
+
+    def argument(value) -> tuple[str, str]:
+        if type(value) is runtime.Ref:
+            name = names.get(value, str(value))
+            return name, name
+        marker = f"{PLACEHOLDER}{len(literals)}"
+        text = literal(value)
+        literals.append((text, value))
+        return marker, text
+
+    def call(piece: str, args: tuple) -> tuple[str, str]:
+        parts = [argument(a) for a in args]
+        head = names.get(piece, piece)
+        return (f"{head}({', '.join(m for m, _ in parts)})",
+                f"{head}({', '.join(t for _, t in parts)})")
+
+    pairs: list[tuple[str, str]] = []
+    for target, piece, args in calls.changes:
+        marked, text = call(piece, args)
+        if target is not None:
+            lhs = names.get(target, target)
+            marked, text = f"{lhs} = {marked}", f"{lhs} = {text}"
+        pairs.append((marked, text))
+    data = names.get(DATA, DATA)
+    if calls.read is not None:
+        marked, text = call(*calls.read)
+        pairs.append((f"{data} = {marked}", f"{data} = {text}"))
+    pairs += [(f"{names.get(name, name)}()",) * 2 for name in calls.commit]
+    committed = f"{names.get('pruned', 'pruned')}()" if calls.pruned else names.get(GRAPH, GRAPH)
+    if calls.restored:
+        committed = f"{names.get('restored', 'restored')}({committed})"
+    result = data if calls.read is not None else names.get(GRAPH, GRAPH)
+    kind, kind_text = argument(calls.answer_type)
+    finish = names.get(FINISH, FINISH)
+    pairs.append((f"return {finish}({kind}, {result}, {committed})",
+                  f"return {finish}({kind_text}, {result}, {committed})"))
+    return EmittedCalls(tuple(m for m, _ in pairs), tuple(literals), tuple(t for _, t in pairs))
+
+
+def program_lines(plan: tuple[tuple, ...], names: dict[str, str] | None = None) -> list[str]:
+    """The emitted calls of ``plan``, one statement a line, unindented (names renamed by ``names``).
+
+    >>> program_lines((('remove', 'a.b'), ('list', 'a')))
+    ["remove('a.b')", "data = children('a')", 'cascade()', "return finish('list', data, pruned())"]
+    >>> program_lines((('nodes', ('a', None, 'children', ())),))
+    ["m1 = select('a', None, 'children')", 'data = list_nodes(m1)', "return finish('list', data, graph)"]
     """
+    return list(_render(runtime.program(plan), names or {}).lines)
+
+
+def emit(query: Query, *, compact: bool = True) -> str:
+    """The ``process_graph`` source answering ``query``; verified before it is returned.
+
+    ``compact`` (the default, what replies carry) renames identifiers to short
+    ones and indents by one space; otherwise the runtime's own names and
+    four-space indentation are kept, for reading.
+    """
+    calls = runtime.program(query.to_plan())
+    prefix = _prefix(calls.pieces(), compact)
+    rendered = _render(calls, prefix.names)
+    verify_program(rendered, calls, prefix)
+    return prefix.text + "".join(f"{prefix.indent}{line}\n" for line in rendered.lines)
+
+
+def _arguments(call: ast.Call, variables: set[str]) -> tuple:
+    """A template call's arguments: ``("var", name)`` for a program variable,
+    ``("slot", n)`` for placeholder ``_pn`` (a template holds no literals, so neither can
+    be mistaken for one)."""
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        raise CodegenError("emitted calls take positional arguments only")
+    found: list[object] = []
+    for arg in call.args:
+        if isinstance(arg, ast.Name) and arg.id in variables:
+            found.append(("var", arg.id))
+        elif (isinstance(arg, ast.Name) and arg.id.startswith(PLACEHOLDER)
+              and arg.id[len(PLACEHOLDER):].isdigit()):
+            found.append(("slot", int(arg.id[len(PLACEHOLDER):])))
+        else:
+            raise CodegenError("an emitted argument is neither a literal nor a program variable")
+    return tuple(found)
+
+
+def _called(node: ast.AST | None, variables: set[str] = frozenset()) -> tuple[str, tuple] | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id, _arguments(node, variables)
+    return None
+
+
+def _is_call(node: ast.AST, name: str, args: int) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == name and len(node.args) == args and not node.keywords)
+
+
+def _same_literal(a, b) -> bool:
+    """Equal values of the same types, all the way down (``True`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same_literal(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+@lru_cache(maxsize=8192)
+def _literal_value(text: str) -> tuple[bool, object]:
+    """Whether ``text`` is exactly one literal argument, and its value.
+
+    ``f(TEXT)`` must parse to a call with one positional argument that
+    ``ast.literal_eval`` accepts: then ``TEXT`` in any argument place of a
+    template keeps that template's syntax tree, with this literal there. It
+    must also survive the evaluator's extraction (no fence, no ``import``
+    line, no mention of the entry point).
+    """
+    if ENTRY in text or "```" in text or "\n" in text:
+        return False, None
     try:
-        tree = ast.parse(call.strip())
+        tree = ast.parse(f"f({text})", mode="eval")
+    except SyntaxError:
+        return False, None
+    call = tree.body
+    if not (isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], ast.Starred)):
+        return False, None
+    try:
+        return True, ast.literal_eval(call.args[0])
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+
+
+def verify_program(program: EmittedCalls, calls: runtime.Program, prefix: _Prefix | None = None) -> None:
+    """Accept the emitted calls only if they are exactly the intended calls with literal arguments.
+
+    The template (the calls with placeholders for the literals) is checked once
+    per shape; each literal is checked to be exactly one literal argument
+    whose value is the intended one. ``prefix`` (none: the runtime's own names)
+    says which identifiers the emitted text uses; it is verified in
+    :func:`_prefix`, so this checks the whole function.
+    """
+    names = prefix.names if prefix is not None else {}
+    if len(program.lines) != len(program.template):
+        raise CodegenError("emitted program and template differ in length")
+    # A template is checked once: it spells out every part of its calls' shape (pieces,
+    # variables, where each literal goes), so an equal template means an equal shape.
+    key = (program.template, prefix.key if prefix else None)
+    if key not in _VERIFIED_TEMPLATES:
+        _verify_template(program.template, _shape(calls, names), names)
+        if len(_VERIFIED_TEMPLATES) >= 4096:
+            _VERIFIED_TEMPLATES.clear()
+        _VERIFIED_TEMPLATES.add(key)
+    expected = [value for _, value in _expected_literals(calls)]
+    if len(program.literals) != len(expected):
+        raise CodegenError("emitted program has the wrong number of literals")
+    for (text, value), want in zip(program.literals, expected, strict=True):
+        ok, parsed = _literal_value(text)
+        if not (ok and _same_literal(parsed, want) and (value is want or _same_literal(value, want))):
+            raise CodegenError(f"emitted literal {text[:80]!r} is not the intended value")
+    texts = [text for text, _ in program.literals]
+    used: list[int] = []
+
+    def fill(match: re.Match) -> str:
+        used.append(int(match.group(1)))
+        return texts[used[-1]]
+
+    try:  # the finished lines are the template with each placeholder filled, once, in order
+        filled = _PLACEHOLDERS.sub(fill, "\n".join(program.template))
+    except IndexError:
+        raise CodegenError("a placeholder has no literal") from None
+    if filled != "\n".join(program.lines) or used != list(range(len(texts))):
+        raise CodegenError("the emitted lines are not their template filled with its literals")
+
+
+def _expected_literals(calls: runtime.Program) -> list[tuple[int, object]]:
+    found: list[tuple[int, object]] = []
+    for _, _, args in calls.changes:
+        found += [(len(found), a) for a in args if type(a) is not runtime.Ref]
+    if calls.read is not None:
+        found += [(len(found), a) for a in calls.read[1] if type(a) is not runtime.Ref]
+    found.append((len(found), calls.answer_type))
+    return found
+
+
+def _shape(calls: runtime.Program, names: dict[str, str]) -> tuple:
+    """What the template must say, with each literal replaced by its slot number."""
+    slot = iter(range(1 << 30))
+
+    def args(values: tuple) -> tuple:
+        return tuple(("var", names.get(a, str(a))) if type(a) is runtime.Ref
+                     else ("slot", next(slot)) for a in values)
+
+    steps: list[tuple] = []
+    for target, piece, values in calls.changes:
+        steps.append((None if target is None else names.get(target, target),
+                      names.get(piece, piece), args(values)))
+    if calls.read is not None:
+        steps.append((names.get(DATA, DATA), names.get(calls.read[0], calls.read[0]),
+                      args(calls.read[1])))
+    steps += [(None, names.get(name, name), ()) for name in calls.commit]
+    tail = (next(slot), calls.read is not None, calls.pruned, calls.restored)
+    return tuple(steps), tail
+
+
+# (template, prefix key) of the templates verified so far
+_VERIFIED_TEMPLATES: set[tuple] = set()
+
+
+def _verify_template(template: tuple[str, ...], shape: tuple, names: dict[str, str]) -> None:
+    """Check one program template against its shape; ``names`` are the identifiers it uses."""
+    steps, (kind_slot, has_read, pruned, restored) = shape
+
+    def named(identifier: str) -> str:
+        return names.get(identifier, identifier)
+
+    if len(template) != len(steps) + 1:
+        raise CodegenError("emitted program has the wrong number of statements")
+    for line in template:
+        if "\n" in line or ENTRY in line:
+            raise CodegenError("an emitted line spans lines or mentions the entry point")
+        _check_text(line)
+    try:
+        statements = ast.parse("\n".join(template)).body
     except SyntaxError as exc:
-        raise CodegenError(f"emitted call does not parse: {exc}") from exc
-    ret = tree.body[0] if len(tree.body) == 1 else None
-    if not (
-        isinstance(ret, ast.Return)
-        and isinstance(ret.value, ast.Call)
-        and isinstance(ret.value.func, ast.Name)
-        and ret.value.func.id == RUNTIME_NAME
-        and len(ret.value.args) == 2
-        and not ret.value.keywords
-        and isinstance(ret.value.args[0], ast.Name)
-        and ret.value.args[0].id == ARGUMENT
-    ):
-        raise CodegenError("emitted function must end with the runtime call")
-    try:
-        emitted_plan = ast.literal_eval(ret.value.args[1])
-    except ValueError as exc:
-        raise CodegenError("emitted plan is not a pure literal") from exc
-    if emitted_plan != plan or type(emitted_plan) is not tuple:
-        raise CodegenError("emitted plan differs from the intended plan")
-    if call.count("\n") != 1 or ENTRY in call:
-        raise CodegenError("emitted call must be one line that does not mention the entry point")
-    _check_text(call)
+        raise CodegenError(f"emitted program does not parse: {exc}") from exc
+    if len(statements) != len(template):
+        raise CodegenError("each emitted line must be one statement")
+    assigned: set[str] = set()
+    for line, statement, (target, piece, args) in zip(template, statements, steps, strict=False):
+        want = (piece, args)
+        if target is None:
+            ok = isinstance(statement, ast.Expr) and _called(statement.value, assigned) == want
+        else:
+            ok = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                  and isinstance(statement.targets[0], ast.Name)
+                  and statement.targets[0].id == target
+                  and _called(statement.value, assigned) == want)
+            if ok and target != named(DATA) and target in names.values():
+                ok = False  # a variable must not shadow a piece
+            assigned.add(target)
+        if not ok:
+            raise CodegenError(f"emitted statement {line[:80]!r} is not the intended call")
+    final = statements[-1]
+    value = final.value if isinstance(final, ast.Return) else None
+    ok = value is not None and _is_call(value, named(FINISH), 3)
+    if ok:
+        kind, result, committed = value.args
+        ok = (isinstance(kind, ast.Name) and kind.id == f"{PLACEHOLDER}{kind_slot}"
+              and isinstance(result, ast.Name)
+              and result.id == named(DATA if has_read else GRAPH))
+        if ok and restored:
+            ok = _is_call(committed, named("restored"), 1)
+            committed = committed.args[0] if ok else committed
+        if ok:
+            ok = (_is_call(committed, named("pruned"), 0) if pruned
+                  else isinstance(committed, ast.Name) and committed.id == named(GRAPH))
+    if not ok:
+        raise CodegenError("emitted function must end by returning finish(answer type, "
+                           "result, committed graph)")
+
+
+_SAMPLE_SET = ("x", None, "descendants", ())
+_SAMPLE_FILTERED = ("x", None, "descendants", (("name", "prefix", "x"),))
+_SAMPLE_STEPS: dict[str, tuple[tuple, ...]] = {
+    "add": (("add", "x", "EK_PORT", "y"),),
+    "remove": (("remove", "x"),),
+    "update": (("update", "x", 1),),
+    "for_each_add": (("for_each_add", "EK_AGG_BLOCK", "EK_PORT"),),
+    "remove_all": (("remove_all", _SAMPLE_SET), ("remove_all", _SAMPLE_FILTERED)),
+    "update_all": (("update_all", _SAMPLE_SET, 1), ("update_all", _SAMPLE_FILTERED, 1)),
+    "count": (("count", "EK_PORT", "x"), ("count", "EK_PORT", None)),
+    "list": (("list", "x"),),
+    "rank": (("rank", "x"),),
+    "nodes": (("nodes", _SAMPLE_SET), ("nodes", _SAMPLE_FILTERED)),
+    "capacity": (("capacity", "x"),),
+    "aggregate": (("aggregate", "sum", _SAMPLE_SET), ("aggregate", "sum", _SAMPLE_FILTERED)),
+    "top": (("top", _SAMPLE_SET, ("capacity",), 1, True),
+            ("top", _SAMPLE_FILTERED, ("capacity",), 1, True)),
+}
+
+
+def warm() -> None:
+    """Build and verify the emitted prefix of every plan made of one kind of change and one
+    read (what requests say), so no request pays for it."""
+    if set(_SAMPLE_STEPS) != set(runtime.OPERATIONS):
+        raise CodegenError("every plan operation needs a sample step to warm")
+    changes = [(), *(_SAMPLE_STEPS[op] for op, (_, answers) in runtime.OPERATIONS.items()
+                     if answers is None)]
+    reads = [(), *(_SAMPLE_STEPS[op] for op, (_, answers) in runtime.OPERATIONS.items()
+                   if answers is not None)]
+    for change_samples in changes:
+        for read_samples in reads:
+            for change in change_samples or (None,):
+                for read in read_samples or (None,):
+                    steps = tuple(step for step in (change, read) if step is not None)
+                    if steps:
+                        _prefix(runtime.program(steps).pieces(), True)
 
 
 def fenced(source: str) -> str:

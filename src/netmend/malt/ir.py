@@ -81,30 +81,209 @@ class ListChildren:
 
 @dataclass(frozen=True)
 class Rank:
-    """Direct children of ``parent`` with their total port capacity, largest first."""
+    """Direct children of ``parent`` with their total port capacity, largest first (or smallest)."""
 
     parent: str
+    descending: bool = True
 
     def literal(self) -> tuple:
-        return ("rank", self.parent)
+        return ("rank", self.parent) if self.descending else ("rank", self.parent, False)
 
 
-Mutation = Add | Remove | Update | ForEachAdd
-Read = Count | ListChildren | Rank
+# ---------------------------------------------------------------- node sets
+
+AXES: tuple[str, ...] = ("children", "descendants", "parents", "ancestors")
+COMPARISONS: tuple[str, ...] = ("<", "<=", ">", ">=", "==")
+NAME_MATCHES: tuple[str, ...] = ("contains", "prefix", "suffix")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A number per node: ``capacity`` (its own if a port, plus every port below it)
+    or ``count`` (how many nodes of ``kind`` are below it)."""
+
+    name: str = "capacity"
+    kind: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name == "capacity" and self.kind is not None:
+            raise ValueError("the capacity metric takes no kind")
+        if self.name == "count" and self.kind not in K.ENTITY_KINDS:
+            raise ValueError(f"a count metric needs an entity kind, got {self.kind!r}")
+        if self.name not in ("capacity", "count"):
+            raise ValueError(f"unknown metric {self.name!r}")
+
+    def literal(self) -> tuple:
+        return ("capacity",) if self.name == "capacity" else ("count", self.kind)
+
+
+CAPACITY = Metric()
+
+
+@dataclass(frozen=True)
+class Where:
+    """Keep nodes whose ``metric`` compares with ``value`` by ``op``."""
+
+    metric: Metric
+    op: str
+    value: int | float
+
+    def __post_init__(self) -> None:
+        if self.op not in COMPARISONS:
+            raise ValueError(f"unknown comparison {self.op!r}")
+
+    def literal(self) -> tuple:
+        return ("where", self.metric.literal(), self.op, self.value)
+
+
+@dataclass(frozen=True)
+class NameLike:
+    """Keep nodes whose name contains, starts with (``prefix``) or ends with (``suffix``) ``text``."""
+
+    mode: str
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.mode not in NAME_MATCHES:
+            raise ValueError(f"unknown name match {self.mode!r}")
+
+    def literal(self) -> tuple:
+        return ("name", self.mode, self.text)
+
+
+Filter = Where | NameLike
+
+
+@dataclass(frozen=True)
+class Select:
+    """A set of nodes: those related to ``root`` along ``axis`` (every node of the graph
+    when ``root`` is None), of ``kind`` when given, that pass every filter; in
+    breadth-first order (graph order for the whole graph), each node once.
+
+    ``children``/``parents`` follow one RK_CONTAINS edge down or up;
+    ``descendants``/``ancestors`` follow them at any depth.
+    """
+
+    root: str | None
+    kind: str | None = None
+    axis: str = "descendants"
+    filters: tuple[Filter, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.axis not in AXES:
+            raise ValueError(f"unknown axis {self.axis!r}")
+        if self.kind is not None and self.kind not in K.ENTITY_KINDS:
+            raise ValueError(f"unknown entity kind {self.kind!r}")
+
+    def literal(self) -> tuple:
+        return (self.root, self.kind, self.axis, tuple(f.literal() for f in self.filters))
+
+
+@dataclass(frozen=True)
+class RemoveAll:
+    """Remove every node of a set (chosen before any of them is removed)."""
+
+    nodes: Select
+
+    def literal(self) -> tuple:
+        return ("remove_all", self.nodes.literal())
+
+
+@dataclass(frozen=True)
+class UpdateAll:
+    """Set the capacity of every port in a set."""
+
+    nodes: Select
+    value: int | float
+
+    def literal(self) -> tuple:
+        return ("update_all", self.nodes.literal(), self.value)
+
+
+@dataclass(frozen=True)
+class ListNodes:
+    """The names of the nodes of a set."""
+
+    nodes: Select
+
+    def literal(self) -> tuple:
+        return ("nodes", self.nodes.literal())
+
+
+@dataclass(frozen=True)
+class CapacityOf:
+    """The capacity of the node named ``name``: its own if a port, plus every port below it."""
+
+    name: str
+
+    def literal(self) -> tuple:
+        return ("capacity", self.name)
+
+
+AGGREGATES: tuple[str, ...] = ("sum", "min", "max", "average", "count")
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``sum``, ``min``, ``max`` or ``average`` of the capacity over a set, or its ``count``.
+
+    Values are summed in ascending order, so the result does not depend on
+    the order the set was found in; an empty set has sum 0 and no min, max
+    or average (None).
+    """
+
+    function: str
+    nodes: Select
+
+    def __post_init__(self) -> None:
+        if self.function not in AGGREGATES:
+            raise ValueError(f"unknown aggregate {self.function!r}")
+
+    def literal(self) -> tuple:
+        return ("aggregate", self.function, self.nodes.literal())
+
+
+@dataclass(frozen=True)
+class Top:
+    """The ``limit`` nodes of a set with the highest (or lowest) ``metric``, as
+    ``(name, value)`` pairs; ties in the set's order; all of them when ``limit`` is None."""
+
+    nodes: Select
+    metric: Metric = CAPACITY
+    limit: int | None = None
+    descending: bool = True
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and (isinstance(self.limit, bool) or self.limit < 1):
+            raise ValueError("a top-k limit is a whole number of at least 1")
+
+    def literal(self) -> tuple:
+        return ("top", self.nodes.literal(), self.metric.literal(), self.limit, self.descending)
+
+
+Mutation = Add | Remove | Update | ForEachAdd | RemoveAll | UpdateAll
+Read = Count | ListChildren | Rank | ListNodes | CapacityOf | Aggregate | Top
 Step = Mutation | Read
 
-MUTATIONS = (Add, Remove, Update, ForEachAdd)
-READS = (Count, ListChildren, Rank)
+MUTATIONS = (Add, Remove, Update, ForEachAdd, RemoveAll, UpdateAll)
+READS = (Count, ListChildren, Rank, ListNodes, CapacityOf, Aggregate, Top)
 
-_ANSWER_TYPES = {Count: "text", ListChildren: "list", Rank: "list"}
+_ANSWER_TYPES = {Count: "text", ListChildren: "list", Rank: "list", ListNodes: "list",
+                 CapacityOf: "text", Aggregate: "text", Top: "list"}
 _OP_NAMES = {
     Add: "add",
     Remove: "remove",
     Update: "update",
     ForEachAdd: "for-each-add",
+    RemoveAll: "remove-all",
+    UpdateAll: "update-all",
     Count: "count",
     ListChildren: "list",
     Rank: "rank",
+    ListNodes: "list-nodes",
+    CapacityOf: "capacity",
+    Aggregate: "aggregate",
+    Top: "top",
 }
 
 
@@ -119,7 +298,7 @@ class Query:
             raise ValueError("a query needs at least one step")
         for position, step in enumerate(self.steps):
             if isinstance(step, READS) and position != len(self.steps) - 1:
-                raise ValueError("a read (count, list, rank) must be the last step")
+                raise ValueError("a read (a count, list, rank or value) must be the last step")
             if isinstance(step, (Add, ForEachAdd)):
                 for kind in (step.kind, getattr(step, "parent_kind", K.PORT)):
                     if kind not in K.ENTITY_KINDS:
@@ -134,9 +313,11 @@ class Query:
     def family(self) -> str:
         """A label in NetArena's spirit: ``level-1 add``, ``level-2 remove-list``, ``for-loop add-count``."""
         ops = [_OP_NAMES[type(step)] for step in self.steps]
+        # Repeats of one change ("remove A, B and C") name the family once.
+        ops = [op for i, op in enumerate(ops) if i == 0 or op != ops[i - 1]]
         if ops[0] == "for-each-add":
             return "for-loop " + "-".join(["add", *ops[1:]])
-        return f"level-{min(len(ops), 3)} " + "-".join(ops)
+        return f"level-{min(len(self.steps), 3)} " + "-".join(ops)
 
     def to_plan(self) -> tuple[tuple, ...]:
         """The literal plan :func:`netmend.malt.runtime.run_plan` executes."""

@@ -1,179 +1,837 @@
-"""How people say MALT requests: every phrasing the parser accepts is data here.
+"""How people say MALT requests: the lexicon and the grammar, as data.
 
-Adding a synonym or a sentence shape is an edit to these tables, not to the
-parser. The parser lower-cases words, maps multi-word phrases to one symbol
-(longest phrase first), drops filler words, and matches the remaining symbol
-sequence of each clause against :data:`CLAUSES`.
+The parser (:mod:`netmend.malt.parser`) reads a request in four steps, each
+driven by a table here:
+
+1. words and multi-word phrases become *categories* through :data:`LEXICON`
+   (longest phrase first; a phrase may belong to several categories, e.g.
+   "under" is a place and a comparison). :data:`FILLERS` are dropped; words
+   in :data:`CRITICAL` (negation, exception, restriction, hedging) are never
+   dropped and no rule accepts them, so a request using them is refused; any
+   other unknown word is ``UNK``;
+2. a number followed by a unit from :data:`UNITS` becomes a rate;
+3. :data:`GRAMMAR` is a small context-free grammar over the categories, whose
+   nonterminals compose: a request is a sequence of clauses, a clause reuses
+   node phrases, node sets, filters and metrics. Every parse is found; each
+   rule names the builder that turns its parts into a frame;
+4. an unknown word may be skipped only where the grammar has a ``gap``: before
+   a clause's first word or after its last, never inside a phrase, and never
+   in a clause that has no verb or question word.
+
+Adding a synonym is a lexicon edit; adding a sentence shape is a grammar
+edit. The grammar notation: ``UPPER`` is a category, ``lower`` a
+nonterminal, ``x:slot`` binds a part for the builder, ``[...]`` is optional,
+``(a|b)`` chooses.
 """
 
 from __future__ import annotations
 
 from netmend.malt import kinds as K
 
-# Symbols the grammar speaks in. NAME, KIND and NUM come from the tokenizer.
-# phrase (lower case, words separated by one space) -> symbol
-PHRASES: dict[str, str] = {}
+# ---------------------------------------------------------------- lexicon
+
+LEXICON: dict[str, frozenset[str]] = {}
 
 
-def _phrases(symbol: str, *texts: str) -> None:
-    for text in texts:
-        PHRASES[text] = symbol
+def _say(categories: str, *phrases: str) -> None:
+    for phrase in phrases:
+        key = " ".join(phrase.lower().split())
+        LEXICON[key] = LEXICON.get(key, frozenset()) | frozenset(categories.split())
 
 
-_phrases("ADD", "add", "insert", "create", "attach", "append", "introduce", "put", "place",
-         "plug in", "install", "provision")
-_phrases("REMOVE", "remove", "delete", "drop", "erase", "eliminate", "take out", "get rid of",
-         "detach", "decommission", "unplug", "destroy")
-_phrases("LIST", "list", "show", "display", "enumerate", "print", "give me", "get", "what are",
-         "which are", "which", "tell me", "find", "show me", "list out")
-_phrases("COUNT", "count", "how many", "tell me how many", "show me how many", "count how many",
-         "number of", "the number of", "tally", "tally up", "compute the number of", "give me the number of",
-         "what is the number of", "what's the number of", "tell me the number of",
-         "get the number of", "find the number of", "count the number of",
-         "count the total number of", "what is the total number of")
-_phrases("RANK", "rank", "sort", "order", "rate")
-_phrases("UPDATE", "update", "set", "change", "modify", "adjust", "reset", "increase", "decrease",
-         "raise", "lower", "bump")
-_phrases("FOREACH", "for each", "for every", "for all")
-_phrases("TOEACH", "to each", "to every", "to all", "under each", "under every", "into each",
-         "into every", "in each", "in every")
-_phrases("CHILDREN", "child nodes", "child node", "children", "child", "direct children",
-         "direct child nodes", "immediate children", "nodes", "child entities", "members",
-         "contents", "subnodes", "sub nodes", "descendants directly")
-_phrases("CAPACITY", "physical_capacity_bps", "physical capacity", "capacity",
-         "physical_capacity_bps attribute", "bandwidth", "physical capacity value",
-         "capacity value", "physical capacity bps", "total physical capacity",
-         "total capacity", "port capacity", "speed")
-_phrases("BY", "by", "based on", "according to", "in terms of", "using")
-_phrases("TO", "to", "into", "onto")
-_phrases("IN", "in", "under", "inside", "within", "below", "beneath", "on", "contained in",
-         "belonging to", "underneath")
-_phrases("OF", "of")
-_phrases("FROM", "from", "out of")
-_phrases("GRAPH", "the graph", "graph", "the topology", "topology", "the network", "network",
-         "the updated graph", "updated graph", "the resulting graph", "resulting graph",
-         "the new graph", "the modified graph", "the current graph", "the whole graph",
-         "the entire graph", "the whole topology", "the entire topology", "in total", "overall",
-         "altogether")
-_phrases("IT", "it", "each of them", "them", "each one", "each")
-_phrases("HAVE", "have", "has", "contain", "contains", "hold", "holds")
-_phrases("THEN", "then", "and then", "after that", "afterwards", "next", "and after that",
-         "subsequently", "and")
-_phrases("AFTER", "after", "once")
-_phrases("RETURN", "return", "give back", "output", "respond with", "reply with")
+# changes
+_say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
+     "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
+     "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
+     "deploy", "deploying", "set up", "spin up", "stand up", "register", "include")
+_say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
+     "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
+     "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
+     "unplugging", "destroy", "destroying", "purge", "purging", "retire", "retiring", "discard",
+     "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
+     "evict", "strip", "strip out", "cut")
+_say("TAKE", "take")
+_say("OUT", "out")
+_say("SET", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
+     "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
+     "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
+     "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
+     "boost", "cap", "throttle", "tune")
+_say("MAKE", "make", "making", "turn")
+_say("GIVE", "give", "giving", "equip", "fit")
+_say("GET", "get", "gets", "receive", "receives", "obtain", "obtains")
+_say("CALL", "call", "name it", "label")
+_say("ASK", "list", "list out", "show", "show me", "display", "enumerate", "print", "give me",
+     "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
+     "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
+     "identify", "name", "output", "provide", "see", "view", "know", "check", "return me",
+     "dump", "lookup", "query", "read", "reveal", "get")
+_say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
+_say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
+     "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
+     "listed")
+_say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up")
+_say("FOREACH", "for each", "for every", "for all", "for each and every", "for each single",
+     "for every single")
+_say("RETURN", "return", "give back", "respond with", "reply with", "answer with")
 
-# Words that carry no meaning for the request: dropped before matching.
+# questions
+_say("WH", "what", "which", "whichever")
+_say("HOWMANY", "how many", "count how many", "tell me how many", "show me how many",
+     "find out how many", "work out how many", "figure out how many", "calculate how many",
+     "determine how many", "let me know how many", "i want to know how many",
+     "i would like to know how many")
+_say("HOWMUCH", "how much")
+_say("HOWFAST", "how fast", "how quick", "how big", "how large", "how wide")
+_say("AUX", "is", "are", "was", "were", "be", "been", "being", "does", "do", "did", "can",
+     "could", "will", "would", "should", "must", "may", "shall", "has", "have", "had",
+     "needs to", "need to", "has to", "have to", "is going to", "are going to")
+_say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resides", "residing",
+     "exist", "exists", "existing", "remain", "remains", "remaining", "lie", "lies", "fall",
+     "falls", "hangs", "located", "situated", "found", "are located", "is located",
+     "stay", "stays", "run", "runs")
+_say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
+     "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
+     "comprises", "feature", "features", "got", "keeps track of")
+_say("HOLDING", "containing", "holding", "housing", "hosting", "including", "carrying",
+     "owning", "comprising", "that contains", "that contain", "which contains", "which contain",
+     "that holds", "that hold", "which holds", "which hold", "that houses", "that has",
+     "which has", "that includes")
+_say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at")
+
+# nouns
+_say("CHILD", "children", "child", "child nodes", "child node", "child entities", "child entity",
+     "child elements", "child element", "members", "member", "contents", "content", "subnodes",
+     "sub-nodes", "sub nodes", "subordinates", "offspring", "kids", "sub-elements",
+     "subcomponents", "sub-components", "immediate members", "immediate contents")
+_say("NODE", "node", "nodes", "entity", "entities", "element", "elements", "device", "devices",
+     "item", "items", "object", "objects", "thing", "things", "component", "components",
+     "vertex", "vertices")
+_say("DESC", "descendants", "descendant nodes", "descendant", "all descendants")
+_say("EVERYTHING", "everything", "anything", "all nodes")
+_say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", "containers",
+     "owner", "owners", "direct parent", "immediate parent", "direct container",
+     "parent entity", "enclosing node")
+_say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
+_say("CAP", "capacity", "capacities", "bandwidth", "bandwidths", "physical capacity",
+     "physical capacities", "physical_capacity_bps", "physical capacity bps",
+     "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
+     "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
+     "physical capacity values", "capacity attribute", "port speed", "port speeds")
+_say("NUMBER", "number", "count", "total number", "amount", "quantity", "tally", "total count",
+     "overall number", "overall count")
+_say("NAME_N", "name", "names", "id", "identifier")
+_say("GRAPH", "graph", "topology", "network", "datacenter", "data center", "dc",
+     "whole graph", "entire graph", "whole topology", "entire topology", "whole network",
+     "entire network", "model", "inventory", "the fabric")
+_say("CALLED", "named", "called", "with name", "with the name", "by the name", "by the name of",
+     "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
+     "whose name is", "known as")
+
+# modifiers
+_say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", "each one of",
+     "all the", "every single", "each and every", "all of the")
+_say("DIRECT", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
+     "one level down", "one level below", "right", "just below")
+_say("DEEP", "at any depth", "at any level", "at every level", "at all levels", "recursively",
+     "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
+     "in the subtree", "at whatever depth", "directly or indirectly")
+_say("TOP", "top")
+_say("BOTTOM", "bottom")
+_say("MOST", "most", "highest", "largest", "biggest", "greatest", "maximum", "max", "maximal",
+     "the most", "top", "peak", "largest number of", "greatest number of", "highest number of")
+_say("LEAST", "least", "fewest", "lowest", "smallest", "minimum", "min", "minimal", "the least",
+     "the fewest", "smallest number of", "lowest number of", "bottom")
+_say("FASTEST", "fastest", "quickest", "highest-capacity")
+_say("SLOWEST", "slowest", "lowest-capacity")
+_say("SUM", "total", "sum", "combined", "aggregate", "aggregated", "cumulative", "summed",
+     "sum of", "sum total", "the sum of", "overall", "added up", "collective")
+_say("AVG", "average", "mean", "avg", "on average", "averaged", "arithmetic mean")
+_say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decreasing order",
+     "descending order", "decreasing order", "highest first", "largest first", "biggest first",
+     "greatest first", "most first", "from highest to lowest", "from largest to smallest",
+     "from biggest to smallest", "from high to low", "high to low", "highest to lowest",
+     "largest to smallest", "from most to least", "most to least", "biggest to smallest",
+     "in descending order of", "descendingly", "top down", "from the highest to the lowest",
+     "from the largest to the smallest", "big to small", "from big to small", "fastest first",
+     "from fastest to slowest", "best first", "in order from highest to lowest")
+_say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasing order",
+     "ascending order", "increasing order", "lowest first", "smallest first", "least first",
+     "fewest first", "from lowest to highest", "from smallest to largest", "from low to high",
+     "low to high", "lowest to highest", "smallest to largest", "from least to most",
+     "least to most", "smallest to biggest", "from smallest to biggest", "ascendingly",
+     "bottom up", "from the lowest to the highest", "from the smallest to the largest",
+     "small to big", "from small to big", "slowest first", "from slowest to fastest",
+     "in order from lowest to highest")
+
+# relations between words
+_say("OF", "of", "for", "from among")
+_say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneath", "below",
+     "on", "at", "contained in", "contained within", "contained by", "belonging to",
+     "belongs to", "belong to", "housed in", "hosted on", "hosted in", "hosted by",
+     "located in", "located under", "located on", "living in", "living under", "sitting in",
+     "sitting under", "sitting on", "residing in", "residing under", "part of", "a part of",
+     "member of", "a member of", "inside the", "held by", "owned by",
+     "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of")
+_say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
+     "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
+_say("FROM", "from", "out of")
+_say("WITH", "with", "having", "that have", "which have", "that has", "which has", "who have",
+     "with a", "possessing", "carrying")
+_say("WHOSE", "whose", "of which the", "where the", "where their", "where its")
+_say("REL", "that", "which", "who", "where")
+_say("BY", "by", "based on", "according to", "in terms of", "using", "with respect to",
+     "w.r.t.", "wrt", "on the basis of", "in order of", "ordered by", "sorted by", "ranked by",
+     "in order by", "as measured by", "by their", "by its", "on")
+_say("AS", "as", "as a", "as an")
+_say("PER", "per", "for each single", "on each")
+_say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
+     "i would want", "we would like", "i'd want")
+_say("AMONG", "among", "amongst", "across", "over all", "out of all", "of all", "of any",
+     "among all", "across all", "between")
+_say("AFTER", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
+     "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
+     "after having", "upon", "on having", "right after", "directly after", "immediately after",
+     "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
+     "after we", "once we", "when we", "pretend")
+_say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next",
+     "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
+     "having done that", "when done", "once done", "once that is done", "when that is done",
+     "and afterwards", "and subsequently", "and next", "following that", "after which",
+     "and finally", "finally", "lastly", "also", "additionally", "and also", "then also")
+_say("AND", "and", "&", "plus", "as well as", "along with", "together with", "in addition to")
+_say("IT", "it", "them", "this one", "that one", "this node", "that node", "the same node",
+     "itself")
+_say("ITS", "its", "their", "its own", "their own")
+_say("THERE", "there")
+_say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
+     "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
+     "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
+     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish")
+_say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
+     "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
+     "hooked up", "put in")
+_say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
+     "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
+     "altered", "reset", "boosted")
+_say("BECOME", "become", "becomes", "be made", "end up at", "ends up at", "be changed to")
+
+# comparisons
+_say("LT", "below", "under", "less than", "lower than", "smaller than", "fewer than",
+     "beneath", "underneath", "<", "lt", "short of", "not exceeding 0")
+_say("GT", "above", "over", "more than", "greater than", "higher than", "larger than",
+     "bigger than", "exceeding", "exceeds", "exceed", "in excess of", ">", "gt", "beyond",
+     "upwards of", "north of")
+_say("UPTO", "up to", "all the way to", "upto")
+_say("LE", "at most", "no more than", "not more than", "up to", "<=", "maximum of",
+     "a maximum of", "no greater than", "not greater than", "no higher than", "not above",
+     "less than or equal to", "smaller than or equal to", "not exceeding", "no bigger than",
+     "no larger than", "at the most")
+_say("GE", "at least", "no less than", "not less than", ">=", "minimum of", "a minimum of",
+     "no lower than", "no smaller than", "not below", "greater than or equal to",
+     "more than or equal to", "at the least", "no fewer than", "not fewer than")
+_say("EQ", "equal to", "equals", "equal", "exactly", "=", "==", "precisely", "of exactly")
+_say("POST_GE", "or more", "or higher", "or greater", "or above", "or faster", "or bigger",
+     "and up", "and above", "or larger", "plus")
+_say("POST_LE", "or less", "or lower", "or fewer", "or below", "or slower", "or smaller",
+     "and below", "and under", "or under")
+_say("FASTER", "faster than", "quicker than", "speedier than")
+_say("SLOWER", "slower than")
+_say("STARTS", "starting with", "starts with", "start with", "beginning with", "begins with",
+     "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
+_say("ENDS", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
+     "suffixed with", "suffixed by", "with suffix", "with the suffix")
+_say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
+
+# Words (and phrases) that carry no meaning for the request: dropped before parsing.
 FILLERS: frozenset[str] = frozenset({
-    "a", "an", "the", "all", "new", "node", "entity", "element", "device", "with", "name",
-    "named", "called", "type", "please", "kindly", "just", "now", "also", "its", "their",
-    "direct", "immediate", "existing", "current", "updated", "resulting", "attribute", "value",
-    "values", "total", "are", "is", "there", "do", "does", "exist", "exists", "currently",
-    "present", "me", "us", "i", "we", "you",
+    "the", "a", "an", "please", "kindly", "thanks", "thank you", "thank you very much",
+    "currently", "presently", "right now", "at the moment", "at present", "still",
+    "actually", "really", "existing", "current", "updated", "resulting", "modified",
+    "new", "fresh", "brand new", "brand-new", "additional", "another", "extra", "one more",
+    "type", "kind", "of type", "of kind", "with type", "with kind", "attribute", "attributes",
+    "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "my", "our",
+    "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
+    "complete", "full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
+    "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
+    "can you", "would you", "will you", "could you please", "can you please",
+    "would you please", "will you please", "would you mind", "i would like you to",
+    "i want you to", "i need you to", "i would like to", "i want to", "i need to", "we need to",
+    "we want to", "let us", "let's", "i would love to", "i'd love to", "be so kind as to", "do me a favour and",
+    "do me a favor and", "if you can", "if possible", "if you could", "now", "in total",
+    "in all", "altogether", "overall", "total", "in the graph", "in the topology",
+    "in the network", "in the updated graph", "in the current graph", "in the resulting graph",
+    "in the new graph", "in the modified graph", "of the graph", "of the topology",
+    "of the network", "in the updated topology", "in the updated network",
+    "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
+    "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
+    "respectively", "as well", "too", "all together", "at this point", "by now", "already",
+})
+# A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
+# only where no rule uses it: the parser tries the category first, then the filler.
+SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
+                                          "now", "in total"})
+
+# Words no rule accepts and the parser never skips: each could change what is meant.
+CRITICAL: frozenset[str] = frozenset({
+    "not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "except", "excepting",
+    "excluding", "exclude", "excludes", "excluded", "without", "but", "besides", "other than",
+    "apart from", "aside from", "save for", "rather than", "instead", "instead of", "unless",
+    "only", "solely", "exclusively", "merely", "maybe", "perhaps", "possibly", "probably",
+    "or", "either", "minus", "less", "keep", "keeping", "preserve", "retain", "leave",
+    "leaving", "skip", "skipping", "ignore", "ignoring", "omit", "omitting", "undo", "revert",
+    "restore", "cancel", "stop", "prevent", "avoid", "cannot", "temporarily", "temporary",
+    "partially", "partly", "half", "double", "triple", "twice", "thrice", "halve", "again",
+    "reverse", "reversed", "inverse", "inverted", "alphabetically", "alphabetical", "randomly",
+    "random", "whether", "else", "otherwise", "unused", "idle", "free", "down", "up", "off",
+    "disabled", "enabled", "active", "inactive", "broken", "failed", "faulty", "first", "last",
+    "previous", "next one", "second", "third", "another one", "percent", "%",
+    "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
 })
 
-# Contractions, expanded before matching (outside quotes).
+# Contractions, expanded outside quotes.
 CONTRACTIONS: dict[str, str] = {
-    "'d": "would", "'ll": "will", "'re": "are", "'ve": "have", "'m": "am", "n't": "not",
+    "'d": "would", "'ll": "will", "'re": "are", "'ve": "have", "'m": "am", "'t": "not",
+}
+# Words whose "'s" means "is" (or "us" for let's), not a possessive.
+S_IS: frozenset[str] = frozenset({"what", "that", "there", "it", "here", "where", "how", "who",
+                                  "which", "this"})
+
+# Number words (small counts only).
+NUMBER_WORDS: dict[str, int] = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "a couple of": 2, "a pair of": 2, "single": 1,
 }
 
-# Politeness and framing removed from the start or end of a clause (lower case).
-PREFIXES: tuple[str, ...] = (
-    "could you please", "can you please", "would you please", "will you please",
-    "could you", "can you", "would you", "will you", "i would like you to",
-    "i want you to", "i need you to", "go ahead and", "i would like to", "i want to", "i need to",
-    "let us", "please", "kindly",
-)
-SUFFIXES: tuple[str, ...] = ("please", "thanks", "thank you", "thank you very much", "for me")
+# Capacity units -> bits per second. A number followed by one is a rate.
+UNITS: dict[str, int] = {}
 
-# Gerunds that start "after removing X, ..." clauses: word -> verb phrase.
-GERUNDS: dict[str, str] = {
-    "adding": "add", "inserting": "insert", "creating": "create", "attaching": "attach",
-    "removing": "remove", "deleting": "delete", "dropping": "drop", "erasing": "erase",
-    "updating": "update", "setting": "set", "changing": "change", "modifying": "modify",
+
+def _unit(multiplier: int, *names: str) -> None:
+    for name in names:
+        UNITS[" ".join(name.lower().split())] = multiplier
+
+
+_unit(1, "bps", "b/s", "bit/s", "bits/s", "bits per second", "bit per second", "bit", "bits")
+_unit(10**3, "kbps", "kb/s", "kbit/s", "kbits/s", "kilobits per second", "kilobit per second",
+      "kbit", "kbits", "kilobit", "kilobits", "k", "kb", "kbe")
+_unit(10**6, "mbps", "mb/s", "mbit/s", "mbits/s", "megabits per second", "megabit per second",
+      "mbit", "mbits", "megabit", "megabits", "m", "mb", "mbe", "meg", "megs")
+_unit(10**9, "gbps", "gb/s", "gbit/s", "gbits/s", "gigabits per second", "gigabit per second",
+      "gbit", "gbits", "gigabit", "gigabits", "g", "gb", "gbe", "gig", "gigs", "gige",
+      "gig-e")
+_unit(10**12, "tbps", "tb/s", "tbit/s", "tbits/s", "terabits per second", "terabit per second",
+      "tbit", "tbits", "terabit", "terabits", "t", "tb", "tbe")
+
+# Plain kind names -> entity kind, with grammatical number ("SG", "PL" or both).
+KIND_WORDS: dict[str, tuple[str, str]] = {}
+
+
+def _kind(kind: str, singular: tuple[str, ...], plural: tuple[str, ...]) -> None:
+    for text in singular:
+        KIND_WORDS[text] = (kind, "SG")
+    for text in plural:
+        KIND_WORDS[text] = (kind, "PL" if KIND_WORDS.get(text, (None, "PL"))[1] == "PL" else "SGPL")
+
+
+_kind(K.PORT, ("port", "interface", "network port", "switch port", "link port", "nic", "uplink",
+               "downlink"),
+      ("ports", "interfaces", "network ports", "switch ports", "link ports", "nics"))
+_kind(K.PACKET_SWITCH, ("switch", "packet switch", "packet_switch", "network switch"),
+      ("switches", "packet switches", "packet_switches", "network switches"))
+_kind(K.AGG_BLOCK, ("aggregation block", "agg block", "aggblock", "agg_block",
+                    "aggregation_block", "aggregation-block", "agg-block", "aggregation unit",
+                    "agg"),
+      ("aggregation blocks", "agg blocks", "aggblocks", "agg_blocks", "aggregation-blocks",
+       "agg-blocks", "aggs"))
+_kind(K.CONTROL_DOMAIN, ("control domain", "control_domain", "domain", "control-domain"),
+      ("control domains", "control_domains", "domains", "control-domains"))
+_kind(K.CONTROL_POINT, ("control point", "control_point", "control-point"),
+      ("control points", "control_points", "control-points"))
+_kind(K.RACK, ("rack",), ("racks",))
+_kind(K.CHASSIS, ("chassis",), ("chassis", "chassises", "chasses"))
+_kind(K.SUPERBLOCK, ("superblock", "super block", "super-block"),
+      ("superblocks", "super blocks", "super-blocks"))
+_kind(K.SPINEBLOCK, ("spineblock", "spine block", "spine-block", "spine"),
+      ("spineblocks", "spine blocks", "spine-blocks", "spines"))
+_kind(K.JUPITER, ("jupiter", "fabric", "jupiter fabric"), ("jupiters", "fabrics"))
+
+# What a "Return ..." clause may promise, by the words it uses (anything else is refused).
+RETURN_WORDS: dict[str, str] = {
+    "graph": "graph", "topology": "graph", "network": "graph",
+    "list": "list", "lists": "list", "tuple": "list", "tuples": "list", "names": "list",
+    "count": "text", "counts": "text", "number": "text", "text": "text", "value": "text",
+    "capacity": "text", "sum": "text", "total": "text", "average": "text",
 }
+RETURN_NEUTRAL: frozenset[str] = frozenset({
+    "result", "results", "answer", "answers", "output", "it", "that", "them", "response",
+    "reply", "data",
+})
 
-# Plain kind names -> entity kind. Plurals included.
-KIND_WORDS: dict[str, str] = {}
+# ---------------------------------------------------------------- grammar
+#
+# Rules are (shape, builder). A builder of None passes its only bound part through.
 
-
-def _kind(kind: str, *texts: str) -> None:
-    for text in texts:
-        KIND_WORDS[text] = kind
-
-
-_kind(K.PORT, "port", "ports", "interface", "interfaces")
-_kind(K.PACKET_SWITCH, "switch", "switches", "packet switch", "packet switches",
-      "packet_switch", "packet_switches")
-_kind(K.AGG_BLOCK, "aggregation block", "aggregation blocks", "agg block", "agg blocks",
-      "aggblock", "aggblocks", "agg_block", "aggregation_block")
-_kind(K.CONTROL_DOMAIN, "control domain", "control domains", "control_domain", "domain",
-      "domains")
-_kind(K.CONTROL_POINT, "control point", "control points", "control_point")
-_kind(K.RACK, "rack", "racks")
-_kind(K.CHASSIS, "chassis")
-_kind(K.SUPERBLOCK, "superblock", "superblocks", "super block", "super blocks")
-_kind(K.SPINEBLOCK, "spineblock", "spineblocks", "spine block", "spine blocks")
-_kind(K.JUPITER, "jupiter", "jupiters", "fabric")
-
-# Capacity units -> multiplier to bits per second.
-UNITS: dict[str, int] = {
-    "bps": 1, "bit/s": 1, "kbps": 10**3, "mbps": 10**6, "gbps": 10**9, "tbps": 10**12,
-    "kb/s": 10**3, "mb/s": 10**6, "gb/s": 10**9, "tb/s": 10**12,
-}
-
-# Clause shapes, per operation. Elements: SYMBOL, SYMBOL:slot, [optional ...] groups,
-# and (A|B) alternatives. A clause must match exactly one operation.
-CLAUSES: dict[str, tuple[str, ...]] = {
+GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
+    # A sentence: clauses joined by commas, "and", "then"; "after ..." and "with ... gone"
+    # put their changes first.
+    "sentence": (
+        ("[lead] steps:s", None),
+    ),
+    "lead": (
+        ("(THEN|AND|AND THEN|COMMA) [COMMA]", None),
+    ),
+    "steps": (
+        ("group:g", "one"),
+        ("group:g sep steps:rest", "more"),
+    ),
+    "sep": (
+        ("(COMMA|THEN|AND|COMMA THEN|COMMA AND|AND THEN|COMMA AND THEN|THEN COMMA|AND COMMA)",
+         None),
+    ),
+    "group": (
+        ("before:b [COMMA]", "before_only"),
+        ("bare:c", "plain"),
+        ("before:b [COMMA] bare:c", "before"),
+        ("bare:c [COMMA] before:b", "after"),
+        ("[gap] clause:c [gap]", "plain"),
+        ("[gap] before:b [COMMA] clause:c [gap]", "before"),
+        ("[gap] clause:c [COMMA] before:b [gap]", "after"),
+    ),
+    "before": (
+        ("AFTER change:m", None),
+        ("AFTER event:m", None),
+        ("WITH state:m", None),
+    ),
+    # A change told as having happened: "X has been removed", "N is added to P".
+    "event": (
+        ("targets:t [auxes] GONE [from_part:f]", "removed"),
+        ("new_nodes:n [auxes] ADDED place:p", "added"),
+        ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
+        ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "set_to"),
+        ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "set_to_rate"),
+    ),
+    "state": (
+        ("targets:t GONE", "removed"),
+        ("new_nodes:n ADDED place:p", "added"),
+        ("new_nodes:n ADDED place:p AS KIND_SG:k", "add_kinded"),
+        ("cap_target:t SETP (TO|IN|AS) amount:v", "set_to"),
+        ("targets:t SETP (TO|IN|AS) RATE:v", "set_to_rate"),
+        ("targets:t (IN|TO) RATE:v", "set_to_rate"),
+    ),
+    "auxes": (
+        ("(AUX|ALL) [auxes]", None),
+    ),
+    "clause": (
+        ("change:m", None),
+        ("read:r", None),
+        ("WANT [TO] change:m", None),
+        ("WANT [TO] read:r", None),
+        ("WANT wanted:m", None),
+    ),
+    # "I want ...": what is wanted, said as a thing or as a state.
+    "wanted": (
+        ("new_nodes:n place:p", "add"),
+        ("new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
+        ("targets:t [auxes] GONE [from_part:f]", "remove"),
+        ("what:w", None),
+    ),
+    # ---------------------------------------------------------------- changes
+    "change": (
+        ("add:m", None),
+        ("remove:m", None),
+        ("update:m", None),
+        ("for_each:m", None),
+        ("event:m", None),
+    ),
     "add": (
-        "ADD [KIND:kind] NAME:name [KIND:kind2] (TO|IN) [KIND:parent_kind] NAME:parent [IN GRAPH]",
+        ("ADD new_nodes:n place:p", "add"),
+        ("ADD new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
+        ("MAKE new_nodes:n place:p", "add"),
+        ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
+        ("ADD place:p [COMMA] new_nodes:n", "add"),
+        ("ADD new_nodes:n AS [DIRECT] CHILD (OF|TO) node:p", "add"),
+        ("ADD new_kind:k place:p (AND|COMMA|THEN|COMMA AND) CALL IT [AS] NAME:n", "add_called"),
+        ("ADD new_kind:k place:p [COMMA] CALLED NAME:n", "add_called"),
+        ("MAKE new_nodes:n [COMMA] [AS] [DIRECT] CHILD OF node:p", "add"),
+        ("GIVE node:p new_nodes:n", "add"),
+        ("node:p [auxes] GET new_nodes:n", "add"),
+    ),
+    "new_nodes": (
+        ("new_node:n", "new_one"),
+        ("new_node:n (COMMA|AND|COMMA AND) new_nodes:rest", "new_more"),
+        ("[NUM:count] KIND_PL:k [CALLED] [COMMA] new_names:names [COMMA]", "new_named"),
+    ),
+    "new_node": (
+        ("[KIND_SG:k] [NODE] [CALLED] [COMMA] NAME:n [appos:k2]", "new_node"),
+    ),
+    "appos": (
+        ("[COMMA] [AS|OF] KIND_SG:k [COMMA]", None),
+    ),
+    "new_names": (
+        ("NAME:n", "first_name"),
+        ("NAME:n (COMMA|AND|COMMA AND) new_names:rest", "more_names"),
+    ),
+    "place": (
+        ("[COMMA] (TO|IN) node:p", None),
     ),
     "remove": (
-        "REMOVE [KIND:kind] NAME:name [FROM GRAPH]",
+        ("REMOVE targets:t [from_part:f]", "remove"),
+        ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
+        ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
+        ("TAKE targets:t OUT [from_part:f]", "remove"),
+        ("TAKE targets:t from_part:f", "remove"),
+        ("targets:t [auxes] GONE [from_part:f]", "remove"),
     ),
-    "list": (
-        "LIST CHILDREN (OF|IN) [KIND:parent_kind] NAME:parent [(IN|OF) GRAPH]",
-        "LIST [KIND:parent_kind] NAME:parent POSS CHILDREN [(IN|OF) GRAPH]",
-        "LIST CHILDREN [KIND:parent_kind] NAME:parent HAVE [(IN|OF) GRAPH]",
-    ),
-    "rank": (
-        "RANK CHILDREN (OF|IN) [KIND:parent_kind] NAME:parent [(IN|OF) GRAPH] BY CAPACITY [(IN|OF) GRAPH]",
-        "RANK [KIND:parent_kind] NAME:parent POSS CHILDREN [(IN|OF) GRAPH] BY CAPACITY [(IN|OF) GRAPH]",
-    ),
-    "count": (
-        "COUNT KIND:kind (IN|OF) [KIND:container_kind] NAME:container [(IN|OF) GRAPH]",
-        "COUNT KIND:kind [KIND:container_kind] NAME:container HAVE [(IN|OF) GRAPH]",
-        "COUNT KIND:kind [(IN|OF)] [GRAPH]",
+    "from_part": (
+        ("FROM GRAPH", "from_graph"),
+        ("FROM node:p", "from_node"),
     ),
     "update": (
-        "UPDATE CAPACITY OF [KIND:kind] NAME:name TO NUM:value",
-        "UPDATE [KIND:kind] NAME:name POSS CAPACITY TO NUM:value",
-        "UPDATE [KIND:kind] NAME:name CAPACITY TO NUM:value",
+        ("SET cap_target:t (TO|AS|IN|UPTO) amount:v", "update"),
+        ("SET targets:t (TO|AS|IN|UPTO) RATE:v [KIND]", "update"),
+        ("MAKE cap_target:t amount:v", "update"),
+        ("MAKE targets:t RATE:v [KIND]", "update"),
+        ("MAKE targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
+        ("GIVE targets:t CAP (OF|EQ) amount:v", "update"),
+        ("GIVE targets:t RATE:v [CAP]", "update"),
+        ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "update"),
+        ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
+        ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "update"),
+        ("FOREACH set:t [COMMA] SET (ITS|THE) CAP TO amount:v", "update"),
+        ("FOREACH set:t [COMMA] SET CAP TO amount:v", "update"),
+        ("FOREACH set:t [COMMA] SET IT TO RATE:v", "update"),
     ),
-    "for_each_add": (
-        "FOREACH KIND:parent_kind ADD [KIND:kind] [TO IT]",
-        "ADD KIND:kind TOEACH KIND:parent_kind",
+    "cap_target": (
+        ("CAP (OF|FOR|AMONG) targets:t", None),
+        ("targets:t POSS CAP", None),
+        ("ITS CAP", "cap_of_it"),
+    ),
+    "amount": (
+        ("NUM:v", None),
+        ("RATE:v", None),
+    ),
+    "for_each": (
+        ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS)]", "for_each"),
+        ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
+        ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
+        ("GIVE ALL KIND:pk new_kind:k", "for_each"),
+        ("ALL KIND:pk [auxes] GET new_kind:k", "for_each"),
+    ),
+    "new_kind": (
+        ("KIND_SG:k", None),
+        ("NUM:one KIND:k", "one_kind"),
+    ),
+    # ---------------------------------------------------------------- node phrases
+    "node": (
+        ("[KIND_SG:k] [NODE] [CALLED] NAME:n [in_graph]", "node"),
+        ("NAME:n COMMA KIND_SG:k COMMA", "node"),
+        ("IT", "it"),
+    ),
+    "bare_node": (
+        ("[NODE] NAME:n [in_graph]", "node"),
+        ("IT", "it"),
+    ),
+    "in_graph": (
+        ("(IN|OF|FROM) GRAPH", None),
+    ),
+    "names": (
+        ("[KIND:k] [NODE] [CALLED] NAME:n [in_graph]", "name_one"),
+        ("[KIND:k] [NODE] [CALLED] NAME:n (COMMA|AND|COMMA AND) names:rest", "name_more"),
+    ),
+    "targets": (
+        ("names:t", "targets_names"),
+        ("set:t", "targets_set"),
+        ("IT", "targets_it"),
+    ),
+    # A node set: "the ports of S", "every port under A with capacity below 10 Gbps".
+    "set": (
+        ("core:s [filters:f]", "filtered"),
+    ),
+    "core": (
+        ("[ALL] [DIRECT:d] [DEEP:e] KIND_PL:k [DIRECT:d2] [DEEP:e2] [relative] loc:p "
+         "[[COMMA] DEEP:e3]", "core"),
+        ("ALL [DIRECT:d] KIND_SG:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
+        ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
+        ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
+        ("[ALL] node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
+        ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
+        ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
+        ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
+        ("[ALL] KIND_PL:k [IN GRAPH]", "core_graph"),
+        ("ALL KIND_SG:k [IN GRAPH]", "core_graph"),
+    ),
+    "loc": (
+        ("(OF|IN|FROM) node:p", None),
+    ),
+    # "that are", "which sit", "that belong" (the place follows)
+    "relative": (
+        ("REL [auxes] [BE] [DIRECT:d]", None),
+    ),
+    "filters": (
+        ("filter:f", "filter_one"),
+        ("filter:f [COMMA] (AND|COMMA) filters:rest", "filter_more"),
+    ),
+    "filter": (
+        ("WITH [CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
+        ("WITH cmp:c amount:v", "cap_filter"),
+        ("WITH [CAP] (OF|EQ) amount:v", "cap_equal"),
+        ("WITH CAP amount:v", "cap_equal"),
+        ("WITH [CAP] amount:v post:c [CAP]", "cap_post"),
+        ("WITH amount:v post:c [OF] [CAP]", "cap_post"),
+        ("(WHOSE|REL) CAP [auxes] cmp:c amount:v", "cap_filter"),
+        ("(WHOSE|REL) CAP [auxes] EQ amount:v", "cap_equal"),
+        ("(WHOSE|REL) CAP [auxes] amount:v post:c", "cap_post"),
+        ("(WHOSE|REL) CAP [auxes] RATE:v", "cap_equal"),
+        ("REL [auxes] HAVE [CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
+        ("REL [auxes] HAVE [CAP] amount:v post:c [OF] [CAP]", "cap_post"),
+        ("REL [auxes] cmp:c RATE:v", "cap_filter"),
+        ("REL [auxes] speed:c amount:v", "cap_filter"),
+        ("cmp:c RATE:v", "cap_filter"),
+        ("speed:c amount:v", "cap_filter"),
+        ("RATE:v post:c", "cap_post"),
+        ("WITH cmp:c NUM:v KIND_PL:k", "count_filter"),
+        ("WITH NUM:v KIND_PL:k", "count_equal"),
+        ("WITH EQ NUM:v KIND_PL:k", "count_equal"),
+        ("WITH NUM:v post:c KIND_PL:k", "count_post"),
+        ("REL [auxes] HAVE cmp:c NUM:v KIND_PL:k", "count_filter"),
+        ("REL [auxes] HAVE [EQ] NUM:v KIND_PL:k", "count_equal"),
+        ("(WHOSE|REL) NAME_N [auxes] (STARTS|ENDS|HAVE|HOLDING|LIKE):m NAME:t", "name_filter"),
+        ("WITH NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
+        ("WITH [NAME_N] (STARTS|ENDS):m NAME:t", "name_filter"),
+        ("(CALLED|NAME_N) (STARTS|ENDS|LIKE|HOLDING):m NAME:t", "name_filter"),
+    ),
+    "cmp": (
+        ("(LT|GT|LE|GE):c", None),
+    ),
+    "post": (
+        ("(POST_GE|POST_LE):c", None),
+    ),
+    "speed": (
+        ("(FASTER|SLOWER):c", None),
+    ),
+    "metric": (
+        ("KIND_PL:k", "count_metric"),
+        ("NUMBER OF KIND_PL:k", "count_metric"),
+        ("KIND_SG:k NUMBER", "count_metric"),
+        ("[SUM] CAP", "capacity_metric"),
+    ),
+    "sup": (
+        ("(MOST|LEAST):d", None),
+    ),
+    "order": (
+        ("[COMMA] (ORDER_DESC|ORDER_ASC):o [OF] [CAP:cap]", "order"),
+    ),
+    # ---------------------------------------------------------------- reads
+    "read": (
+        ("ASK what:w", None),
+        ("ASK question:w", None),
+        ("question:w", None),
+        ("COUNT counted:w", None),
+        ("COUNT NUMBER OF counted:w", None),
+        ("RANK ranked:w", None),
+        ("SUMV CAP (OF|FOR) set:s", "sum_set"),
+        ("SUMV set:s POSS CAP", "sum_set"),
+        ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_of"),
+    ),
+    # What a request asks for, as a noun phrase.
+    "what": (
+        ("children:w", None),
+        ("set:s", "list_set"),
+        ("quantity:w", "value_read"),
+        ("counted_np:w", None),
+        ("top:w", None),
+        ("ranking:w", None),
+        ("ancestry:w", None),
+    ),
+    "bare": (
+        ("children:w", None),
+        ("counted_np:w", None),
+        ("top:w", None),
+        ("ranking:w", None),
+        ("quantity:w", "value_read"),
+        ("ancestry:w", None),
+        ("set_named:s", "list_set"),
+    ),
+    "set_named": (
+        ("core_named:s [filters:f]", "filtered"),
+    ),
+    "core_named": (
+        ("[ALL] [DIRECT:d] KIND_PL:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
+        ("ALL KIND_SG:k loc:p", "core"),
+        ("node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
+        ("node:p KIND_PL:k", "core_poss"),
+        ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
+        ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
+    ),
+    "children": (
+        ("[ALL] [DIRECT] CHILD (OF|IN) node:p", "children"),
+        ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
+        ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
+        ("ITS [DIRECT] CHILD", "children_it"),
+        ("[ALL] CHILD node:p HAVE", "children"),
+        ("EVERYTHING DIRECT IN node:p", "children"),
+        ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
+        ("node:p POSS DESC", "descendants"),
+        ("EVERYTHING [IN] DEEP IN node:p", "descendants"),
+        ("EVERYTHING IN node:p DEEP", "descendants"),
+    ),
+    "quantity": (
+        ("[SUM] CAP (OF|FOR) node:p", "capacity_of"),
+        ("node:p POSS [SUM] CAP", "capacity_of"),
+        ("node:p [SUM] CAP", "capacity_of"),
+        ("ITS [SUM] CAP", "capacity_of_it"),
+        ("agg:a CAP (OF|AMONG|IN|FOR) set:s", "aggregate"),
+        ("agg:a CAP (OF|AMONG|IN|FOR) ALL KIND_SG:k loc:p", "aggregate_kind"),
+        ("agg:a CAP AMONG KIND_SG:k loc:p", "aggregate_kind"),
+        ("agg:a CAP (OF|IN|FOR) KIND_SG:k loc:p", "aggregate_kind"),
+        ("AVG:a CAP PER KIND_SG:k loc:p", "aggregate_kind"),
+        ("AVG:a KIND_SG:k CAP PER KIND_SG loc:p", "aggregate_kind"),
+        ("agg:a KIND_SG:k CAP (IN|OF|AMONG) node:p", "aggregate_kind"),
+        ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
+        ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
+        ("set:s POSS agg:a CAP", "aggregate"),
+    ),
+    "agg": (
+        ("SUM:a", None),
+        ("AVG:a", None),
+        ("MOST:a", None),
+        ("LEAST:a", None),
+    ),
+    "counted": (
+        ("set:s", "count_set"),
+        ("KIND_PL:k node:p HAVE", "count_has"),
+        ("children:c", "count_children"),
+    ),
+    "counted_np": (
+        ("NUMBER (OF|AMONG) counted:w", None),
+        ("KIND_SG:k NUMBER (OF|FOR|IN) node:p", "count_kind"),
+        ("node:p POSS KIND_SG:k NUMBER", "count_kind"),
+        ("NUMBER OF KIND_PL:k node:p HAVE", "count_kind"),
+    ),
+    "ranked": (
+        ("children:c BY CAP [order:o]", "rank"),
+        ("children:c [order:o] BY CAP", "rank"),
+        ("children:c order:o", "rank_order_only"),
+        ("set:s BY metric:m [order:o]", "rank_set"),
+        ("set:s [order:o] BY metric:m", "rank_set"),
+    ),
+    "ranking": (
+        ("children:c [COMMA] RANK BY CAP [order:o]", "rank"),
+        ("children:c [COMMA] BY CAP [order:o]", "rank"),
+        ("children:c [COMMA] RANK [order:o] BY CAP", "rank"),
+        ("children:c RANK order:o", "rank_order_only"),
+        ("children:c order:o", "rank_order_only"),
+        ("set:s [COMMA] RANK BY metric:m [order:o]", "rank_set"),
+        ("set:s [COMMA] BY metric:m [order:o]", "rank_set"),
+    ),
+    "top": (
+        ("[TOP] [NUM:k] core:s [filters:f] [COMMA] (WITH|HOLDING) sup:d metric:m", "top"),
+        ("[TOP] NUM:k KIND_SG:ks loc:p [COMMA] (WITH|HOLDING) sup:d metric:m", "top_k_sg"),
+        ("[TOP] [NUM:k] core:s [filters:f] REL [auxes] HAVE sup:d metric:m", "top"),
+        ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) metric:m", "top_by"),
+        ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) sup:d2 metric:m", "top"),
+        ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
+        ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m loc:p", "top_one"),
+        ("KIND_SG:ks loc:p (WITH|HOLDING) sup:d metric:m", "top_one"),
+    ),
+    "ancestry": (
+        ("KIND_SG:k (OF|FOR) node:p", "ancestor"),
+        ("KIND_SG:k (HOLDING|REL HAVE|REL [auxes] HAVE) node:p", "ancestor"),
+        ("KIND_SG:k REL node:p [auxes] [BE] IN", "ancestor"),
+        ("node:p POSS KIND_SG:k", "ancestor"),
+        ("[ALL] PARENT (OF|FOR) node:p", "parents"),
+        ("node:p POSS PARENT", "parents"),
+        ("[ALL] ANCESTOR (OF|FOR) node:p", "ancestors"),
+        ("node:p POSS ANCESTOR", "ancestors"),
+    ),
+    "question": (
+        ("WH [auxes] what:w [auxes]", None),
+        ("WH (CHILD|NODE) [auxes] children:w", None),
+        ("WH OF core:s [auxes] [BE] test:f", "set_test_q"),
+        ("WH OF core:s [auxes] HAVE have_test:f", "set_test_q"),
+        ("WH [auxes] THERE what:w", None),
+        ("WH (CHILD|NODE) [auxes] node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH [auxes] bare_node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
+        ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
+        ("WH [CHILD|NODE] [auxes] (GONE|BE) [DIRECT] IN node:p [DIRECT]", "children_q"),
+        ("WH KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
+        ("WH KIND_PL:k [auxes] [BE] IN GRAPH", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] GRAPH [auxes] HAVE", "kinds_graph_q"),
+        ("WH core:s [auxes] [BE] test:f", "set_test_q"),
+        ("WH core:s [auxes] HAVE have_test:f", "set_test_q"),
+        ("WH KIND_SG:k [auxes] HAVE node:p", "ancestor"),
+        ("WH KIND_SG:k (HOLDING) node:p", "ancestor"),
+        ("WH KIND_SG:k [auxes] node:p [auxes] [BE] IN", "ancestor"),
+        ("IN WH KIND_SG:k [auxes] node:p [auxes] [BE]", "ancestor"),
+        ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
+        ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
+        ("WH [auxes] node:p POSS PARENT", "parents"),
+        ("WH [auxes] HAVE node:p", "parents"),
+        ("WH KIND_SG:ks (IN|OF) node:p [auxes] HAVE sup:d metric:m", "top_one"),
+        ("WH KIND_SG:ks [auxes] HAVE sup:d metric:m loc:p", "top_one"),
+        ("WH NUM:k KIND_PL:kp (IN|OF) node:p [auxes] HAVE sup:d metric:m", "top_q"),
+        ("WH [auxes] KIND_SG:ks (WITH|HOLDING) sup:d metric:m loc:p", "top_one"),
+        ("WH [auxes] KIND_SG:ks loc:p (WITH|HOLDING) sup:d metric:m", "top_one"),
+        ("WH [auxes] [NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
+        ("HOWMANY core:s [filters:f] [auxes] [BE]", "count_q"),
+        ("HOWMANY KIND_PL:k [auxes] [BE] [THERE] [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH [auxes] [HAVE]", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] GRAPH [auxes] HAVE", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [DEEP:e]", "count_in_q"),
+        ("HOWMANY core:s [auxes] [BE] test:f", "count_test_q"),
+        ("HOWMANY core:s [auxes] HAVE have_test:f", "count_test_q"),
+        ("HOWMANY (CHILD|NODE) [auxes] node:p [auxes] HAVE", "count_children_q"),
+        ("HOWMANY (CHILD|NODE) [auxes] [BE] [DIRECT] IN node:p", "count_children_q"),
+        ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
+        ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_q"),
+        ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_q"),
+        ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] HAVE", "sum_q"),
+        ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
+        ("HOWMUCH CAP [auxes] set:s [auxes] HAVE AVG:a", "avg_q"),
+        ("HOWFAST [auxes] node:p", "capacity_q"),
+        ("WH [SUM] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
+        ("WH [auxes] node:p POSS CAP", "capacity_q"),
+    ),
+    # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
+    "test": (
+        ("cmp:c RATE:v", "cap_filter"),
+        ("speed:c amount:v", "cap_filter"),
+        ("RATE:v post:c", "cap_post"),
+    ),
+    "have_test": (
+        ("[CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
+        ("NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
+        ("NAME:t IN ITS NAME_N", "name_contains"),
+        ("[CAP] amount:v post:c [OF] [CAP]", "cap_post"),
+        ("CAP (OF|EQ) amount:v", "cap_equal"),
+        ("cmp:c NUM:v KIND_PL:k", "count_filter"),
+        ("[EQ] NUM:v KIND_PL:k", "count_equal"),
     ),
 }
 
-# The operations that begin a clause: a new clause starts where one of these follows a
-# complete clause (after "then", "and", a comma, or nothing).
-VERBS: frozenset[str] = frozenset({"ADD", "REMOVE", "LIST", "COUNT", "RANK", "UPDATE", "FOREACH",
-                                   "RETURN"})
-
-# How each operation is said, for error messages.
+# How each kind of request is said, for error messages.
 EXPECTED: dict[str, str] = {
     "add": "'add <kind> <new name> to <parent name>', e.g. 'add port new_p1 to ju1.a1.m1.s2c1'",
     "remove": "'remove <node name>', e.g. 'remove ju1.a1.m1.s2c1.p1 from the graph'",
-    "list": "'list the child nodes of <node name>'",
+    "list": "'list the child nodes of <node name>' or 'list the ports of <node name>'",
     "rank": "'rank the child nodes of <node name> by capacity'",
     "count": "'count the <kind> in <node name>', e.g. 'count the ports in ju1.a1.m1'",
-    "update": "'set the capacity of <port name> to <number>'",
+    "update": "'set the capacity of <port name> to <number>', e.g. 'set the capacity of "
+              "ju1.a1.m1.s2c1.p1 to 40 Gbps'",
     "for_each_add": "'for each <kind>, add a new <kind> to it'",
-}
-
-# What a trailing "Return ..." sentence may promise, by the words it uses.
-RETURN_WORDS: dict[str, str] = {
-    "graph": "graph", "topology": "graph",
-    "list": "list", "lists": "list", "tuple": "list", "tuples": "list", "names": "list",
-    "count": "text", "counts": "text", "number": "text", "text": "text",
+    "value": "'what is the capacity of <node name>' or 'what is the average capacity of the "
+             "ports in <node name>'",
+    "top": "'list the 3 switches in <node name> with the most ports'",
+    "ancestor": "'which agg block contains <node name>'",
+    "any": "an add, remove, update, list, count, rank or value request, e.g. 'list the child "
+           "nodes of ju1.a1.m1' or 'what is the capacity of ju1.a1.m1.s2c1.p1'",
 }

@@ -9,11 +9,13 @@ returned: the topology is then left unchanged, and the plan says so.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 
+from netmend.malt import kinds as K
 from netmend.malt import safety
 from netmend.malt.ir import Query
 from netmend.malt.semantics import execute
@@ -67,6 +69,44 @@ def _label(graph: nx.Graph, node) -> str:
     return name if isinstance(name, str) else repr(name)
 
 
+_REASONS = {
+    "isolated": "it would be left isolated",
+    "portless": "a packet switch would be left without ports",
+}
+
+
+def describe_note(note: tuple, graph: nx.Graph, before: nx.Graph) -> str:
+    """One runtime note in words; ``graph`` is the requested graph (every node it names is
+    there), ``before`` the topology the request started from.
+
+    >>> g = nx.DiGraph(); g.add_node(7, name='p9', type='EK_PORT')
+    >>> describe_note(('dropped', 7, 'isolated'), g, nx.DiGraph())
+    "not committed: new node 'p9', because it would be left isolated"
+    """
+    code = note[0]
+
+    def name(node) -> str:
+        return repr(_label(graph, node)) if node in graph else repr(node)
+
+    if code == "no-node":
+        return f"nothing changed: no node is named {note[1]!r}"
+    if code == "not-port":
+        return f"nothing updated: {name(note[1])} is not a port"
+    if code == "kept-capacity":
+        return f"kept the capacity of {name(note[1])}: a port needs a non-zero capacity"
+    if code == "dropped" and note[2] == "hierarchy":
+        parent = note[3]
+        kinds = "/".join(K.kinds_of(graph.nodes[parent])) if parent in graph else "?"
+        kind = "/".join(K.kinds_of(graph.nodes[note[1]]))
+        return (f"not committed: new node {name(note[1])}, because {name(parent)} ({kinds}) "
+                f"cannot contain a {kind}")
+    if code == "dropped" and note[1] not in before:
+        return f"not committed: new node {name(note[1])}, because {_REASONS[note[2]]}"
+    if code == "dropped":
+        return f"also removed {name(note[1])}, because {_REASONS[note[2]]}"
+    raise ValueError(f"unknown runtime note {note!r}")
+
+
 def diff(before: nx.Graph, after: nx.Graph) -> Change:
     """The change from ``before`` to ``after``, by node id, in deterministic order."""
     added = [n for n in after.nodes if n not in before]
@@ -92,6 +132,37 @@ def diff(before: nx.Graph, after: nx.Graph) -> Change:
     )
 
 
+def working_copy(topology: nx.DiGraph) -> nx.DiGraph:
+    """A copy the request may change, with the original's orders, predecessors included.
+
+    The evaluator runs the code on ``copy.deepcopy(G)``, which keeps every
+    adjacency order; ``DiGraph.copy`` rebuilds predecessors in node order, and
+    walks up the containment tree (parents, ancestors) would then list nodes in
+    another order than in the evaluator. Attribute dicts are copied one level
+    deep: the runtime sets attributes but never changes a value in place.
+
+    >>> g = nx.DiGraph(); g.add_edge('b', 'x'); g.add_edge('a', 'x')
+    >>> list(working_copy(g).pred['x']), list(g.copy().pred['x'])
+    (['b', 'a'], ['a', 'b'])
+    """
+    if type(topology) is not nx.DiGraph:
+        return copy.deepcopy(topology)
+    work = nx.DiGraph()
+    work.graph.update(topology.graph)
+    work.add_nodes_from((node, dict(attrs)) for node, attrs in topology.nodes(data=True))
+    # The adjacency dicts themselves (the public views are read-only), filled in order.
+    succ, pred = work._succ, work._pred
+    for source, targets in topology.succ.items():
+        mine = succ[source]
+        for target, attrs in targets.items():
+            mine[target] = dict(attrs)
+    for target, sources in topology.pred.items():
+        mine = pred[target]
+        for source in sources:
+            mine[source] = succ[source][target]
+    return work
+
+
 def plan(query: Query, topology: nx.DiGraph) -> Plan:
     """Plan ``query`` over ``topology`` (left untouched) and verify the commit.
 
@@ -101,9 +172,9 @@ def plan(query: Query, topology: nx.DiGraph) -> Plan:
     >>> p.requested_verdict.ok, p.committed_verdict.ok, len(p.change.removed_nodes)
     (False, True, 5)
     """
-    work = topology.copy()
+    work = working_copy(topology)
     result = execute(query, work)
-    notes = list(result["notes"])
+    notes = [describe_note(note, work, topology) for note in result["notes"]]
     committed = result["updated_graph"]
     requested = work  # the runtime changed ``work`` exactly as asked (a graph answer IS it)
     requested_verdict = safety.check(requested)

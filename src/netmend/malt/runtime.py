@@ -14,13 +14,160 @@ result shape plus notes:
   the request is safe; otherwise a view or copy without the unsafe part (an
   addition under a parent of the wrong kind, nodes a removal would orphan or
   leave portless, a zero capacity).
+* ``notes`` are short tuples (a code, then node ids or names) saying how the
+  commit differs from the request; :mod:`netmend.malt.planner` puts them in words.
 
-This function is shipped twice: imported in process, and inlined verbatim
-as a nested function into the ``process_graph`` source the code generator
-emits. So it must stay self-contained: no module-level names, no imports,
-only builtins, nothing but its arguments touched. The code generator checks
-this (see :mod:`netmend.malt.codegen`).
+The body of :func:`run_plan` is a set of *pieces*: constant and state
+assignments and nested functions, each needed by some steps. Its last
+statement runs the plan by way of :func:`program`, the straight-line list of
+piece calls a plan stands for. The code generator emits the same thing
+without that last statement: only the pieces the plan's calls reach, then
+the calls themselves, written as literals. In process and in the evaluator
+the very same piece code runs, in the same order, with the same arguments.
+
+So the pieces must stay self-contained: no module-level names, no imports,
+only builtins and each other. The code generator checks this (see
+:mod:`netmend.malt.codegen`).
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+# plan operation -> (piece that performs it, answer type for reads or None for changes)
+OPERATIONS: dict[str, tuple[str, str | None]] = {
+    "add": ("add", None),
+    "remove": ("remove", None),
+    "update": ("update", None),
+    "for_each_add": ("for_each_add", None),
+    "remove_all": ("remove_all", None),
+    "update_all": ("update_all", None),
+    "count": ("count", "text"),
+    "list": ("children", "list"),
+    "rank": ("rank", "list"),
+    "nodes": ("list_nodes", "list"),
+    "capacity": ("read_capacity", "text"),
+    "aggregate": ("aggregate", "text"),
+    "top": ("top", "list"),
+}
+# Safe-commit passes run as statements, in this order, when the plan has one of the changes.
+COMMIT_PASSES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("check_additions", frozenset({"add", "for_each_add"})),
+    ("cascade", frozenset({"add", "for_each_add", "remove", "remove_all"})),
+)
+PRUNING = frozenset({"add", "for_each_add", "remove", "remove_all"})
+RESTORING = frozenset({"update", "update_all"})
+
+
+class Ref(str):
+    """A program variable used as an argument (a node set chosen earlier), not a literal."""
+
+    __slots__ = ()
+
+
+# Plan operations whose first argument is a node set: (root, kind, axis, filters).
+SET_OPERATIONS = frozenset({"remove_all", "update_all", "nodes", "aggregate", "top"})
+SET_ARGUMENT = {"remove_all": 0, "update_all": 0, "nodes": 0, "aggregate": 1, "top": 0}
+
+
+class Program:
+    """The straight-line piece calls one plan stands for.
+
+    ``changes`` are ``(target, piece, args)`` calls run first, in order: a
+    ``target`` names the program variable the call's value goes to (a node
+    set, written ``m1``, ``m2``, ...) and an argument may be such a variable
+    (a :class:`Ref`). ``read`` is the call whose value is the answer (None for
+    a graph answer); ``commit`` the safe-commit passes. The committed graph
+    is ``graph``, or ``pruned()`` when something may have to be dropped,
+    passed through ``restored(...)`` when a capacity may have to be kept;
+    ``finish`` returns the result with ``answer_type``.
+    """
+
+    __slots__ = ("changes", "read", "commit", "pruned", "restored", "answer_type")
+
+    def __init__(self, changes, read, commit, pruned, restored, answer_type):
+        self.changes: tuple[tuple[str | None, str, tuple], ...] = changes
+        self.read: tuple[str, tuple] | None = read
+        self.commit: tuple[str, ...] = commit
+        self.pruned: bool = pruned
+        self.restored: bool = restored
+        self.answer_type: str = answer_type
+
+    def pieces(self) -> frozenset[str]:
+        """The pieces the calls name directly."""
+        called = {piece for _, piece, _ in self.changes} | set(self.commit) | {"finish"}
+        if self.read is not None:
+            called.add(self.read[0])
+        if self.pruned:
+            called.add("pruned")
+        if self.restored:
+            called.add("restored")
+        return frozenset(called)
+
+
+def program(steps: tuple[tuple, ...]) -> Program:
+    """The calls that execute ``steps``.
+
+    >>> p = program((('remove', 'a.b'), ('nodes', ('a', 'EK_PORT', 'children', ()))))
+    >>> p.changes, p.read, p.commit, p.pruned, p.restored, p.answer_type
+    (((None, 'remove', ('a.b',)), ('m1', 'select', ('a', 'EK_PORT', 'children'))), ('list_nodes', ('m1',)), ('cascade',), True, False, 'list')
+    """
+    changes: list[tuple[str | None, str, tuple]] = []
+    # A for-each loop runs over the nodes of the topology as it was given, before any
+    # step of the request changed it (the reference fixes its list the same way).
+    for kind in dict.fromkeys(step[1] for step in steps if step[0] == "for_each_add"):
+        changes.append((None, "remember", (kind,)))
+    read = None
+    answer_type = "graph"
+    for step in steps:
+        if step[0] not in OPERATIONS:
+            raise ValueError(f"unknown plan step {step[0]!r}")
+        piece, answers = OPERATIONS[step[0]]
+        args = tuple(step[1:])
+        if step[0] == "count" and args[1] is None:
+            piece, args = "count_all", args[:1]
+        if step[0] in SET_OPERATIONS:
+            # The set is chosen (and filtered) first, into a variable the call then uses.
+            at = SET_ARGUMENT[step[0]]
+            root, kind, axis, rules = args[at]
+            variable = Ref(f"m{sum(1 for c in changes if c[0]) + 1}")
+            changes.append((variable, "select", (root, kind, axis)))
+            if rules:
+                changes.append((variable, "where", (variable, rules)))
+            args = args[:at] + (variable,) + args[at + 1:]
+        if answers is None:
+            if read is not None:
+                raise ValueError("a change after the read")
+            changes.append((None, piece, args))
+        else:
+            if read is not None:
+                raise ValueError("a plan has at most one read")
+            read, answer_type = (piece, args), answers
+    ops = {step[0] for step in steps}
+    commit = tuple(name for name, needed_by in COMMIT_PASSES if ops & needed_by)
+    return Program(tuple(changes), read, commit, bool(ops & PRUNING), bool(ops & RESTORING),
+                   answer_type)
+
+
+def run_program(pieces: dict[str, Any], graph: Any, steps: tuple[tuple, ...]) -> dict:
+    """Run ``steps`` by calling ``pieces`` exactly as the emitted code calls them."""
+    plan = program(steps)
+    variables: dict[str, Any] = {}
+
+    def value(arg: Any) -> Any:
+        return variables[arg] if type(arg) is Ref else arg
+
+    for target, name, args in plan.changes:
+        result = pieces[name](*(value(a) for a in args))
+        if target is not None:
+            variables[target] = result
+    data = graph if plan.read is None else pieces[plan.read[0]](*(value(a) for a in plan.read[1]))
+    for name in plan.commit:
+        pieces[name]()
+    committed = pieces["pruned"]() if plan.pruned else graph
+    if plan.restored:
+        committed = pieces["restored"](committed)
+    return pieces["finish"](plan.answer_type, data, committed)
 
 
 def run_plan(graph, steps):
@@ -29,60 +176,39 @@ def run_plan(graph, steps):
     port_kind = 'EK_PORT'
     switch_kind = 'EK_PACKET_SWITCH'
     capacity = 'physical_capacity_bps'
-    valid_kinds = ('EK_SUPERBLOCK', 'EK_CHASSIS', 'EK_RACK', 'EK_AGG_BLOCK', 'EK_JUPITER',
-                   'EK_PORT', 'EK_SPINEBLOCK', 'EK_PACKET_SWITCH', 'EK_CONTROL_POINT',
-                   'EK_CONTROL_DOMAIN')
-    valid_edges = ('RK_CONTAINS', 'RK_CONTROLS')
-    hierarchy = {
-        'EK_JUPITER': ('EK_SPINEBLOCK', 'EK_SUPERBLOCK'),
-        'EK_SPINEBLOCK': ('EK_PACKET_SWITCH',),
-        'EK_SUPERBLOCK': ('EK_AGG_BLOCK',),
-        'EK_AGG_BLOCK': ('EK_PACKET_SWITCH',),
-        'EK_CHASSIS': ('EK_CONTROL_POINT', 'EK_PACKET_SWITCH'),
-        'EK_CONTROL_POINT': ('EK_PACKET_SWITCH',),
-        'EK_RACK': ('EK_CHASSIS',),
-        'EK_PACKET_SWITCH': ('EK_PORT',),
-        'EK_CONTROL_DOMAIN': ('EK_CONTROL_POINT', 'EK_PACKET_SWITCH'),
-    }
     nodes = graph.nodes
     succ = graph.succ
     pred = graph.pred
-    index = {}
     added = []
     touched = set()
     original = {}
+    loop_parents = {}
     notes = []
+    work = []
+    drop = set()
 
-    def kinds(attrs):
-        value = attrs.get('type')
-        if not value:
-            return []
-        if isinstance(value, str):
-            return [value]
-        return list(value)
+    def has_kind(node, kind):
+        # A type may be a list (membership) or a plain string (substring), as in the reference.
+        value = nodes[node].get('type')
+        return bool(value) and kind in value
 
     def find(name):
         # The reference semantics take the FIRST node, in graph order, whose name matches.
-        if not index:
-            for node, node_name in graph.nodes(data='name'):
-                if node_name not in index:
-                    index[node_name] = node
-            # Never empty once built, even for an empty graph; cleared after a change.
-            index[None] = None
-        return index.get(name)
+        for node, node_name in graph.nodes(data='name'):
+            if node_name == name:
+                return node
+        return None
 
     def add(name, kind, parent_name):
         new_id = len(nodes) + 1
-        collided = new_id in nodes
         attrs = {'name': name, 'type': kind}
         if port_kind in kind:
             attrs[capacity] = 1000
         if kind == switch_kind:
-            port_name = str({'name': name, 'type': kind}) + '.p1'
             port_id = len(nodes) + 2
-            collided = collided or port_id in nodes
             graph.add_node(new_id, name=name, type=kind)
-            graph.add_node(port_id, name=port_name, type=port_kind, physical_capacity_bps=1000)
+            graph.add_node(port_id, name=str(attrs) + '.p1', type=port_kind,
+                           physical_capacity_bps=1000)
             graph.add_edge(new_id, port_id, type=contains)
             added.append(port_id)
         graph.add_node(new_id, **attrs)
@@ -90,40 +216,120 @@ def run_plan(graph, steps):
         parent = find(parent_name)
         if parent is not None:
             graph.add_edge(parent, new_id, type=contains)
-        if collided:
-            index.clear()
-        elif index:
-            index.setdefault(name, new_id)
-            if kind == switch_kind:
-                index.setdefault(port_name, port_id)
 
-    def remove(name):
-        node = find(name)
-        if node is None:
-            notes.append('nothing removed: no node is named ' + repr(name))
-            return
+    def remember(parent_kind):
+        loop_parents[parent_kind] = [attrs['name'] for _, attrs in graph.nodes(data=True)
+                                     if attrs['type'] and attrs['type'][0] == parent_kind]
+
+    def for_each_add(parent_kind, kind):
+        for number, parent_name in enumerate(loop_parents[parent_kind], 1):
+            add('new_' + kind + '_' + str(number), kind, parent_name)
+
+    def remove_node(node):
         touched.update(succ[node])
         touched.update(pred[node])
         touched.discard(node)
         graph.remove_node(node)
-        index.clear()
+
+    def remove(name):
+        node = find(name)
+        if node is None:
+            notes.append(('no-node', name))
+        else:
+            remove_node(node)
+
+    def set_capacity(node, value):
+        if not has_kind(node, port_kind):
+            notes.append(('not-port', node))
+            return
+        attrs = nodes[node]
+        if node not in original:
+            original[node] = (capacity in attrs, attrs.get(capacity))
+        attrs[capacity] = value
 
     def update(name, value):
         node = find(name)
         if node is None:
-            notes.append('nothing updated: no node is named ' + repr(name))
-            return
-        attrs = nodes[node]
-        if port_kind in attrs['type']:
-            if node not in original:
-                original[node] = (capacity in attrs, attrs.get(capacity))
-            attrs[capacity] = value
+            notes.append(('no-node', name))
         else:
-            notes.append('nothing updated: ' + repr(name) + ' is not a port')
+            set_capacity(node, value)
+
+    def related(start, axis):
+        # Breadth-first over RK_CONTAINS edges, down or up, one level or all; each node once.
+        links = succ if axis in ('children', 'descendants') else pred
+        found = []
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            following = []
+            for current in frontier:
+                for other, edge in links[current].items():
+                    if edge.get('type') == contains and other not in seen:
+                        seen.add(other)
+                        found.append(other)
+                        following.append(other)
+            frontier = following if axis in ('descendants', 'ancestors') else []
+        return found
+
+    def capacity_of(node):
+        # A port's own capacity, plus that of every port below the node.
+        members = [node] + related(node, 'descendants')
+        return sum(sorted(nodes[n].get(capacity) or 0 for n in members if has_kind(n, port_kind)))
+
+    def measure(node, metric):
+        if metric[0] == 'capacity':
+            return capacity_of(node)
+        return sum(1 for n in related(node, 'descendants') if has_kind(n, metric[1]))
+
+    def passes(node, rule):
+        if rule[0] == 'name':
+            name = nodes[node].get('name')
+            if not isinstance(name, str):
+                return False
+            if rule[1] == 'prefix':
+                return name.startswith(rule[2])
+            if rule[1] == 'suffix':
+                return name.endswith(rule[2])
+            return rule[2] in name
+        value = measure(node, rule[1])
+        limit = rule[3]
+        if rule[2] == '<':
+            return value < limit
+        if rule[2] == '<=':
+            return value <= limit
+        if rule[2] == '>':
+            return value > limit
+        if rule[2] == '>=':
+            return value >= limit
+        return value == limit
+
+    def select(root, kind, axis):
+        if root is None:
+            members = list(nodes)
+        else:
+            start = find(root)
+            members = [] if start is None else related(start, axis)
+        if kind is not None:
+            members = [n for n in members if has_kind(n, kind)]
+        return members
+
+    def where(members, rules):
+        for rule in rules:
+            members = [n for n in members if passes(n, rule)]
+        return members
+
+    def remove_all(members):
+        for node in members:
+            remove_node(node)
+
+    def update_all(members, value):
+        for node in members:
+            set_capacity(node, value)
+
+    def count_all(kind):
+        return sum(1 for _, attrs in graph.nodes(data=True) if kind in attrs['type'])
 
     def count(kind, container):
-        if container is None:
-            return sum(1 for _, attrs in graph.nodes(data=True) if kind in attrs['type'])
         start = find(container)
         if start is None:
             return {container: 'not found'}
@@ -151,138 +357,116 @@ def run_plan(graph, steps):
         return [nodes[child]['name'] for child, edge in succ[parent].items()
                 if edge['type'] == contains]
 
-    def rank(parent_name):
+    def rank(parent_name, descending=True):
         parent = find(parent_name)
         if parent is None:
             return []
         ranked = []
         for child, edge in succ[parent].items():
-            if edge['type'] != contains:
-                continue
-            attrs = nodes[child]
-            total = 0
-            if port_kind in attrs['type']:
-                total += attrs.get(capacity, 0)
-            for grandchild, child_edge in succ[child].items():
-                if child_edge['type'] == contains and port_kind in nodes[grandchild]['type']:
-                    total += nodes[grandchild].get(capacity, 0)
-            ranked.append((attrs['name'], total))
-        ranked.sort(key=lambda pair: pair[1], reverse=True)
+            if edge['type'] == contains:
+                # its own capacity if a port, then its port children's, added in edge order
+                own = nodes[child].get(capacity, 0) if port_kind in nodes[child]['type'] else 0
+                ranked.append((nodes[child]['name'], sum(
+                    (nodes[g].get(capacity, 0) for g, e in succ[child].items()
+                     if e['type'] == contains and port_kind in nodes[g]['type']), own)))
+        ranked.sort(key=lambda pair: pair[1], reverse=descending)
         return ranked
 
-    def nodes_of_first_kind(parent_kind):
-        names = []
-        for _, attrs in graph.nodes(data=True):
-            value = attrs['type']
-            if value and value[0] == parent_kind:
-                names.append(attrs['name'])
-        return names
+    def list_nodes(members):
+        return [nodes[n].get('name') for n in members]
 
-    # A for-each loop runs over the nodes of the topology as it was given, before any
-    # step of the request changed it (the reference fixes its list the same way).
-    loop_parents = {}
-    for step in steps:
-        if step[0] == 'for_each_add' and step[1] not in loop_parents:
-            loop_parents[step[1]] = nodes_of_first_kind(step[1])
+    def read_capacity(name):
+        node = find(name)
+        return None if node is None else capacity_of(node)
 
-    def for_each_add(parent_kind, kind):
-        for number, parent_name in enumerate(loop_parents[parent_kind], 1):
-            add('new_' + kind + '_' + str(number), kind, parent_name)
+    def aggregate(function, members):
+        if function == 'count':
+            return len(members)
+        values = sorted(capacity_of(n) for n in members)
+        if function == 'sum':
+            return sum(values)
+        if not values:
+            return None
+        if function == 'min':
+            return values[0]
+        if function == 'max':
+            return values[-1]
+        return sum(values) / len(values)
 
-    answer_type = 'graph'
-    data = graph
-    for step in steps:
-        op = step[0]
-        if op == 'add':
-            add(step[1], step[2], step[3])
-        elif op == 'remove':
-            remove(step[1])
-        elif op == 'update':
-            update(step[1], step[2])
-        elif op == 'for_each_add':
-            for_each_add(step[1], step[2])
-        elif op == 'count':
-            answer_type, data = 'text', count(step[1], step[2])
-        elif op == 'list':
-            answer_type, data = 'list', children(step[1])
-        elif op == 'rank':
-            answer_type, data = 'list', rank(step[1])
-        else:
-            raise ValueError('unknown plan step ' + repr(op))
+    def top(members, metric, limit, descending):
+        # Ties keep the order the set was found in, either way (the sort is stable).
+        scored = [(nodes[n].get('name'), measure(n, metric)) for n in members]
+        scored.sort(key=lambda pair: pair[1], reverse=descending)
+        return scored if limit is None else scored[:limit]
 
     # ---- the safe commit: drop what the request would leave unsafe, nothing else.
-    drop = set()
 
-    def describe(node):
-        return repr(nodes[node].get('name', node))
-
-    def contains_edge_ok(parent, child):
-        child_kinds = kinds(nodes[child])
-        return any(k in hierarchy and any(c in hierarchy[k] for c in child_kinds)
-                   for k in kinds(nodes[parent]))
-
-    def addition_problem(node):
-        node_kinds = kinds(nodes[node])
-        if not node_kinds or any(k not in valid_kinds for k in node_kinds):
-            return 'its kind is not a MALT entity kind'
-        for parent, edge in pred[node].items():
-            value = edge.get('type', '')
-            if not any(e in value for e in valid_edges):
-                return 'the edge from ' + describe(parent) + ' has no valid kind'
-            if contains in value and not contains_edge_ok(parent, node):
-                return (describe(parent) + ' (' + '/'.join(kinds(nodes[parent])) +
-                        ') cannot contain a ' + '/'.join(node_kinds))
-        if port_kind in nodes[node]['type'] and not nodes[node].get(capacity):
-            return 'a port needs a non-zero capacity'
-        return None
-
-    work = []
-    for node in added:
-        if node in nodes and node not in drop:
-            problem = addition_problem(node)
-            if problem is not None:
+    def check_additions():
+        # A new node's kind is an entity kind (the IR checks it), its edges are RK_CONTAINS
+        # and a new port has capacity 1000; what can still be wrong is where it was put.
+        # The MALT containment hierarchy: parent kind -> the kinds it may contain (EK_ omitted).
+        hierarchy = {'JUPITER': 'SPINEBLOCK SUPERBLOCK', 'SPINEBLOCK': 'PACKET_SWITCH',
+                     'SUPERBLOCK': 'AGG_BLOCK', 'AGG_BLOCK': 'PACKET_SWITCH',
+                     'CHASSIS': 'CONTROL_POINT PACKET_SWITCH', 'CONTROL_POINT': 'PACKET_SWITCH',
+                     'RACK': 'CHASSIS', 'PACKET_SWITCH': 'PORT',
+                     'CONTROL_DOMAIN': 'CONTROL_POINT PACKET_SWITCH'}
+        for node in added:
+            if node not in nodes or node in drop:
+                continue
+            wrong = [parent for parent in pred[node] if not any(
+                has_kind(parent, 'EK_' + k) and any(has_kind(node, 'EK_' + c) for c in v.split())
+                for k, v in hierarchy.items())]
+            if wrong:
                 drop.add(node)
-                notes.append('not committed: new node ' + describe(node) + ', because ' + problem)
-                work.extend(succ[node])
-                work.extend(pred[node])
+                notes.append(('dropped', node, 'hierarchy', wrong[0]))
+                work.extend([*succ[node], *pred[node]])
             else:
                 work.append(node)
-    work.extend(sorted(touched, key=str, reverse=True))
-    while work:
-        node = work.pop()
-        if node in drop or node not in nodes:
-            continue
-        linked = [n for n in succ[node] if n not in drop] + [n for n in pred[node] if n not in drop]
-        reason = None
-        if not linked:
-            reason = 'it would be left isolated'
-        elif switch_kind in nodes[node]['type'] and not any(
-                port_kind in nodes[n]['type'] for n in succ[node] if n not in drop):
-            reason = 'a packet switch would be left without ports'
-        if reason is not None:
-            drop.add(node)
-            if node not in added:
-                notes.append('also removed ' + describe(node) + ', because ' + reason)
+
+    def cascade():
+        work.extend(sorted(touched, key=str, reverse=True))
+        while work:
+            node = work.pop()
+            if node in drop or node not in nodes:
+                continue
+            linked = [*succ[node], *pred[node]]
+            if all(n in drop for n in linked):
+                reason = 'isolated'
+            elif has_kind(node, switch_kind) and not any(
+                    has_kind(n, port_kind) for n in succ[node] if n not in drop):
+                reason = 'portless'
             else:
-                notes.append('not committed: new node ' + describe(node) + ', because ' + reason)
-            work.extend(succ[node])
-            work.extend(pred[node])
+                continue
+            drop.add(node)
+            notes.append(('dropped', node, reason))
+            work.extend(linked)
 
-    reverts = {}
-    for node, (had, value) in original.items():
-        if node in nodes and node not in drop and not nodes[node].get(capacity):
-            reverts[node] = (had, value)
-            notes.append('kept the capacity of ' + describe(node) +
-                         ': a port needs a non-zero capacity')
+    def pruned():
+        return graph.subgraph([node for node in nodes if node not in drop]) if drop else graph
 
-    committed = graph
-    if drop:
-        committed = graph.subgraph([node for node in nodes if node not in drop])
-    if reverts:
-        committed = committed.copy()
-        for node, (had, value) in reverts.items():
+    def restored(committed):
+        # A port updated to capacity zero keeps the capacity it had.
+        lost = [(node, before) for node, before in original.items()
+                if node in nodes and node not in drop and not nodes[node].get(capacity)]
+        if lost:
+            committed = committed.copy()
+        for node, (had, value) in lost:
+            notes.append(('kept-capacity', node))
             if had:
                 committed.nodes[node][capacity] = value
             else:
                 del committed.nodes[node][capacity]
-    return {'type': answer_type, 'data': data, 'updated_graph': committed, 'notes': notes}
+        return committed
+
+    def finish(answer_type, data, committed):
+        return {'type': answer_type, 'data': data, 'updated_graph': committed, 'notes': notes}
+
+    return run_program({
+        'add': add, 'remember': remember, 'for_each_add': for_each_add, 'remove': remove,
+        'update': update, 'select': select, 'where': where, 'remove_all': remove_all,
+        'update_all': update_all, 'count': count, 'count_all': count_all,
+        'children': children, 'rank': rank, 'list_nodes': list_nodes,
+        'read_capacity': read_capacity, 'aggregate': aggregate, 'top': top,
+        'check_additions': check_additions, 'cascade': cascade, 'pruned': pruned,
+        'restored': restored, 'finish': finish,
+    }, graph, steps)

@@ -42,6 +42,11 @@ def validate(parsed: Parsed, graph: nx.Graph) -> None:
             _require(step.parent, known)
         elif isinstance(step, ir.Count) and step.container is not None:
             _require(step.container, known)
+        elif isinstance(step, ir.CapacityOf):
+            _require(step.name, known)
+        elif isinstance(step, (ir.ListNodes, ir.Aggregate, ir.Top, ir.RemoveAll, ir.UpdateAll)):
+            if step.nodes.root is not None:
+                _require(step.nodes.root, known)
         elif isinstance(step, ir.ForEachAdd) and not any(
             kinds and kinds[0] == step.parent_kind for kinds in known.values()
         ):

@@ -174,6 +174,16 @@ class A2AApp:
                 streaming = request.streaming
             except RpcError as error:
                 payload, streaming = render_error(error), error.streaming
+            except Exception:
+                # A body the protocol layer failed to classify is still the client's
+                # malformed request, never a server error: answer it as one.
+                _log.exception("could not classify a request body")
+                error = RpcError(
+                    ErrorCode.INVALID_REQUEST,
+                    "the request body could not be read as a JSON-RPC request",
+                    streaming=wants_stream,
+                )
+                payload, streaming = render_error(error), error.streaming
             await _respond(send, 200, _SSE if streaming else _JSON, payload)
         finally:
             # Whatever ended the request (even a cancellation), its bytes go back.

@@ -209,7 +209,15 @@ def parse_request(
     except (UnicodeDecodeError, ValueError) as exc:
         raise RpcError(
             ErrorCode.PARSE_ERROR,
-            f"request body is not valid UTF-8 JSON: {exc}",
+            f"request body is not valid UTF-8 JSON: {_clip(str(exc))}",
+            streaming=wants_stream,
+        ) from None
+    except RecursionError:
+        # The decoder recurses once per nesting level; no A2A request nests deeply.
+        raise RpcError(
+            ErrorCode.PARSE_ERROR,
+            "request body nests arrays or objects too deeply to parse; an A2A request "
+            "needs only a few levels",
             streaming=wants_stream,
         ) from None
     if not isinstance(envelope, dict):
@@ -244,7 +252,7 @@ def parse_request(
     if method is None:
         raise RpcError(
             ErrorCode.METHOD_NOT_FOUND,
-            f"method {method_name!r} not found; send one of message/send, message/stream "
+            f"method {_clip(repr(method_name))} not found; send one of message/send, message/stream "
             "(A2A 0.3) or SendMessage, SendStreamingMessage (A2A 1.0)",
             request_id=request_id,
             streaming=wants_stream,
@@ -258,7 +266,7 @@ def parse_request(
     if dialect is not method.dialect:
         raise RpcError(
             ErrorCode.VERSION_NOT_SUPPORTED,
-            f"method {method_name!r} belongs to A2A {method.dialect.value} but the request "
+            f"method {_clip(repr(method_name))} belongs to A2A {method.dialect.value} but the request "
             f"speaks A2A {dialect.value} (header A2A-Version: {version_header or 'absent'}); "
             f"send A2A-Version: {method.dialect.value}",
             request_id=request_id,
@@ -302,7 +310,7 @@ def _read_params(params: Any, dialect: Dialect) -> tuple[str, str | None]:
             raise _ParamsError(f"'params.message.{key}' must be a string")
     if message.get("taskId"):
         raise _ParamsError(
-            f"task {message['taskId']!r} not found: this agent keeps no tasks; "
+            f"task {_clip(repr(message['taskId']))} not found: this agent keeps no tasks; "
             "send the message without taskId to start a new one",
             ErrorCode.TASK_NOT_FOUND,
         )
@@ -362,6 +370,11 @@ def _check_output_modes(configuration: Any) -> None:
             "this agent replies in text/plain",
             ErrorCode.CONTENT_TYPE_NOT_SUPPORTED,
         )
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters, so an error never echoes a huge body back."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def render_reply(request: MessageRequest, text: str, *, new_id: Callable[[], str]) -> bytes:

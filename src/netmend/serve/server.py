@@ -9,6 +9,7 @@ a millisecond of a hand-written asyncio server.
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import socket
 import threading
@@ -166,8 +167,23 @@ def _config(app: ASGIApp, limits: ConnectionLimits) -> uvicorn.Config:
     )
 
 
+def tune_collector() -> None:
+    """Garbage collection for a request/response server.
+
+    What exists before serving (the app, its warmed caches) lives as long as
+    the server, so it is frozen out of collections; a request leaves no
+    cycles behind, so the young generation may grow to thousands of objects
+    between collections instead of collecting every few hundred allocations.
+    """
+    gc.collect()
+    gc.freeze()
+    first, *rest = gc.get_threshold()
+    gc.set_threshold(max(first, 20_000), *rest)
+
+
 def serve(app: ASGIApp, sock: socket.socket, limits: ConnectionLimits | None = None) -> None:
-    """Serve ``app`` on the bound ``sock`` until SIGINT or SIGTERM."""
+    """Serve ``app`` on the bound ``sock`` until SIGINT or SIGTERM (collector tuned first)."""
+    tune_collector()
     uvicorn.Server(_config(app, limits or ConnectionLimits())).run(sockets=[sock])
 
 

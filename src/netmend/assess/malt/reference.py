@@ -259,16 +259,209 @@ class Rank:
     parent: str
 
 
-Step = Add | Remove | Update | Count | ListChildren | Rank
-MUTATIONS = (Add, Remove, Update)
+# --- the families beyond NetArena's six helpers -------------------------------
+#
+# NetArena's generator has no ground truth for these; they are netmend's own,
+# stated here from their definitions, with networkx doing the graph work:
+#
+# - a node set is what one RK_CONTAINS edge (``children``, ``parents``) or any
+#   chain of them (``descendants``, ``ancestors``) reaches from the first node
+#   named ``root`` (every node when ``root`` is None), the root itself never
+#   included, in breadth-first order (graph order for the whole graph); then
+#   only nodes whose ``type`` holds ``kind``; then the filters;
+# - a node's capacity is its own ``physical_capacity_bps`` if it is a port plus
+#   that of every port it contains at any depth, summed smallest first (a
+#   missing or empty capacity counts 0); a count metric is how many nodes of a
+#   kind it contains at any depth, each once;
+# - sums and averages add the capacities smallest first; an empty set has sum 0
+#   and no minimum, maximum or average (None);
+# - a top-k list holds ``(name, value)`` pairs, highest value first (lowest for
+#   an ascending one), equal values in the set's order;
+# - set changes pick the whole set first, then remove every member (or set the
+#   capacity of every port in it).
+
+
+@dataclass(frozen=True)
+class Nodes:
+    """A node set; ``filters`` are ``('capacity'|('count', kind), op, value)`` or
+    ``('name', 'contains'|'prefix'|'suffix', text)`` tuples."""
+
+    root: str | None
+    kind: str | None
+    axis: str = "descendants"
+    filters: tuple = ()
+
+
+@dataclass(frozen=True)
+class ListNodes:
+    """Names of the nodes of a set."""
+
+    nodes: Nodes
+
+
+@dataclass(frozen=True)
+class CapacityOf:
+    """The capacity of the first node called ``name`` (None when there is none)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``sum``, ``min``, ``max``, ``average`` of the capacity over a set, or its ``count``."""
+
+    function: str
+    nodes: Nodes
+
+
+@dataclass(frozen=True)
+class TopK:
+    """The ``k`` members with the highest (``descending``) or lowest metric, with their values."""
+
+    nodes: Nodes
+    metric: str | tuple = "capacity"  # or ("count", kind)
+    k: int | None = None
+    descending: bool = True
+
+
+@dataclass(frozen=True)
+class RemoveNodes:
+    """Remove every node of a set."""
+
+    nodes: Nodes
+
+
+@dataclass(frozen=True)
+class SetCapacities:
+    """Set the capacity of every port of a set."""
+
+    nodes: Nodes
+    value: int | float
+
+
+Step = (Add | Remove | Update | Count | ListChildren | Rank | ListNodes | CapacityOf | Aggregate
+        | TopK | RemoveNodes | SetCapacities)
+MUTATIONS = (Add, Remove, Update, RemoveNodes, SetCapacities)
+_TEXT_ANSWERS = (Count, CapacityOf, Aggregate)
 
 
 def answer_type(program: tuple[Step, ...]) -> str:
-    """``graph`` for a program of mutations only; else ``text`` (count) or ``list``."""
+    """``graph`` for a program of mutations only; else ``text`` (a count or a value) or ``list``."""
     last = program[-1]
     if isinstance(last, MUTATIONS):
         return "graph"
-    return "text" if isinstance(last, Count) else "list"
+    return "text" if isinstance(last, _TEXT_ANSWERS) else "list"
+
+
+def _holds(attrs: Mapping, kind: str) -> bool:
+    value = attrs.get("type")
+    return bool(value) and kind in value
+
+
+def _containment(graph: Any) -> Any:
+    """The graph restricted to its RK_CONTAINS edges (a view)."""
+    return nx.subgraph_view(graph, filter_edge=lambda a, z: graph[a][z].get("type") == CONTAINS)
+
+
+_AXES = {"children": (False, 1), "descendants": (False, None), "parents": (True, 1),
+         "ancestors": (True, None)}
+
+
+def _reached(graph: Any, start: Any, axis: str) -> list:
+    """The nodes ``axis`` reaches from ``start`` over RK_CONTAINS, breadth first."""
+    if axis not in _AXES:
+        raise ValueError(f"unknown axis {axis!r}")
+    reverse, depth = _AXES[axis]
+    edges = nx.bfs_edges(_containment(graph), start, reverse=reverse, depth_limit=depth)
+    return [found for _, found in edges if found != start]
+
+
+def node_capacity(graph: Any, node: Any) -> Any:
+    """A port's own capacity plus the capacity of every port below ``node``."""
+    members = {node, *_reached(graph, node, "descendants")}
+    nodes = graph.nodes
+    return sum(sorted(nodes[n].get(CAPACITY) or 0 for n in members if _holds(nodes[n], PORT)))
+
+
+def node_metric(graph: Any, node: Any, metric: Any) -> Any:
+    """``capacity`` or ``('count', kind)`` of one node."""
+    if metric == "capacity":
+        return node_capacity(graph, node)
+    _, kind = metric
+    return sum(1 for n in _reached(graph, node, "descendants") if _holds(graph.nodes[n], kind))
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b,
+}
+
+
+def _keeps(graph: Any, node: Any, rule: tuple) -> bool:
+    if rule[0] == "name":
+        _, mode, text = rule
+        name = graph.nodes[node].get("name")
+        if not isinstance(name, str):
+            return False
+        return {"contains": text in name, "prefix": name.startswith(text),
+                "suffix": name.endswith(text)}[mode]
+    metric, op, value = rule
+    return _COMPARE[op](node_metric(graph, node, metric), value)
+
+
+def node_set(graph: Any, nodes: Nodes) -> list:
+    """The members of ``nodes``, in breadth-first order (graph order for the whole graph)."""
+    if nodes.root is None:
+        members = list(graph.nodes)
+    else:
+        start = _first_named(graph, nodes.root)
+        members = [] if start is None else _reached(graph, start, nodes.axis)
+    if nodes.kind is not None:
+        members = [n for n in members if _holds(graph.nodes[n], nodes.kind)]
+    return [n for n in members if all(_keeps(graph, n, rule) for rule in nodes.filters)]
+
+
+def aggregate(graph: Any, function: str, nodes: Nodes) -> Any:
+    members = node_set(graph, nodes)
+    if function == "count":
+        return len(members)
+    values = sorted(node_capacity(graph, n) for n in members)
+    if function == "sum":
+        return sum(values)
+    if not values:
+        return None
+    if function == "average":
+        return sum(values) / len(values)
+    return {"min": values[0], "max": values[-1]}[function]
+
+
+def top_k(graph: Any, step: TopK) -> list[tuple]:
+    pairs = [(graph.nodes[n].get("name"), node_metric(graph, n, step.metric))
+             for n in node_set(graph, step.nodes)]
+    pairs.sort(key=lambda pair: pair[1], reverse=step.descending)
+    return pairs if step.k is None else pairs[: step.k]
+
+
+def _apply_own(step: Step, graph: Any) -> Any:
+    """Run one of the steps beyond the six helpers; returns its answer (or the graph)."""
+    if isinstance(step, ListNodes):
+        return [graph.nodes[n].get("name") for n in node_set(graph, step.nodes)]
+    if isinstance(step, CapacityOf):
+        node = _first_named(graph, step.name)
+        return None if node is None else node_capacity(graph, node)
+    if isinstance(step, Aggregate):
+        return aggregate(graph, step.function, step.nodes)
+    if isinstance(step, TopK):
+        return top_k(graph, step)
+    if isinstance(step, RemoveNodes):
+        graph.remove_nodes_from(node_set(graph, step.nodes))
+        return graph
+    if isinstance(step, SetCapacities):
+        for node in node_set(graph, step.nodes):
+            if _holds(graph.nodes[node], PORT):
+                graph.nodes[node][CAPACITY] = step.value
+        return graph
+    raise TypeError(f"unknown reference step {step!r}")
 
 
 def apply_steps(
@@ -307,8 +500,8 @@ def apply_steps(
             )
         elif isinstance(step, Rank):
             data = helpers["solid_step_rank_child_nodes"](graph, step.parent)
-        else:  # pragma: no cover - Step is closed
-            raise TypeError(f"unknown reference step {step!r}")
+        else:
+            data = _apply_own(step, graph)
     return {"type": answer_type(program), "data": data}
 
 
@@ -474,8 +667,11 @@ def program_source(program: tuple[Step, ...]) -> str:
         elif isinstance(step, ListChildren):
             node = {"type": step.parent_kind, "name": step.parent}
             call = f"data = solid_step_list_child_nodes(graph_data, {node!r})"
-        else:
+        elif isinstance(step, Rank):
             call = f"data = solid_step_rank_child_nodes(graph_data, {step.parent!r})"
+        else:  # netmend's own families: the reference statement of this module
+            target = "graph_data" if isinstance(step, MUTATIONS) else "data"
+            call = f"{target} = reference_step(graph_data, {step!r})"
         lines.append("    " + call)
     kind = answer_type(program)
     result = "graph_data" if kind == "graph" else "data"

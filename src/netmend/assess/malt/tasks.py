@@ -17,11 +17,17 @@ from typing import Any
 from netmend.assess.malt.graphs import fast_copy
 from netmend.assess.malt.reference import (
     Add,
+    Aggregate,
+    CapacityOf,
     Count,
     ListChildren,
+    ListNodes,
+    Nodes,
     Rank,
     Remove,
+    SetCapacities,
     Step,
+    TopK,
     Update,
     answer_type,
     applied,
@@ -32,6 +38,8 @@ from netmend.malt import topology
 AGG = "EK_AGG_BLOCK"
 DOM = "EK_CONTROL_DOMAIN"
 RACK = "EK_RACK"
+SUPER = "EK_SUPERBLOCK"
+SPINE = "EK_SPINEBLOCK"
 SWITCH = "EK_PACKET_SWITCH"
 PORT = "EK_PORT"
 CHILD_KINDS = (SWITCH, PORT)
@@ -211,6 +219,110 @@ def _for_each_add_count(d: _Draw, fam: str):
     return text, (*adds, Count(child))
 
 
+# ---- netmend's own families (plain phrasing; their ground truth is reference.py's)
+
+_WORD = {SWITCH: "switch", PORT: "port", AGG: "agg block", DOM: "control domain", RACK: "rack",
+         SUPER: "superblock", SPINE: "spine block"}
+_PLURAL = {SWITCH: "switches", PORT: "ports"}
+_GBPS = 10**9
+
+
+def _listing(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _typed_children(d: _Draw, fam: str):
+    parent_kind, child = d.rng.choice([(SWITCH, PORT), (AGG, SWITCH), (RACK, SWITCH), (DOM, SWITCH)])
+    parent = d.name(parent_kind, fam)
+    text = f"List the {_PLURAL[child]} of {_WORD[parent_kind]} {parent}."
+    return text, (ListNodes(Nodes(parent, child, "children")),)
+
+
+def _typed_descendants(d: _Draw, fam: str):
+    parent_kind, child = d.rng.choice(
+        [(AGG, PORT), (SUPER, SWITCH), (SUPER, PORT), (RACK, PORT), (DOM, PORT), (SPINE, PORT)])
+    parent = d.name(parent_kind, fam)
+    text = f"List all {_PLURAL[child]} under {_WORD[parent_kind]} {parent}."
+    return text, (ListNodes(Nodes(parent, child, "descendants")),)
+
+
+def _capacity(d: _Draw, fam: str):
+    kind = d.kind((PORT, SWITCH))
+    name = d.name(kind, fam)
+    return f"What is the capacity of {_WORD[kind]} {name}?", (CapacityOf(name),)
+
+
+def _scope(d: _Draw, fam: str) -> tuple[str, str]:
+    """A switch or an agg block, and how a request names the ports below it."""
+    kind = d.kind((SWITCH, AGG))
+    name = d.name(kind, fam)
+    return name, (f"of switch {name}" if kind == SWITCH else f"in agg block {name}")
+
+
+def _aggregate(d: _Draw, fam: str):
+    function, word = d.rng.choice(
+        [("sum", "total"), ("average", "average"), ("min", "minimum"), ("max", "maximum")])
+    name, where = _scope(d, fam)
+    text = f"What is the {word} capacity of the ports {where}?"
+    return text, (Aggregate(function, Nodes(name, PORT)),)
+
+
+def _top_k(d: _Draw, fam: str):
+    parent_kind = d.kind((AGG, SPINE, DOM))
+    parent = d.name(parent_kind, fam)
+    k = d.rng.randint(1, 4)
+    metric, descending, words = d.rng.choice([
+        (("count", PORT), True, "the most ports"), (("count", PORT), False, "the fewest ports"),
+        ("capacity", True, "the highest total capacity"),
+        ("capacity", False, "the lowest total capacity")])
+    what = "switch" if k == 1 else f"{k} switches"
+    text = f"List the {what} in {_WORD[parent_kind]} {parent} with {words}."
+    return text, (TopK(Nodes(parent, SWITCH), metric, k, descending),)
+
+
+_COMPARISONS = (("<", "below"), (">", "above"), (">=", "at least"), ("<=", "at most"))
+
+
+def _filter(d: _Draw, fam: str):
+    name, where = _scope(d, fam)
+    op, words = d.rng.choice(_COMPARISONS)
+    value = d.rng.choice((1, 2, 4, 10))
+    text = f"List the ports {where} with capacity {words} {value} Gbps."
+    return text, (ListNodes(Nodes(name, PORT, filters=(("capacity", op, value * _GBPS),))),)
+
+
+def _ancestor(d: _Draw, fam: str):
+    child = d.kind((PORT, SWITCH))
+    container = d.kind((AGG, RACK, DOM, SUPER) + ((SWITCH,) if child == PORT else ()))
+    name = d.name(child, fam)
+    text = f"Which {_WORD[container]} contains {_WORD[child]} {name}?"
+    return text, (ListNodes(Nodes(name, container, "ancestors")),)
+
+
+def _multi_change(d: _Draw, fam: str):
+    how_many = d.rng.randint(2, 4)
+    change = d.rng.choice(("remove", "add", "update"))
+    if change == "add":
+        switch = d.name(SWITCH, fam)
+        names = [f"new_port_{i}_{d.rng.randint(1, 100)}" for i in range(1, how_many + 1)]
+        text = f"Add ports named {_listing(names)} to switch {switch}."
+        return text, tuple(Add(new, PORT, switch) for new in names)
+    kind = PORT if change == "update" else d.kind(CHILD_KINDS)
+    names = list(dict.fromkeys(d.name(kind, fam) for _ in range(how_many)))
+    if change == "remove":
+        return f"Remove {_listing(names)} from the graph.", tuple(Remove(n) for n in names)
+    value = d.rng.choice((10, 25, 40, 100))
+    text = f"Set the capacity of {_listing(names)} to {value} Gbps."
+    return text, tuple(Update(n, value * _GBPS) for n in names)
+
+
+def _update_all(d: _Draw, fam: str):
+    name, where = _scope(d, fam)
+    value = d.rng.choice((10, 25, 40, 100))
+    text = f"Set the capacity of every port {where} to {value} Gbps."
+    return text, (SetCapacities(Nodes(name, PORT), value * _GBPS),)
+
+
 @dataclass(frozen=True)
 class Family:
     """A task family: its CLI name, level, NetArena label, generator and default status."""
@@ -227,7 +339,7 @@ def _family(level: int, op: str, generate, enabled: bool, label_op: str | None =
     return Family(f"l{level}-{op}", level, label, generate, enabled)
 
 
-# Order is the public generator's: level 1, then level 2, then level 3.
+# Order is the public generator's (level 1, then 2, then 3), then netmend's own families.
 FAMILIES: tuple[Family, ...] = (
     _family(1, "add", _l1_add, True),
     _family(1, "rank", _l1_rank, True),
@@ -245,6 +357,16 @@ FAMILIES: tuple[Family, ...] = (
     _family(3, "add-rank", _add_rank, True),
     _family(3, "add-count", _add_count, True),
     _family(3, "for-each-add-count", _for_each_add_count, False, "for-each add-count"),
+    # netmend's own families, beyond NetArena's generator.
+    _family(1, "typed-children", _typed_children, False),
+    _family(1, "typed-descendants", _typed_descendants, False),
+    _family(1, "capacity", _capacity, False),
+    _family(1, "aggregate", _aggregate, False),
+    _family(1, "top-k", _top_k, False),
+    _family(1, "filter", _filter, False),
+    _family(1, "ancestor", _ancestor, False),
+    _family(1, "multi-change", _multi_change, False),
+    _family(1, "update-all", _update_all, False),
 )
 FAMILY_BY_NAME: dict[str, Family] = {family.name: family for family in FAMILIES}
 

@@ -1,0 +1,130 @@
+"""Paraphrase corpora: freely phrased requests get the canonical phrasing's answer or a refusal.
+
+Three corpora live in ``data/``: the hand-written tuning part and the
+compositional one (``paraphrase_gen``), which the front end is developed
+against, and the held-back part, which is only measured. Any other corpus
+file (same format) can be judged with ``NETMEND_MALT_CORPUS=FILE`` (and
+optionally ``NETMEND_MALT_TOPOLOGY=FILE``), or ``netmend assess malt --corpus FILE``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from netmend.assess.malt.corpus import CorpusError, evaluate, load_corpus, render
+from netmend.cli import main
+from netmend.malt import topology
+
+from . import paraphrase_gen
+
+DATA = Path(__file__).parent / "data"
+TUNING = ("paraphrases-tuning.yaml", "paraphrases-generated.yaml")
+HELD_BACK = "paraphrases-heldback.yaml"
+GRAPH = topology.default()
+
+
+def _report(name: str):
+    return evaluate(load_corpus((DATA / name).read_text()), GRAPH)
+
+
+def test_the_corpora_hold_enough_paraphrases_and_negatives() -> None:
+    corpora = [load_corpus((DATA / name).read_text()) for name in (*TUNING, HELD_BACK)]
+    assert sum(len(c.pairs) for c in corpora) >= 600
+    assert sum(len(c.negatives) for c in corpora) >= 100
+    assert len(corpora[-1].pairs) >= 250
+
+
+@pytest.mark.parametrize("name", TUNING)
+def test_tuning_corpora_never_answer_wrongly(name: str) -> None:
+    report = _report(name)
+    counts = report.counts()
+    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report)
+    assert counts["bad_canonical"] == 0, render(report)
+    assert counts["same_rate"] >= 0.97, render(report)
+
+
+def test_held_back_corpus_meets_its_goal() -> None:
+    """Measured only: the front end is never adjusted to these phrasings."""
+    report = _report(HELD_BACK)
+    counts = report.counts()
+    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report)
+    assert counts["bad_canonical"] == 0
+    assert counts["same_rate"] >= 0.97, render(report, show=0)
+
+
+def test_the_generated_corpus_is_what_the_generator_writes() -> None:
+    assert (DATA / "paraphrases-generated.yaml").read_text() == paraphrase_gen.render()
+
+
+@pytest.mark.skipif(not os.environ.get("NETMEND_MALT_CORPUS"),
+                    reason="set NETMEND_MALT_CORPUS=FILE to judge an external corpus")
+def test_external_corpus() -> None:
+    path = Path(os.environ["NETMEND_MALT_CORPUS"])
+    graph = topology.load(os.environ["NETMEND_MALT_TOPOLOGY"]) if os.environ.get(
+        "NETMEND_MALT_TOPOLOGY") else GRAPH
+    report = evaluate(load_corpus(path.read_text()), graph)
+    print(render(report, show=200))
+    counts = report.counts()
+    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0
+
+
+# ---- the loader accepts the shapes corpora come in, and says what is wrong
+
+
+def test_every_accepted_shape_loads() -> None:
+    mapping = load_corpus("""
+groups:
+  - {canonical: "Remove x.y from the graph.", paraphrases: ["delete x.y", "drop x.y"]}
+pairs:
+  - {paraphrase: "erase x.y", canonical: "Remove x.y from the graph."}
+negatives: ["Do not remove x.y.", {text: "Reboot x.y."}]
+""")
+    assert len(mapping.pairs) == 3 and mapping.negatives == ("Do not remove x.y.", "Reboot x.y.")
+    listing = load_corpus("""
+- {paraphrase: "delete x.y", canonical: "Remove x.y."}
+- {text: "drop x.y", same_as: "Remove x.y."}
+- {negative: "Never remove x.y."}
+- {text: "Maybe remove x.y.", refuse: true}
+- {canonical: "Remove x.y.", paraphrases: ["erase x.y"]}
+""")
+    assert len(listing.pairs) == 3 and len(listing.negatives) == 2
+
+
+@pytest.mark.parametrize("text", [
+    "just words", "pairs: 3", "- {paraphrase: only one side}", "groups: [{canonical: x}]",
+    "- 7", "other: []", "- {paraphrase: '', canonical: x}", "[unclosed",
+])
+def test_malformed_corpora_are_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(CorpusError) as info:
+        corpus = load_corpus(text)
+        if not corpus.pairs and not corpus.negatives:
+            raise CorpusError("empty")
+    assert str(info.value)
+
+
+def test_a_wrong_answer_and_an_accepted_negative_are_reported(tmp_path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("""
+pairs:
+  - {paraphrase: "Remove ju1.a1.m1.s2c2.", canonical: "Remove ju1.a1.m1.s2c1."}
+  - {paraphrase: "delete ju1.a1.m1.s2c1", canonical: "Remove ju1.a1.m1.s2c1."}
+  - {paraphrase: "make the network faster", canonical: "Remove ju1.a1.m1.s2c1."}
+negatives: ["Remove ju1.a1.m1.s2c3."]
+""")
+    report = evaluate(load_corpus(path.read_text()), GRAPH)
+    counts = report.counts()
+    assert (counts["same"], counts["wrong"], counts["refused"]) == (1, 1, 1)
+    assert counts["negatives_accepted"] == 1 and not report.ok
+    result = CliRunner().invoke(main, ["assess", "malt", "--corpus", str(path)])
+    assert result.exit_code == 1 and "[wrong]" in result.output and "[accepted]" in result.output
+    good = tmp_path / "good.yaml"
+    good.write_text("pairs: [{paraphrase: 'delete ju1.a1.m1.s2c1', canonical: 'Remove "
+                    "ju1.a1.m1.s2c1.'}]\nnegatives: ['Do not remove ju1.a1.m1.s2c1.']\n")
+    result = CliRunner().invoke(main, ["assess", "malt", "--corpus", str(good), "--json"])
+    assert result.exit_code == 0 and '"same": 1' in result.output
+    result = CliRunner().invoke(main, ["assess", "malt", "--corpus", str(path), "--min-same", "1"])
+    assert result.exit_code == 1
