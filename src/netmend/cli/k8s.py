@@ -103,3 +103,8 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
 
 # ``netmend k8s repair`` (cluster mode) lives in its own module.
 k8s.add_command(repair)
+
+# The policy toolkit: intent checks for CI.
+from netmend.cli.k8s_check import check  # noqa: E402
+
+k8s.add_command(check)
