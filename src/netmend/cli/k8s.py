@@ -108,3 +108,6 @@ k8s.add_command(repair)
 from netmend.cli.k8s_check import check  # noqa: E402
 
 k8s.add_command(check)
+from netmend.cli.k8s_diff import diff  # noqa: E402
+
+k8s.add_command(diff)

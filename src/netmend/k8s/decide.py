@@ -35,3 +35,14 @@ def pod_classes(snap: Snapshot) -> list[list[int]]:
     pair of groups.
     """
     return snap.pod_classes()
+
+
+def allowed_ports_external(snap: Snapshot, pod: int, address: str, direction: str) -> PortSet:
+    """Every (protocol, port) allowed between pod ``pod`` and an address outside the cluster
+    (``direction`` ``Egress``: the pod opens; ``Ingress``: the address opens)."""
+    return snap.connections_external(pod, address, direction)
+
+
+def external_verdict(snap: Snapshot, pod: int, address: str, direction: str, protocol: str, port: int) -> Verdict:
+    """:func:`connection_verdict` between pod ``pod`` and an address outside the cluster."""
+    return snap.verdict_external(pod, address, direction, protocol, port)

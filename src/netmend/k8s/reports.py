@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from netmend.k8s.check import AssertionResult, Suggestion
+from netmend.k8s.policydiff import DiffRow, PolicySetDiff
+from netmend.k8s.portset import PortSet
 
 FORMATS = ("text", "json", "junit", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -227,3 +229,152 @@ CHECK_RENDERERS = {"text": check_text, "json": check_json, "junit": check_junit,
 def render_check(report: CheckReport, fmt: str) -> str:
     """``report`` in one of :data:`FORMATS`."""
     return CHECK_RENDERERS[fmt](report)
+
+
+@dataclass(frozen=True)
+class DiffReport:
+    """A policy-set diff with its inputs and the ``--fail-on`` it is judged by."""
+
+    old: str
+    new: str
+    diff: PolicySetDiff
+    fail_on: str | None = None
+    policy_uris: Mapping[str, str] = field(default_factory=dict)  # namespace/name -> new file
+    new_uri: str = ""
+
+    def failing(self, row: DiffRow) -> bool:
+        """Whether ``row`` is one ``--fail-on`` fails on."""
+        return (self.fail_on in ("widen", "any") and bool(row.gained)) or (
+            self.fail_on in ("narrow", "any") and bool(row.lost)
+        )
+
+
+def _policy_line(d: PolicySetDiff) -> str:
+    def part(label: str, keys: tuple[str, ...]) -> str:
+        return f"{len(keys)} {label}" + (f" ({', '.join(keys)})" if keys else "")
+
+    return "Policies: " + ", ".join((part("added", d.added), part("removed", d.removed), part("changed", d.changed)))
+
+
+def _diff_verdict(report: DiffReport) -> str:
+    d = report.diff
+    gained = sum(bool(r.gained) for r in d.rows)
+    lost = sum(bool(r.lost) for r in d.rows)
+    text = f"{len(d.rows)} connection change{'s' if len(d.rows) != 1 else ''}: {gained} widened, {lost} narrowed"
+    if report.fail_on:
+        text += f"; --fail-on {report.fail_on}: {'FAIL' if d.fails(report.fail_on) else 'pass'}"
+    return text
+
+
+def diff_text(report: DiffReport) -> str:
+    """The policy line, one ``+``/``-`` line per gained/lost connection, and the verdict."""
+    lines = [_policy_line(report.diff)]
+    for r in report.diff.rows:
+        if r.gained:
+            lines.append(f"+ {r.source} -> {r.target}: {r.gained}")
+        if r.lost:
+            lines.append(f"- {r.source} -> {r.target}: {r.lost}")
+        lines.append(f"    why: {r.why}" + (f" [{', '.join(r.policies)}]" if r.policies else ""))
+    lines.append(_diff_verdict(report))
+    return "\n".join(lines) + "\n"
+
+
+def _ranges(ports: PortSet) -> list[dict]:
+    return [{"protocol": r.protocol, "start": r.start, "end": r.end} for r in ports.ranges()]
+
+
+def diff_json(report: DiffReport) -> str:
+    """The diff as JSON (fixed key order)."""
+    d = report.diff
+    doc = {
+        "old": report.old,
+        "new": report.new,
+        "fail_on": report.fail_on,
+        "fails": d.fails(report.fail_on),
+        "summary": {"changes": len(d.rows), "widened": d.widened, "narrowed": d.narrowed},
+        "policies": {"added": list(d.added), "removed": list(d.removed), "changed": list(d.changed)},
+        "changes": [
+            {"source": r.source, "target": r.target, "gained": str(r.gained) if r.gained else None,
+             "lost": str(r.lost) if r.lost else None, "gained_ranges": _ranges(r.gained),
+             "lost_ranges": _ranges(r.lost), "why": r.why, "policies": list(r.policies)}
+            for r in d.rows
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _row_title(r: DiffRow) -> str:
+    parts = []
+    if r.gained:
+        parts.append(f"gains {r.gained}")
+    if r.lost:
+        parts.append(f"loses {r.lost}")
+    return f"{r.source} -> {r.target} " + " and ".join(parts)
+
+
+def diff_junit(report: DiffReport) -> str:
+    """JUnit XML: a test case per changed connection (failed when ``--fail-on`` says so),
+    or one passing case when nothing changed."""
+    rows = report.diff.rows
+    failed = sum(report.failing(r) for r in rows)
+    counts = {"tests": str(max(len(rows), 1)), "failures": str(failed), "errors": "0", "skipped": "0"}
+    root = ET.Element("testsuites", {"name": "netmend k8s diff", **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": f"{report.old} -> {report.new}", **counts})
+    if not rows:
+        ET.SubElement(suite, "testcase", {"classname": "netmend.k8s.diff", "name": "no connectivity change"})
+    for r in rows:
+        kind = "widen" if r.gained and not r.lost else ("narrow" if r.lost and not r.gained else "widen+narrow")
+        case = ET.SubElement(suite, "testcase", {"classname": f"netmend.k8s.diff.{kind}", "name": f"{r.source} -> {r.target}"})
+        if report.failing(r):
+            failure = ET.SubElement(case, "failure", {"message": _row_title(r), "type": kind})
+            failure.text = f"why: {r.why}" + (f"\ndecided by: {', '.join(r.policies)}" if r.policies else "")
+    return _xml(root)
+
+
+DIFF_RULES = (
+    ("connectivity-widened", "ConnectivityWidened", "The new policies allow a connection the old ones denied."),
+    ("connectivity-narrowed", "ConnectivityNarrowed", "The new policies deny a connection the old ones allowed."),
+)
+
+
+def diff_sarif(report: DiffReport) -> str:
+    """SARIF 2.1.0: a result per gained or lost connection, ``error`` when ``--fail-on``
+    fails on it, else ``note``; located at the file of a deciding policy of the new set."""
+    rules = [
+        {"id": rid, "name": name, "shortDescription": {"text": text}, "defaultConfiguration": {"level": "warning"}}
+        for rid, name, text in DIFF_RULES
+    ]
+    results = []
+    for r in report.diff.rows:
+        for index, ports in ((0, r.gained), (1, r.lost)):
+            if not ports:
+                continue
+            failing = report.fail_on in (("widen", "any") if index == 0 else ("narrow", "any"))
+            uris = [report.policy_uris[p] for p in r.policies if p in report.policy_uris]
+            uri = uris[0] if uris else (report.new_uri or report.new)
+            verb = "gains" if index == 0 else "loses"
+            results.append({
+                "ruleId": DIFF_RULES[index][0],
+                "ruleIndex": index,
+                "level": "error" if failing else "note",
+                "message": {"text": f"{r.source} -> {r.target} {verb} {ports}. Why: {r.why}."},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}}}],
+                "partialFingerprints": {"netmendConnection/v1": f"{DIFF_RULES[index][0]}:{r.source}->{r.target}"},
+                "properties": {"source": r.source, "target": r.target, "ports": _ranges(ports),
+                               "policies": list(r.policies)},
+            })
+    doc = {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [{"tool": {"driver": {"name": TOOL_NAME, "rules": rules}}, "columnKind": "unicodeCodePoints",
+                  "results": results}],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+DIFF_RENDERERS = {"text": diff_text, "json": diff_json, "junit": diff_junit, "sarif": diff_sarif}
+
+
+def render_diff(report: DiffReport, fmt: str) -> str:
+    """``report`` in one of :data:`FORMATS`."""
+    return DIFF_RENDERERS[fmt](report)
