@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["netmend.k8s.intent_code", "netmend.k8s.check"]
+MODULES = ["netmend.k8s.intent_code", "netmend.k8s.check", "netmend.k8s.writeback"]
 
 
 @pytest.mark.parametrize("name", MODULES)
