@@ -51,9 +51,13 @@ class Inputs:
 
     cluster: Cluster
     policy_files: dict[str, str] = field(default_factory=dict)  # namespace/name -> file
+    # The policies exactly as a live cluster stores them (patch guards must match those).
+    stored: dict[str, dict] | None = None
 
     def policy_objects(self) -> dict[str, dict]:
         """namespace/name -> the policy as a Kubernetes object (what the planner patches)."""
+        if self.stored is not None:
+            return dict(self.stored)
         return {p.key: policy_to_dict(p) for p in self.cluster.policies}
 
 
