@@ -63,8 +63,9 @@ class AssertionResult:
     """The outcome of one assertion.
 
     ``probes`` are the failing connections as probe cells with the wanted
-    value; ``unprobed`` counts failing connections no Service port stands for
-    (the planner repairs probe cells only).
+    value; ``unprobed`` counts failing (source workload, target pod) pairs
+    whose failing ports no Service port stands for (the planner repairs probe
+    cells only).
     """
 
     assertion: Assertion
@@ -289,38 +290,68 @@ def check(
 
 
 def _check_pods(ctx: _Context, a: Assertion, max_witnesses: int) -> AssertionResult:
-    sources = ctx.pods(a.source)
-    targets = ctx.pods(a.target)
-    want = a.ports or PortSet.all()
     pods = ctx.sim.pods
-    checked, failures = 0, []
-    for src in sorted(sources, key=lambda i: pods[i].key):
-        for dst in sorted(targets, key=lambda i: pods[i].key):
-            if src == dst:
+    want = a.ports or PortSet.all()
+    by_class_src: dict[int, list[int]] = {}
+    by_class_dst: dict[int, list[int]] = {}
+    for i in ctx.pods(a.source):
+        by_class_src.setdefault(ctx.class_of[i], []).append(i)
+    for j in ctx.pods(a.target):
+        by_class_dst.setdefault(ctx.class_of[j], []).append(j)
+    checked = failing = 0
+    # Pods of one class get one answer, so each pair of classes is decided once.
+    bad_pairs: list[tuple[list[int], list[int], PortSet]] = []
+    for cs, srcs in sorted(by_class_src.items()):
+        for ct, dsts in sorted(by_class_dst.items()):
+            same = len(set(srcs) & set(dsts)) if cs == ct else 0
+            count = len(srcs) * len(dsts) - same
+            if count == 0:
                 continue
-            checked += 1
+            checked += count
+            src = srcs[0]
+            dst = next(j for j in dsts if j != src)
             conns = ctx.conns(src, dst)
             bad = minus(want, conns) if a.allow else want & conns
             if bad:
-                failures.append((src, dst, bad))
+                failing += count
+                bad_pairs.append((srcs, dsts, bad))
     if not checked:
         raise SelectionError(a, "a pair of distinct pods matching 'from' and 'to'")
+    candidates = []
+    for srcs, dsts, bad in bad_pairs:  # the first failing pairs of each class pair, then overall
+        firsts = []
+        for i in sorted(srcs, key=lambda k: pods[k].key):
+            for j in sorted(dsts, key=lambda k: pods[k].key):
+                if i != j:
+                    firsts.append((pods[i].key, pods[j].key, i, j, bad))
+                    if len(firsts) >= max_witnesses:
+                        break
+            if len(firsts) >= max_witnesses:
+                break
+        candidates.extend(firsts)
     witnesses = []
-    for src, dst, bad in failures[:max_witnesses]:
+    for src_key, dst_key, src, dst, bad in sorted(candidates, key=lambda c: (c[0], c[1]))[:max_witnesses]:
         first = bad.ranges()[0]
         verdict = connection_verdict(ctx.snap, src, dst, first.protocol, first.start)
         witnesses.append(Witness(
-            pods[src].key, pods[dst].key, str(bad),
-            f"{first.protocol}/{first.start}: {verdict.explain()}",
+            src_key, dst_key, str(bad), f"{first.protocol}/{first.start}: {verdict.explain()}",
             deciding_policies(verdict, a.allow),
         ))
     probes: list[tuple[str, str, bool]] = []
     unprobed = 0
-    for src, dst, bad in failures:
-        cells, complete = ctx.probes_for(src, dst, bad, a.allow)
-        probes.extend(cells)
-        unprobed += not complete
+    for srcs, dsts, bad in bad_pairs:
+        # A probe runs from a workload's first pod: one source pod per workload stands for it.
+        workloads: dict[tuple[str, str], int] = {}
+        for i in srcs:
+            workloads.setdefault((pods[i].namespace, pods[i].workload), i)
+        for src in workloads.values():
+            for dst in dsts:
+                if dst == src:
+                    continue
+                cells, complete = ctx.probes_for(src, dst, bad, a.allow)
+                probes.extend(cells)
+                unprobed += not complete
     return AssertionResult(
-        assertion=a, checked=checked, failing=len(failures), witnesses=tuple(witnesses),
+        assertion=a, checked=checked, failing=failing, witnesses=tuple(witnesses),
         probes=tuple(_dedupe(probes)), unprobed=unprobed,
     )
