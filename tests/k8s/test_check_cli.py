@@ -26,7 +26,7 @@ def check(intent: str, *args: str):
     return CliRunner().invoke(main, ["k8s", "check", "--intent", f"{INTENTS}/{intent}.intent.yaml", *TINY_SHOP, *args])
 
 
-CASES = [("holds", 0), ("fails", 1), ("matrix", 1)]
+CASES = [("holds", 0), ("fails", 1), ("matrix", 1), ("outside", 1)]
 
 
 @pytest.mark.parametrize(("intent", "code"), CASES)
@@ -132,3 +132,27 @@ def test_the_sarif_validator_rejects_a_broken_log():
     del doc["runs"][0]["results"][0]["message"]
     with pytest.raises(jsonschema.ValidationError):
         validate_sarif(json.dumps(doc))
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"allow": {"from": {"address": "not-an-ip"}, "to": {"namespace": "shop"}}},
+     "assertions[0].allow.from.address: expected one IPv4 or IPv6 address"),
+    ({"allow": {"from": {"address": "198.51.100.7"}, "to": {"address": "8.8.8.8"}}},
+     "an assertion needs one end in the cluster"),
+    ({"allow": {"from": {"namespace": "shop"}, "to": {"namespace": "data"}, "ports": ["53/ICMP"]}},
+     "assertions[0].allow.ports[0]: expected a port 1..65535"),
+    ({"allow": {"from": {"namespace": "shop"}, "to": {"service": "api"}, "ports": ["53/UDP"]}},
+     "Services are probed over TCP"),
+    ({"allow": {"from": {"namespace": "shop"}}}, "assertions[0].allow.to: expected a 'to' selection, missing"),
+    ({"allow": {"from": {"namespace": "shop"}, "to": {}}, "deny": {}}, "exactly one of the keys allow, deny"),
+    ({"allow": {"from": {"address": "198.51.100.7"}, "to": {"service": "api", "namespace": "shop"}}},
+     "expected a LoadBalancer port or nodePort of a selected Service, found none"),
+])
+def test_malformed_assertions_exit_2_naming_the_place(tmp_path, body, message):
+    import yaml
+
+    intent = tmp_path / "intent.yaml"
+    intent.write_text(yaml.safe_dump({"assertions": [body]}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["k8s", "check", "--intent", str(intent), *TINY_SHOP])
+    assert result.exit_code == 2, result.output
+    assert message in result.output

@@ -156,3 +156,14 @@ def test_an_intent_already_met_copies_the_tree_unchanged(tmp_path):
 def test_without_write_to_it_only_prints_the_diff(tmp_path, monkeypatch):
     result = repair("api-calls-web", None)
     assert result.exit_code == 0 and "+++ b/shop/web.yaml" in result.output and "Wrote" not in result.output
+
+
+def test_an_intent_about_outside_clients_is_repaired_and_then_holds(tmp_path):
+    out = tmp_path / "repaired"
+    intent = "tests/k8s/data/check/outside.intent.yaml"
+    result = CliRunner().invoke(main, ["k8s", "repair", *WORKLOADS, "--policies", POLICIES, "--intent", intent,
+                                       "--write-to", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "+          - ipBlock:\n+                cidr: 198.51.100.7/32\n" in result.output
+    again = CliRunner().invoke(main, ["k8s", "check", *WORKLOADS, "--policies", str(out), "--intent", intent])
+    assert again.exit_code == 0, again.output

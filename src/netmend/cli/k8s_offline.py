@@ -26,7 +26,6 @@ def _stated(intent_path: str, inputs: Inputs, dns: bool):
     of intent-as-code assertions restated as probes."""
     from netmend.k8s import K8sError
     from netmend.k8s.check import check
-    from netmend.repair.suggest import stated_matrix
 
     assertions = read_intent(intent_path)
     try:
@@ -35,7 +34,7 @@ def _stated(intent_path: str, inputs: Inputs, dns: bool):
         raise BadInput(f"{intent_path}: {exc}") from None
     cells = [c for r in results for c in r.assertion.cells]
     if cells:  # probe-matrix intent: every cell is stated, holding or not
-        return stated_matrix((s, t, r.assertion.allow) for r in results for s, t in r.assertion.cells)
+        return [(s, t, r.assertion.allow) for r in results for s, t in r.assertion.cells]
     unprobed = [r.assertion.name for r in results if r.unprobed]
     if unprobed:
         raise click.ClickException(
@@ -43,7 +42,7 @@ def _stated(intent_path: str, inputs: Inputs, dns: bool):
             "the planner repairs connections to Services"
         )
     failing = [p for r in results for p in r.probes]
-    return stated_matrix(failing) if failing else None
+    return failing or None
 
 
 def _target_dir(policies: tuple[str, ...], write_to: str) -> tuple[Path, Path]:
@@ -72,9 +71,8 @@ def offline_repair(
         policy_documents,
         unified_diff,
     )
-    from netmend.repair.cluster import propose, verify
     from netmend.repair.errors import RepairError
-    from netmend.repair.observe import Observation
+    from netmend.repair.suggest import plan_cells
 
     if not manifests:
         raise BadInput("an offline repair needs the workloads: pass --manifests")
@@ -100,15 +98,15 @@ def offline_repair(
     objects = inputs.policy_objects()
     objects.update({key: plain(obj) for key, (_, obj) in where.items()})
     stated = _stated(intent_path, inputs, dns)
-    plan = proposal = None
+    plan = repair = None
     if stated is not None:
         try:
-            proposal = propose(Observation(inputs.cluster, objects), stated, dns=dns, namespaces=namespaces or None)
+            repair = plan_cells(inputs.cluster, objects, stated, dns=dns, namespaces=namespaces or None)
         except RepairError as exc:
             raise click.ClickException(str(exc)) from None
         except ValueError as exc:
             raise click.ClickException(f"cannot plan: {exc}") from None
-        plan = proposal.plan
+        plan = repair.plan
     touched: dict[Path, str] = {}
     after_models = {p.key: p for p in inputs.cluster.policies}
     try:
@@ -131,10 +129,9 @@ def offline_repair(
                     raise click.ClickException(f"{file}: the rewritten file does not read back as the planned {obj.key}")
     except (WritebackError, K8sError) as exc:
         raise click.ClickException(f"cannot write the repair back: {exc}") from None
-    if proposal is not None and plan is not None and not plan.is_empty:
-        repaired = Observation(inputs.cluster.with_policies(tuple(after_models.values())), {})
-        ok, wrong = verify(repaired, proposal)
-        if not ok:
+    if repair is not None and plan is not None and not plan.is_empty:
+        wrong = repair.reaches(inputs.cluster, after_models.values())
+        if wrong:
             raise click.ClickException("the repaired files do not reach the intent: " + "; ".join(wrong))
     diffs = [unified_diff(loaded[file].text, touched[file], rel) for file, rel in files if file in touched]
     if out is not None:

@@ -15,13 +15,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from netmend.k8s.decide import allowed_ports, connection_verdict, pod_classes
+from netmend.k8s.decide import (
+    allowed_ports,
+    allowed_ports_external,
+    connection_verdict,
+    external_verdict,
+    pod_classes,
+)
 from netmend.k8s.errors import K8sError
-from netmend.k8s.intent_code import Assertion, ServiceSelection
+from netmend.k8s.intent_code import AddressSelection, Assertion, ServiceSelection
 from netmend.k8s.model import Cluster, LabelSelector, Service
 from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
 from netmend.k8s.probe import PROBE_PROTOCOL, Prober
-from netmend.k8s.semantics import Simulator, Snapshot, Verdict
+from netmend.k8s.semantics import EGRESS, INGRESS, Simulator, Snapshot, Verdict
 
 MAX_WITNESSES = 3
 
@@ -173,13 +179,31 @@ class _Context:
             if selection.matches(p.namespace, self.ns_labels.get(p.namespace, {}), dict(p.labels), p.workload)
         ]
 
+    def outside_cells(self, assertion: Assertion, services: list[Service]) -> list[tuple[str, str]]:
+        """Probes from an outside address: to LoadBalancer ports and nodePorts."""
+        assert isinstance(assertion.source, AddressSelection)
+        cells = []
+        for svc in services:
+            if not svc.is_external:
+                continue
+            for sp in svc.ports:
+                if sp.protocol != PROBE_PROTOCOL:
+                    continue
+                ports = ([sp.port] if svc.type == "LoadBalancer" else []) + ([sp.node_port] if sp.node_port else [])
+                for port in ports:
+                    if not assertion.ports or assertion.ports.contains(PROBE_PROTOCOL, port):
+                        cells.append((assertion.source.address, f"{svc.name}.{svc.namespace}:{port}"))
+        return cells
+
     def service_cells(self, assertion: Assertion) -> list[tuple[str, str]]:
         target = assertion.target
         assert isinstance(target, ServiceSelection)
-        sources = sorted({(self.sim.pods[i].namespace, self.sim.pods[i].workload) for i in self.pods(assertion.source)})
         services = [
             s for s in self.cluster.services if s.selector is not None and target.matches(s.name, s.namespace)
         ]
+        if isinstance(assertion.source, AddressSelection):
+            return self.outside_cells(assertion, services)
+        sources = sorted({(self.sim.pods[i].namespace, self.sim.pods[i].workload) for i in self.pods(assertion.source)})
         cells = []
         for namespace, workload in sources:
             first = self._first[(namespace, workload)]
@@ -247,6 +271,8 @@ def check(
         elif isinstance(a.target, ServiceSelection):
             cells = ctx.service_cells(a)
             if not cells:
+                if isinstance(a.source, AddressSelection):
+                    raise SelectionError(a, "a LoadBalancer port or nodePort of a selected Service")
                 raise SelectionError(a, "a source workload and a TCP port of a selected Service (not its own)")
             expanded.append(cells)
         else:
@@ -257,17 +283,21 @@ def check(
         grouped: dict[str, list[str]] = {}
         for source, target in all_cells:
             grouped.setdefault(source, []).append(target)
-        prober = Prober(cluster, grouped.items(), dns=dns)
+        outside = {a.source.address: a.source.address for a in assertions if isinstance(a.source, AddressSelection)}
+        prober = Prober(cluster, grouped.items(), dns=dns, externals=outside)
         actual = {(s, t): v for s, row in prober.run().rows for t, v in row}
     landing = {}
     if prober is not None:
-        for (_, src, endpoints), members in prober.connections().items():
+        for (kind, src, endpoints), members in prober.connections().items():
             for member in members:
-                landing[member] = (src, endpoints)
+                landing[member] = (kind, src, endpoints)
     out = []
     for a, cells in zip(assertions, expanded, strict=True):
         if cells is None:
-            out.append(_check_pods(ctx, a, max_witnesses))
+            if isinstance(a.source, AddressSelection) or isinstance(a.target, AddressSelection):
+                out.append(_check_address(ctx, a, max_witnesses))
+            else:
+                out.append(_check_pods(ctx, a, max_witnesses))
             continue
         assert prober is not None and actual is not None
         failing = [(s, t) for s, t in cells if actual[(s, t)] != a.allow]
@@ -275,9 +305,12 @@ def check(
         for s, t in failing[:max_witnesses]:
             policies: set[str] = set()
             if (s, t) in landing:
-                src, endpoints = landing[(s, t)]
+                kind, src, endpoints = landing[(s, t)]
                 for pod, port in endpoints:
-                    verdict = connection_verdict(ctx.snap, src, pod, PROBE_PROTOCOL, port)
+                    if kind == "address":
+                        verdict = external_verdict(ctx.snap, pod, src, INGRESS, PROBE_PROTOCOL, port)
+                    else:
+                        verdict = connection_verdict(ctx.snap, src, pod, PROBE_PROTOCOL, port)
                     if verdict.allowed != a.allow:
                         policies.update(deciding_policies(verdict, a.allow))
             witnesses.append(Witness(s, t, f"{PROBE_PROTOCOL} {t.rpartition(':')[2]}",
@@ -355,3 +388,35 @@ def _check_pods(ctx: _Context, a: Assertion, max_witnesses: int) -> AssertionRes
         assertion=a, checked=checked, failing=failing, witnesses=tuple(witnesses),
         probes=tuple(_dedupe(probes)), unprobed=unprobed,
     )
+
+
+def _check_address(ctx: _Context, a: Assertion, max_witnesses: int) -> AssertionResult:
+    """Pods and one address outside the cluster: only the pods' side decides."""
+    pods = ctx.sim.pods
+    want = a.ports or PortSet.all()
+    if isinstance(a.source, AddressSelection):
+        address, direction, chosen = a.source.address, INGRESS, ctx.pods(a.target)
+    else:
+        assert isinstance(a.target, AddressSelection)
+        address, direction, chosen = a.target.address, EGRESS, ctx.pods(a.source)
+    if not chosen:
+        raise SelectionError(a, "a pod matching the selection")
+    failures = []
+    decided: dict[int, PortSet] = {}
+    for pod in sorted(chosen, key=lambda i: pods[i].key):
+        key = ctx.class_of[pod]
+        if key not in decided:
+            conns = allowed_ports_external(ctx.snap, pod, address, direction)
+            decided[key] = minus(want, conns) if a.allow else want & conns
+        if decided[key]:
+            failures.append((pod, decided[key]))
+    witnesses = []
+    for pod, bad in failures[:max_witnesses]:
+        first = bad.ranges()[0]
+        verdict = external_verdict(ctx.snap, pod, address, direction, first.protocol, first.start)
+        ends = (pods[pod].key, f"address {address}")
+        source, target = ends if direction == EGRESS else ends[::-1]
+        witnesses.append(Witness(source, target, str(bad), f"{first.protocol}/{first.start}: {verdict.explain()}",
+                                 deciding_policies(verdict, a.allow)))
+    return AssertionResult(assertion=a, checked=len(chosen), failing=len(failures), witnesses=tuple(witnesses),
+                           unprobed=len(failures))

@@ -30,7 +30,12 @@ A document is a mapping with an ``assertions`` list (``version: 1`` and a
 ``to`` may instead name Services: ``service`` (a name or glob) with an optional
 ``namespace``; such a connection is probed the way ``k8s probe`` does it
 (TCP to the Service, any endpoint, after name resolution when DNS is
-modelled), and its ``ports`` are Service ports.
+modelled), and its ``ports`` are Service ports. From an ``address`` the
+Service is reached from outside: a LoadBalancer port or a nodePort.
+
+``{address: 203.0.113.10}`` stands for one address outside the cluster, as
+``from`` (it opens connections to the pods or Services in ``to``) or as ``to``
+(the pods in ``from`` open connections to it); one end must be in the cluster.
 
 ``ports`` lists ``80``, ``"8000-8100"``, ``"53/UDP"`` or ``"8000-8100/TCP"``
 (TCP by default). Without ``ports`` every port of every protocol counts (every
@@ -46,6 +51,7 @@ vacuous pass. Unknown keys are refused.
 from __future__ import annotations
 
 import fnmatch
+import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -183,6 +189,16 @@ class ServiceSelection:
 
 
 @dataclass(frozen=True)
+class AddressSelection:
+    """One address outside the cluster (a client on the internet, an external API)."""
+
+    address: str
+
+    def __str__(self) -> str:
+        return f"address {self.address}"
+
+
+@dataclass(frozen=True)
 class Assertion:
     """One allow or deny assertion.
 
@@ -193,8 +209,8 @@ class Assertion:
 
     name: str
     expect: str
-    source: PodSelection = PodSelection()
-    target: PodSelection | ServiceSelection = PodSelection()
+    source: PodSelection | AddressSelection = PodSelection()
+    target: PodSelection | ServiceSelection | AddressSelection = PodSelection()
     ports: PortSet = PortSet()
     cells: tuple[tuple[str, str], ...] = ()
     line: int = 0
@@ -313,7 +329,25 @@ class _Reader:
             workloads=self.names(at["workload"], (*path, "workload"), "workload") if "workload" in at else (),
         )
 
-    def target(self, value: Any, path: Path) -> PodSelection | ServiceSelection:
+    def address(self, value: Any, path: Path) -> AddressSelection:
+        at = self.mapping(value, path, ("address",))
+        text = at["address"]
+        try:
+            ip = ipaddress.ip_address(text) if isinstance(text, str) else None
+        except ValueError:
+            ip = None
+        if ip is None:
+            raise self.fail((*path, "address"), "one IPv4 or IPv6 address (outside the cluster)", text)
+        return AddressSelection(str(ip))
+
+    def origin(self, value: Any, path: Path) -> PodSelection | AddressSelection:
+        if isinstance(value, Mapping) and "address" in value:
+            return self.address(value, path)
+        return self.pods(value, path)
+
+    def target(self, value: Any, path: Path) -> PodSelection | ServiceSelection | AddressSelection:
+        if isinstance(value, Mapping) and "address" in value:
+            return self.address(value, path)
         if isinstance(value, Mapping) and "service" in value:
             at = self.mapping(value, path, _SERVICE_KEYS)
             (service,) = self.names(at["service"], (*path, "service"), "service name")
@@ -384,13 +418,16 @@ def parse_intent_code(data: Any, source: str = "intent", lines: Mapping[Path, in
         for key in ("from", "to"):
             if key not in body:
                 raise read.fail((*body_path, key), f"a '{key}' selection")
+        source = read.origin(body["from"], (*body_path, "from"))
         target = read.target(body["to"], (*body_path, "to"))
+        if isinstance(source, AddressSelection) and isinstance(target, AddressSelection):
+            raise read.fail((*body_path, "to"), "pods or a Service: an assertion needs one end in the cluster", body["to"])
         is_service = isinstance(target, ServiceSelection)
         ports = read.ports(body["ports"], (*body_path, "ports"), is_service) if "ports" in body else PortSet()
         out.append(Assertion(
             name=name,
             expect=expect,
-            source=read.pods(body["from"], (*body_path, "from")),
+            source=source,
             target=target,
             ports=ports,
             line=read.lines.get(path, 0),
