@@ -171,20 +171,34 @@ def _group(pods, changes: dict[tuple[int, int], tuple[PortSet, PortSet]], new: S
 
 
 def _external_rows(sim: Simulator, old: Snapshot, new: Snapshot, policies) -> list[DiffRow]:
-    rows = []
-    addresses = external_addresses(policies)
-    for pod_index, pod in enumerate(sim.pods):
-        for address in addresses:
-            for direction in (EGRESS, INGRESS):
+    """Changes towards and from outside addresses, by workload when all its pods changed alike."""
+    pods = sim.pods
+    changes: dict[tuple[str, str], dict[int, tuple[PortSet, PortSet]]] = {}
+    for address in external_addresses(policies):
+        for direction in (EGRESS, INGRESS):
+            for pod_index in range(len(pods)):
                 before = allowed_ports_external(old, pod_index, address, direction)
                 after = allowed_ports_external(new, pod_index, address, direction)
-                if before == after:
-                    continue
-                gained, lost = minus(after, before), minus(before, after)
-                ends = (pod.key, f"address {address}")
-                source, target = ends if direction == EGRESS else ends[::-1]
+                if before != after:
+                    delta = (minus(after, before), minus(before, after))
+                    changes.setdefault((address, direction), {})[pod_index] = delta
+    members: dict[tuple[str, str], list[int]] = {}
+    for i, pod in enumerate(pods):
+        members.setdefault((pod.namespace, pod.workload), []).append(i)
+    rows = []
+    for (address, direction), by_pod in changes.items():
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i in sorted(by_pod):
+            groups.setdefault((pods[i].namespace, pods[i].workload), []).append(i)
+        for (namespace, workload), changed in sorted(groups.items()):
+            alike = len({by_pod[i] for i in changed}) == 1 and len(changed) == len(members[(namespace, workload)])
+            for i in changed[:1] if alike else changed:
+                gained, lost = by_pod[i]
                 first = (gained or lost).ranges()[0]
-                verdict = external_verdict(new, pod_index, address, direction, first.protocol, first.start)
+                verdict = external_verdict(new, i, address, direction, first.protocol, first.start)
+                name = f"{namespace}/{workload}" if alike else pods[i].key
+                ends = (name, f"address {address}")
+                source, target = ends if direction == EGRESS else ends[::-1]
                 rows.append(DiffRow(source, target, gained, lost, f"{first.protocol}/{first.start} now: {verdict.explain()}",
                                     deciding_policies(verdict, not gained)))
     return rows
