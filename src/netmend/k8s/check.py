@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from netmend.k8s.decide import (
+    allowed,
     allowed_ports,
     allowed_ports_external,
     connection_verdict,
@@ -30,6 +31,8 @@ from netmend.k8s.probe import PROBE_PROTOCOL, Prober
 from netmend.k8s.semantics import EGRESS, INGRESS, Simulator, Snapshot, Verdict
 
 MAX_WITNESSES = 3
+# Port lists this short are decided port by port (a yes/no per port), longer ones as port sets.
+MAX_POINTS = 16
 
 
 class SelectionError(K8sError, ValueError):
@@ -322,9 +325,20 @@ def check(
     return tuple(out)
 
 
+_NONE = PortSet()
+
+
+def _points(ports: PortSet) -> list[tuple[str, int]] | None:
+    """Every (protocol, port) of a short port list, or ``None`` when it is long."""
+    if sum(r.end - r.start + 1 for r in ports.ranges()) > MAX_POINTS:
+        return None
+    return [(r.protocol, port) for r in ports.ranges() for port in range(r.start, r.end + 1)]
+
+
 def _check_pods(ctx: _Context, a: Assertion, max_witnesses: int) -> AssertionResult:
     pods = ctx.sim.pods
     want = a.ports or PortSet.all()
+    points = _points(want)
     by_class_src: dict[int, list[int]] = {}
     by_class_dst: dict[int, list[int]] = {}
     for i in ctx.pods(a.source):
@@ -343,8 +357,12 @@ def _check_pods(ctx: _Context, a: Assertion, max_witnesses: int) -> AssertionRes
             checked += count
             src = srcs[0]
             dst = next(j for j in dsts if j != src)
-            conns = ctx.conns(src, dst)
-            bad = minus(want, conns) if a.allow else want & conns
+            if points is not None:
+                wrong = [(proto, port) for proto, port in points if allowed(ctx.snap, src, dst, proto, port) != a.allow]
+                bad = PortSet.of(PortRange(proto, port, port) for proto, port in wrong) if wrong else _NONE
+            else:
+                conns = ctx.conns(src, dst)
+                bad = minus(want, conns) if a.allow else want & conns
             if bad:
                 failing += count
                 bad_pairs.append((srcs, dsts, bad))

@@ -46,3 +46,8 @@ def allowed_ports_external(snap: Snapshot, pod: int, address: str, direction: st
 def external_verdict(snap: Snapshot, pod: int, address: str, direction: str, protocol: str, port: int) -> Verdict:
     """:func:`connection_verdict` between pod ``pod`` and an address outside the cluster."""
     return snap.verdict_external(pod, address, direction, protocol, port)
+
+
+def allowed(snap: Snapshot, src: int, dst: int, protocol: str, port: int) -> bool:
+    """:func:`connection_verdict`'s decision alone (the fast path: no evidence gathered)."""
+    return snap.allowed(src, dst, protocol, port)

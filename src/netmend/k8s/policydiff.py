@@ -106,6 +106,25 @@ def _joint_classes(old: Snapshot, new: Snapshot) -> list[list[int]]:
     return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
 
 
+def _moved(old: Snapshot, new: Snapshot) -> tuple[list[bool] | None, list[bool]]:
+    """Per pod, whether its egress (first) or ingress rules differ between the snapshots.
+
+    Compiled rules are cached by policy value, so an unchanged policy yields
+    the very same rule objects in both. ``(None, ...)`` when something else
+    could differ (other admin tiers), so every pair is compared.
+    """
+    n = len(old.sim.pods)
+    if getattr(old, "tiers", None) is not getattr(new, "tiers", None):
+        return None, [True] * n
+
+    def signature(rules) -> tuple | None:
+        return None if rules is None else tuple(id(r) for r in rules)
+
+    egress = [signature(old.egress[i]) != signature(new.egress[i]) for i in range(n)]
+    ingress = [signature(old.ingress[i]) != signature(new.ingress[i]) for i in range(n)]
+    return egress, ingress
+
+
 def _why(new: Snapshot, src: int, dst: int, gained: PortSet, lost: PortSet) -> tuple[str, tuple[str, ...]]:
     first = (gained or lost).ranges()[0]
     verdict = connection_verdict(new, src, dst, first.protocol, first.start)
@@ -122,8 +141,13 @@ def diff_policy_sets(
     by_old, by_new = _keys(old), _keys(new)
     changes: dict[tuple[int, int], tuple[PortSet, PortSet]] = {}
     classes = _joint_classes(snap_old, snap_new)
+    egress_moved, ingress_moved = _moved(snap_old, snap_new)
     for src_class in classes:
+        # Members of a joint class are selected alike, so the first stands for all.
+        source_still = egress_moved is not None and not egress_moved[src_class[0]]
         for dst_class in classes:
+            if source_still and not ingress_moved[dst_class[0]]:
+                continue  # neither end's rules changed: the connection cannot have
             a, b = src_class[0], dst_class[0]
             if a == b and len(src_class) == 1:
                 continue
