@@ -78,3 +78,27 @@ def test_diff_rows_are_exactly_the_ports_gained_and_lost(cluster, extra, more):
     back = diff_policy_sets(cluster, new, old)
     assert {(r.source, r.target, r.lost) for r in back.rows} == {(r.source, r.target, r.gained) for r in result.rows}
     assert diff_policy_sets(cluster, old, old).rows == ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(clusters(max_policies=3), st.lists(policies("new0"), max_size=2))
+def test_diff_towards_outside_addresses_matches_verdicts_port_by_port(cluster, extra):
+    from netmend.k8s.policydiff import external_addresses
+    from netmend.k8s.semantics import EGRESS, INGRESS
+
+    old = list(cluster.policies)
+    new = [*old[1:], *extra]
+    result = diff_policy_sets(cluster, old, new)
+    sim = Simulator(cluster)
+    before, after = sim.snapshot(tuple(old)), sim.snapshot(tuple(new))
+    rows = {(r.source, r.target): r for r in result.rows}
+    for address in external_addresses((*old, *new)):
+        for i, pod in enumerate(sim.pods):
+            for direction in (EGRESS, INGRESS):
+                ends = (pod.key, f"address {address}")
+                row = rows.get(ends if direction == EGRESS else ends[::-1])
+                for proto, port in GRID:
+                    was = before.verdict_external(i, address, direction, proto, port).allowed
+                    now = after.verdict_external(i, address, direction, proto, port).allowed
+                    assert (row is not None and row.gained.contains(proto, port)) == (now and not was)
+                    assert (row is not None and row.lost.contains(proto, port)) == (was and not now)

@@ -162,7 +162,7 @@ def diff_policy_sets(
                     if i != j:
                         changes[(i, j)] = delta
     rows = _group(pods, changes, snap_new)
-    rows += _external_rows(sim, snap_old, snap_new, (*old, *new))
+    rows += _external_rows(sim, snap_old, snap_new, (*old, *new), (egress_moved, ingress_moved))
     return PolicySetDiff(
         rows=tuple(rows),
         added=tuple(sorted(set(by_new) - set(by_old))),
@@ -194,13 +194,17 @@ def _group(pods, changes: dict[tuple[int, int], tuple[PortSet, PortSet]], new: S
     return rows
 
 
-def _external_rows(sim: Simulator, old: Snapshot, new: Snapshot, policies) -> list[DiffRow]:
+def _external_rows(sim: Simulator, old: Snapshot, new: Snapshot, policies, moved) -> list[DiffRow]:
     """Changes towards and from outside addresses, by workload when all its pods changed alike."""
     pods = sim.pods
+    egress_moved, ingress_moved = moved
     changes: dict[tuple[str, str], dict[int, tuple[PortSet, PortSet]]] = {}
     for address in external_addresses(policies):
         for direction in (EGRESS, INGRESS):
+            side = egress_moved if direction == EGRESS else ingress_moved
             for pod_index in range(len(pods)):
+                if side is not None and not side[pod_index]:
+                    continue
                 before = allowed_ports_external(old, pod_index, address, direction)
                 after = allowed_ports_external(new, pod_index, address, direction)
                 if before != after:
