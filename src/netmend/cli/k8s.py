@@ -23,7 +23,7 @@ from netmend.k8s import (
     demo_workloads,
     load_cluster,
     mismatch_summary,
-    read_policies,
+    read_all_policies,
     render_grid,
 )
 
@@ -46,7 +46,7 @@ def k8s() -> None:
     "policies",
     multiple=True,
     type=click.Path(exists=True),
-    help="NetworkPolicy file or directory; repeatable. Replaces the demo's policies; adds to --manifests'.",
+    help="Policy file or directory (NetworkPolicy, ClusterNetworkPolicy, AdminNetworkPolicy, BaselineAdminNetworkPolicy); repeatable. Replaces the demo's policies; adds to --manifests'.",
 )
 @expected_option("Expected matrix (YAML/JSON: source -> service:port -> bool). Default: the demo's.")
 @dns_option("require: a source must reach kube-dns on UDP 53 to resolve names; ignore: skip that step.")
@@ -58,8 +58,8 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
         if manifests:
             cluster = load_cluster(manifests, policies, kube_dns=require_dns)
         else:
-            chosen = tuple(read_policies(policies)) if policies else demo_policies()
-            cluster = demo_workloads().with_policies(chosen)
+            chosen, admin = read_all_policies(policies) if policies else (demo_policies(), ())
+            cluster = demo_workloads().with_policies(tuple(chosen)).with_admin_policies(tuple(admin))
         if expected:
             want = read_expected(expected)
         elif not manifests:
