@@ -12,7 +12,7 @@ from netmend.k8s.explain import explain_connection
 from netmend.k8s.semantics import Simulator
 
 PROBES = [("TCP", 80), ("TCP", 443), ("UDP", 53), ("SCTP", 9090), ("TCP", 8080), ("TCP", 5000)]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _np_side(side):
