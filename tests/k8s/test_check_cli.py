@@ -22,11 +22,16 @@ def at_repo_root(monkeypatch):
     monkeypatch.chdir(REPO)
 
 
+# Intents checked with more policies than tiny-shop's own: admin-tier guardrails.
+EXTRA = {"admin": ("--policies", f"{INTENTS}/admin")}
+
+
 def check(intent: str, *args: str):
-    return CliRunner().invoke(main, ["k8s", "check", "--intent", f"{INTENTS}/{intent}.intent.yaml", *TINY_SHOP, *args])
+    return CliRunner().invoke(main, ["k8s", "check", "--intent", f"{INTENTS}/{intent}.intent.yaml", *TINY_SHOP,
+                                     *EXTRA.get(intent, ()), *args])
 
 
-CASES = [("holds", 0), ("fails", 1), ("matrix", 1), ("outside", 1)]
+CASES = [("holds", 0), ("fails", 1), ("matrix", 1), ("outside", 1), ("admin", 1)]
 
 
 @pytest.mark.parametrize(("intent", "code"), CASES)
@@ -156,3 +161,27 @@ def test_malformed_assertions_exit_2_naming_the_place(tmp_path, body, message):
     result = CliRunner().invoke(main, ["k8s", "check", "--intent", str(intent), *TINY_SHOP])
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+def test_an_admin_deny_is_named_and_repaired_in_the_admin_policy_not_a_networkpolicy():
+    report = json.loads(check("admin", "--format", "json").output)
+    queries = report["assertions"][0]
+    assert not queries["holds"] and queries["witnesses"][0]["policies"] == ["ClusterNetworkPolicy/protect-data"]
+    assert any("DENIED by Admin tier" in line for line in queries["witnesses"][0]["chain"])
+    repair = queries["repair"]
+    assert repair["edits"] == ["ClusterNetworkPolicy/protect-data: add rule 'allow-shop-api-to-db-data-5432' (Accept) "
+                               "before the deciding one"]
+    assert "no NetworkPolicy edit can change it" in repair["reason"]
+    # The other assertion forbids exactly what this one asks: the report says the repair breaks it.
+    assert repair["breaks"] == ["shop-never-reaches-db"]
+    sarif = validate_sarif(check("admin", "--format", "sarif").output)
+    related = sarif["runs"][0]["results"][0]["relatedLocations"]
+    assert related == [{"id": 0, "message": {"text": "ClusterNetworkPolicy protect-data decides this connection"},
+                        "physicalLocation": {"artifactLocation": {"uri": f"{INTENTS}/admin/guardrails.yaml"}}}]
+
+
+def test_verbose_chains_also_name_the_policies_that_do_not_select_the_pod():
+    terse = check("fails", "--no-repair").output
+    verbose = check("fails", "--no-repair", "--verbose").output
+    assert "1 other NetworkPolicy does not select shop/web-0" in terse
+    assert "shop/api: podSelector {app=api} does not match shop/web-0" in verbose and "1 other NetworkPolicy" not in verbose

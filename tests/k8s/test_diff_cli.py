@@ -20,6 +20,7 @@ NEW = {
     "narrow": "tests/k8s/data/diff/narrow.policies.yaml",
     "same": "tests/k8s/data/diff/same.policies.yaml",
     "mixed": "tests/k8s/data/diff/mixed",
+    "guarded": "tests/k8s/data/diff/guarded",  # tiny-shop plus admin-tier guardrails
 }
 
 
@@ -38,6 +39,7 @@ EXIT_CODES = {
     ("narrow", None): 0, ("narrow", "widen"): 0, ("narrow", "narrow"): 1, ("narrow", "any"): 1,
     ("same", None): 0, ("same", "widen"): 0, ("same", "narrow"): 0, ("same", "any"): 0,
     ("mixed", None): 0, ("mixed", "widen"): 1, ("mixed", "narrow"): 1, ("mixed", "any"): 1,
+    ("guarded", None): 0, ("guarded", "widen"): 0, ("guarded", "narrow"): 1, ("guarded", "any"): 1,
 }
 
 
@@ -101,4 +103,15 @@ def test_bad_input_exits_2(tmp_path):
     for name in ("a.yaml", "b.yaml"):
         (twice / name).write_text((REPO / OLD).read_text(encoding="utf-8"), encoding="utf-8")
     result = CliRunner().invoke(main, ["k8s", "diff", OLD, str(twice), *WORKLOADS])
-    assert result.exit_code == 2 and "one NetworkPolicy per namespace/name" in result.output
+    assert result.exit_code == 2 and "one policy per kind and name" in result.output
+
+
+def test_admin_policies_take_part_in_the_diff_both_ways():
+    added = json.loads(diff("guarded", "--format", "json").output)
+    assert added["policies"]["added"] == ["ClusterNetworkPolicy/baseline-dns", "ClusterNetworkPolicy/protect-data"]
+    (change,) = added["changes"]
+    assert (change["source"], change["target"], change["lost"]) == ("shop/api", "data/db", "TCP 5432")
+    assert change["policies"] == ["ClusterNetworkPolicy/protect-data"]
+    removed = json.loads(CliRunner().invoke(main, ["k8s", "diff", NEW["guarded"], OLD, *WORKLOADS, "--format", "json"]).output)
+    assert removed["policies"]["removed"] == added["policies"]["added"]
+    assert [(c["source"], c["target"], c["gained"]) for c in removed["changes"]] == [("shop/api", "data/db", "TCP 5432")]

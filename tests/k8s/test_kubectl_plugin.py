@@ -19,8 +19,9 @@ from k8s_oracles import REPO
 from toolkit_helpers import TINY_SHOP, assert_golden
 
 from netmend.cli import main as netmend_main
+from netmend.cli.kubectl_plugin import ADMIN_RESOURCES
 from netmend.cli.kubectl_plugin import main as plugin
-from netmend.k8s import as_list, load_cluster, to_dict
+from netmend.k8s import admin_policy_to_dict, as_list, load_cluster, to_dict
 
 INTENTS = "tests/k8s/data/check"
 FAKE = """#!{python}
@@ -30,6 +31,15 @@ with open(os.environ["FAKE_KUBECTL_LOG"], "a", encoding="utf-8") as log:
 if "get" not in sys.argv or os.environ.get("FAKE_KUBECTL_FAIL"):
     sys.stderr.write("error: the server could not be reached\\n")
     sys.exit(1)
+resource = sys.argv[sys.argv.index("get") + 1]
+if resource.endswith(".policy.networking.k8s.io"):  # admin-tier kinds: CRDs installed only with a fixture
+    admin = os.environ.get("FAKE_KUBECTL_ADMIN")
+    if not admin:
+        sys.stderr.write("error: the server doesn't have a resource type " + resource.split(".")[0] + "\\n")
+        sys.exit(1)
+    items = [d for d in json.load(open(admin, encoding="utf-8"))["items"] if d["kind"].lower()[:-1] + "ies" == resource.split(".")[0]]
+    sys.stdout.write(json.dumps(dict(apiVersion="v1", kind="List", items=items)))
+    sys.exit(0)
 sys.stdout.write(open(os.environ["FAKE_KUBECTL_STATE"], encoding="utf-8").read())
 """
 
@@ -79,7 +89,9 @@ def run(*args: str):
 def test_check_reads_the_current_context_through_kubectl_get_json(fake_kubectl):
     result = run("check", "--intent", f"{INTENTS}/fails.intent.yaml", "--context", "kind-shop")
     assert result.exit_code == 1, result.output
-    assert fake_kubectl() == [["--context", "kind-shop", "get", "namespaces,pods,services,networkpolicies", "-A", "-o", "json"]]
+    calls = fake_kubectl()
+    assert calls[0] == ["--context", "kind-shop", "get", "namespaces,pods,services,networkpolicies", "-A", "-o", "json"]
+    assert [c[3] for c in calls[1:]] == list(ADMIN_RESOURCES) and all(c[:2] == ["--context", "kind-shop"] for c in calls)
     assert_golden("plugin-check-live.txt", result.output)
     # The suggested commands patch the live objects in the same context.
     report = json.loads(run("check", "--intent", f"{INTENTS}/fails.intent.yaml", "--context", "kind-shop",
@@ -143,4 +155,28 @@ def test_the_real_kubectl_dispatches_kubectl_netmend(kubectl, fake_kubectl, tmp_
     live = subprocess.run([kubectl, "netmend", "check", "--intent", f"{INTENTS}/holds.intent.yaml"],
                           capture_output=True, text=True, env=env, timeout=120, check=False)
     assert live.returncode == 0, live.stderr
-    assert fake_kubectl()[-1] == ["get", "namespaces,pods,services,networkpolicies", "-A", "-o", "json"]
+    assert ["get", "namespaces,pods,services,networkpolicies", "-A", "-o", "json"] in fake_kubectl()
+
+
+def test_admin_policies_are_read_from_the_live_cluster(fake_kubectl, monkeypatch, tmp_path):
+    guarded = load_cluster([REPO / TINY_SHOP[1]], [REPO / TINY_SHOP[3], REPO / INTENTS / "admin"])
+    admin = tmp_path / "admin.json"
+    admin.write_text(json.dumps(as_list([admin_policy_to_dict(p) for p in guarded.admin_policies])), encoding="utf-8")
+    monkeypatch.setenv("FAKE_KUBECTL_ADMIN", str(admin))
+    live = json.loads(run("check", "--intent", f"{INTENTS}/admin.intent.yaml", "--format", "json").output)
+    files = json.loads(CliRunner().invoke(netmend_main, ["k8s", "check", "--intent", f"{INTENTS}/admin.intent.yaml",
+                                                         *TINY_SHOP, "--policies", f"{INTENTS}/admin",
+                                                         "--format", "json"]).output)
+    assert [(a["name"], a["holds"]) for a in live["assertions"]] == [(a["name"], a["holds"]) for a in files["assertions"]]
+    assert live["assertions"][0]["witnesses"][0]["policies"] == ["ClusterNetworkPolicy/protect-data"]
+    # Applying the live NetworkPolicies again changes nothing; the live guardrails stay in force.
+    same = run("diff", "tests/k8s/apps/tiny-shop/policies.yaml", "--fail-on", "any")
+    assert same.exit_code == 0, same.output
+
+
+def test_a_failing_admin_read_other_than_a_missing_crd_is_exit_2(fake_kubectl, monkeypatch, tmp_path):
+    broken = tmp_path / "admin.json"
+    broken.write_text("{not json", encoding="utf-8")
+    monkeypatch.setenv("FAKE_KUBECTL_ADMIN", str(broken))
+    result = run("check", "--intent", f"{INTENTS}/holds.intent.yaml")
+    assert result.exit_code == 2

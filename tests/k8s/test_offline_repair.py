@@ -167,3 +167,30 @@ def test_an_intent_about_outside_clients_is_repaired_and_then_holds(tmp_path):
     assert "+          - ipBlock:\n+                cidr: 198.51.100.7/32\n" in result.output
     again = CliRunner().invoke(main, ["k8s", "check", *WORKLOADS, "--policies", str(out), "--intent", intent])
     assert again.exit_code == 0, again.output
+
+
+def _guarded_tree(tmp_path: Path) -> Path:
+    import shutil
+
+    tree_root = tmp_path / "guarded"
+    shutil.copytree(REPO / POLICIES, tree_root)
+    shutil.copy(REPO / "tests/k8s/data/check/admin/guardrails.yaml", tree_root / "guardrails.yaml")
+    return tree_root
+
+
+def test_admin_policies_in_the_tree_take_part_and_are_copied_unchanged(tmp_path):
+    source = _guarded_tree(tmp_path)
+    out = tmp_path / "repaired"
+    result = repair("api-calls-web", out, policies=str(source))
+    assert result.exit_code == 0, result.output
+    assert (out / "guardrails.yaml").read_bytes() == (source / "guardrails.yaml").read_bytes()
+
+
+def test_a_connection_the_admin_tier_decides_is_refused_with_the_reason(tmp_path):
+    source = _guarded_tree(tmp_path)
+    out = tmp_path / "repaired"
+    result = CliRunner().invoke(main, ["k8s", "repair", *WORKLOADS, "--policies", str(source),
+                                       "--intent", "tests/k8s/data/check/admin.intent.yaml", "--write-to", str(out)])
+    assert result.exit_code == 1 and not out.exists()
+    assert "decided by ClusterNetworkPolicy/protect-data in the admin tiers" in result.output
+    assert "no NetworkPolicy edit can change them" in result.output

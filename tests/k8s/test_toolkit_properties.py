@@ -102,3 +102,47 @@ def test_diff_towards_outside_addresses_matches_verdicts_port_by_port(cluster, e
                     now = after.verdict_external(i, address, direction, proto, port).allowed
                     assert (row is not None and row.gained.contains(proto, port)) == (now and not was)
                     assert (row is not None and row.lost.contains(proto, port)) == (was and not now)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_check_and_diff_agree_with_brute_force_under_admin_tiers(data):
+    from admin_strategies import admin_policies, tiered_clusters
+
+    cluster = data.draw(tiered_clusters())
+    doc = parse_intent_code({"assertions": [{data.draw(st.sampled_from(["allow", "deny"])): {
+        "from": {"namespace": "*"}, "to": {"namespace": data.draw(namespace_patterns)},
+        "ports": [f"{port}/{proto}" for proto, port in data.draw(port_lists)]}}]})
+    (assertion,) = doc.assertions
+    sim = Simulator(cluster)
+    snap = sim.snapshot()
+    ns_labels = {n.name: dict(n.labels) for n in cluster.namespaces}
+    chosen = [[i for i, p in enumerate(sim.pods)
+               if sel.matches(p.namespace, ns_labels[p.namespace], dict(p.labels), p.workload)]
+              for sel in (assertion.source, assertion.target)]
+    pairs = [(i, j) for i in chosen[0] for j in chosen[1] if i != j]
+    ports = [(r.protocol, r.start) for r in assertion.ports.ranges()]
+    if pairs:
+        failing = sum(
+            (not all(snap.allowed(i, j, p, q) for p, q in ports)) if assertion.allow
+            else any(snap.allowed(i, j, p, q) for p, q in ports)
+            for i, j in pairs
+        )
+        (result,) = check(cluster, doc.assertions, dns=False)
+        assert (result.checked, result.failing) == (len(pairs), failing)
+    old_admin = cluster.admin_policies
+    new_admin = (*old_admin[1:], *data.draw(st.lists(admin_policies(9), max_size=1)))
+    result = diff_policy_sets(cluster, cluster.policies, cluster.policies, old_admin, new_admin)
+    before = sim.snapshot(cluster.policies, admin_policies=old_admin)
+    after = sim.snapshot(cluster.policies, admin_policies=new_admin)
+    rows = {(r.source, r.target): r for r in result.rows}
+    for i, src in enumerate(sim.pods):
+        for j, dst in enumerate(sim.pods):
+            if i == j:
+                continue
+            row = rows.get((f"{src.namespace}/{src.workload}", f"{dst.namespace}/{dst.workload}")) or rows.get(
+                (src.key, dst.key))
+            for proto, port in GRID:
+                was, now = before.allowed(i, j, proto, port), after.allowed(i, j, proto, port)
+                assert (row is not None and row.gained.contains(proto, port)) == (now and not was)
+                assert (row is not None and row.lost.contains(proto, port)) == (was and not now)

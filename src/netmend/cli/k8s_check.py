@@ -33,7 +33,7 @@ def format_option(func):
 
 
 def run_check(inputs: Inputs, intent_path: str, *, dns: bool, fmt: str, repair: bool,
-              kubectl_args: tuple[str, ...] = ()) -> int:
+              kubectl_args: tuple[str, ...] = (), verbose: bool = False) -> int:
     """Check, print the report, return the exit code (0 every assertion holds, 1 one fails)."""
     from netmend.k8s import K8sError
     from netmend.k8s.check import check as check_assertions
@@ -41,7 +41,7 @@ def run_check(inputs: Inputs, intent_path: str, *, dns: bool, fmt: str, repair: 
 
     assertions = read_intent(intent_path)
     try:
-        results = check_assertions(inputs.cluster, assertions, dns=dns)
+        results = check_assertions(inputs.cluster, assertions, dns=dns, verbose=verbose)
     except K8sError as exc:
         raise BadInput(f"{intent_path}: {exc}") from None
     suggestions = {}
@@ -49,8 +49,9 @@ def run_check(inputs: Inputs, intent_path: str, *, dns: bool, fmt: str, repair: 
         from netmend.repair.suggest import suggest
 
         objects = inputs.policy_objects()
+        holding = [r.assertion for r in results if r.holds]
         for r in results:
-            s = suggest(inputs.cluster, objects, r, dns=dns, kubectl_args=kubectl_args)
+            s = suggest(inputs.cluster, objects, r, dns=dns, kubectl_args=kubectl_args, holding=holding)
             if s is not None:
                 suggestions[r.assertion.name] = s
     report = CheckReport(
@@ -69,8 +70,9 @@ def run_check(inputs: Inputs, intent_path: str, *, dns: bool, fmt: str, repair: 
 @format_option
 @click.option("--repair/--no-repair", "repair", default=True, show_default=True,
               help="Plan a suggested repair for each failing assertion.")
-def check(intent_path: str, manifests, policies, dns: str, fmt: str, repair: bool) -> None:
+@click.option("--verbose", is_flag=True, help="Decision chains also name the policies that do not select the pod.")
+def check(intent_path: str, manifests, policies, dns: str, fmt: str, repair: bool, verbose: bool) -> None:
     """Check the policies against an intent: exit 0 when every assertion holds, 1 when one
     fails, 2 on bad input. Failing assertions say which policy decides and how to repair it."""
     inputs = load_inputs(manifests, policies, dns=dns == "require")
-    sys.exit(run_check(inputs, intent_path, dns=dns == "require", fmt=fmt, repair=repair))
+    sys.exit(run_check(inputs, intent_path, dns=dns == "require", fmt=fmt, repair=repair, verbose=verbose))

@@ -13,10 +13,19 @@ from netmend.cli.k8s_inputs import BadInput, Inputs, file_uri, load_inputs, read
 def run_diff(inputs: Inputs, old_label: str, new_label: str, old, new, new_files: dict[str, str], *,
              fail_on: str | None, fmt: str) -> int:
     """Diff, print, and return the exit code (1 when ``--fail-on`` is triggered)."""
+    from netmend.k8s.model import AdminPolicy, NetworkPolicy
     from netmend.k8s.policydiff import diff_policy_sets
     from netmend.k8s.reports import DiffReport, render_diff
 
-    result = diff_policy_sets(inputs.cluster, tuple(old), tuple(new))
+    def split(policies) -> tuple[tuple, tuple]:
+        return (tuple(p for p in policies if isinstance(p, NetworkPolicy)),
+                tuple(p for p in policies if isinstance(p, AdminPolicy)))
+
+    (old_np, old_admin), (new_np, new_admin) = split(old), split(new)
+    # Admin policies in either set make both sets explicit; else both run the cluster's own.
+    explicit = bool(old_admin or new_admin)
+    result = diff_policy_sets(inputs.cluster, old_np, new_np,
+                              old_admin if explicit else None, new_admin if explicit else None)
     report = DiffReport(
         old=old_label, new=new_label, diff=result, fail_on=fail_on,
         policy_uris={key: file_uri(path) for key, path in new_files.items()}, new_uri=file_uri(new_label),
@@ -31,7 +40,7 @@ def read_policy_set(path: str) -> tuple[list, dict[str, str]]:
     keys = [o.key for _, o in read]
     duplicates = sorted({k for k in keys if keys.count(k) > 1})
     if duplicates:
-        raise BadInput(f"{path}: expected one NetworkPolicy per namespace/name, got several {', '.join(duplicates)}")
+        raise BadInput(f"{path}: expected one policy per kind and name, got several {', '.join(duplicates)}")
     return [o for _, o in read], {o.key: f for f, o in read}
 
 

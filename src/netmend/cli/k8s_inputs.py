@@ -33,7 +33,9 @@ from netmend.k8s.intent_code import (
 )
 from netmend.k8s.load import manifest_files
 from netmend.k8s.manifest import ModelObject, Skipped, policy_to_dict
-from netmend.k8s.model import Cluster, NetworkPolicy
+from netmend.k8s.model import AdminPolicy, Cluster, NetworkPolicy
+
+POLICY_TYPES = (NetworkPolicy, AdminPolicy)
 
 BAD_INPUT = 2
 _ARROW = re.compile(r"\s*(?:->|\u2192)\s*")
@@ -71,9 +73,12 @@ def read_files(paths: Iterable[str | Path], *, policies_only: bool = False) -> l
             except (OSError, UnicodeDecodeError) as exc:
                 raise BadInput(f"{file}: cannot read: {exc}") from None
             for obj in parse_text(text, str(file)):
-                if policies_only and not isinstance(obj, NetworkPolicy):
+                if policies_only and not isinstance(obj, POLICY_TYPES):
                     kind = obj.kind if isinstance(obj, Skipped) else type(obj).__name__
-                    raise BadInput(f"{file}: kind: expected NetworkPolicy (a policy path holds policies only), got {kind!r}")
+                    raise BadInput(
+                        f"{file}: kind: expected NetworkPolicy, ClusterNetworkPolicy, AdminNetworkPolicy or "
+                        f"BaselineAdminNetworkPolicy (a policy path holds policies only), got {kind!r}"
+                    )
                 out.append((str(file), obj))
     return out
 
@@ -87,15 +92,16 @@ def load_inputs(manifests: Iterable[str], policies: Iterable[str], *, dns: bool)
     try:
         if not manifests:
             read = read_files(policies, policies_only=True) if policies else []
-            chosen = tuple(o for _, o in read) if policies else demo_policies()
-            cluster = demo_workloads().with_policies(chosen)  # type: ignore[arg-type]
-            return Inputs(cluster, {o.key: f for f, o in read if isinstance(o, NetworkPolicy)})
+            chosen = tuple(o for _, o in read if isinstance(o, NetworkPolicy)) if policies else demo_policies()
+            admin = tuple(o for _, o in read if isinstance(o, AdminPolicy))
+            cluster = demo_workloads().with_policies(chosen).with_admin_policies(admin)
+            return Inputs(cluster, {o.key: f for f, o in read if isinstance(o, POLICY_TYPES)})
         read = read_files(manifests) + read_files(policies, policies_only=True)
         objects = [o for _, o in read]
         cluster = build_cluster(with_kube_dns(objects) if dns else objects)
     except K8sError as exc:
         raise BadInput(str(exc)) from None
-    files = {o.key: f for f, o in read if isinstance(o, NetworkPolicy)}
+    files = {o.key: f for f, o in read if isinstance(o, POLICY_TYPES)}
     return Inputs(cluster, files)
 
 

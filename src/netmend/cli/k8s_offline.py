@@ -26,12 +26,21 @@ def _stated(intent_path: str, inputs: Inputs, dns: bool):
     of intent-as-code assertions restated as probes."""
     from netmend.k8s import K8sError
     from netmend.k8s.check import check
+    from netmend.k8s.model import ADMIN_KINDS
 
     assertions = read_intent(intent_path)
     try:
         results = check(inputs.cluster, assertions, dns=dns)
     except K8sError as exc:
         raise BadInput(f"{intent_path}: {exc}") from None
+    admin = sorted({p for r in results if not r.holds for w in r.witnesses for p in w.policies
+                    if p.partition("/")[0] in ADMIN_KINDS})
+    if admin:
+        raise click.ClickException(
+            f"{intent_path}: failing connections are decided by {', '.join(admin)} in the admin tiers, before "
+            "any NetworkPolicy is read: no NetworkPolicy edit can change them (netmend k8s check --intent "
+            f"{intent_path} shows the exception rule the admin policy would need)"
+        )
     cells = [c for r in results for c in r.assertion.cells]
     if cells:  # probe-matrix intent: every cell is stated, holding or not
         return [(s, t, r.assertion.allow) for r in results for s, t in r.assertion.cells]

@@ -21,15 +21,50 @@ from netmend.cli.k8s_repair import repair
 
 
 def live_inputs(kubectl: str, args: tuple[str, ...]) -> Inputs:
-    """The current context's state, read with one ``kubectl get -o json``."""
+    """The current context's state: ``kubectl get namespaces,pods,services,networkpolicies -A -o json``,
+    then each admin-tier kind."""
     from netmend.repair.errors import RepairError
     from netmend.repair.kubectl import SubprocessKubectl, read_state
 
+    run = SubprocessKubectl(kubectl)
     try:
-        obs = read_state(SubprocessKubectl(kubectl), args)
+        obs = read_state(run, args)
     except RepairError as exc:
         raise BadInput(f"cannot read the cluster: {exc}") from None
-    return Inputs(obs.cluster, {}, dict(obs.policies))
+    admin = read_admin_policies(run, args)
+    return Inputs(obs.cluster.with_admin_policies(admin), {}, dict(obs.policies))
+
+
+# The admin-tier kinds, as kubectl names their resources; a cluster without their CRDs lacks them.
+ADMIN_RESOURCES = (
+    "clusternetworkpolicies.policy.networking.k8s.io",
+    "adminnetworkpolicies.policy.networking.k8s.io",
+    "baselineadminnetworkpolicies.policy.networking.k8s.io",
+)
+_NO_RESOURCE = "the server doesn't have a resource type"
+
+
+def read_admin_policies(run, args: tuple[str, ...]) -> tuple:
+    """Admin-tier policies of the current context (none where their CRDs are not installed)."""
+    import json
+
+    from netmend.k8s import K8sError, parse_admin_policy
+
+    out = []
+    for resource in ADMIN_RESOURCES:
+        result = run(["kubectl", *args, "get", resource, "-o", "json"])
+        if result.code != 0:
+            if _NO_RESOURCE in result.stderr:
+                continue
+            raise BadInput(f"cannot read {resource}: kubectl get failed (exit {result.code}): {result.stderr.strip()}")
+        try:
+            items = json.loads(result.stdout).get("items") or []
+            out.extend(parse_admin_policy(item, f"{resource} item {i}") for i, item in enumerate(items))
+        except (json.JSONDecodeError, AttributeError) as exc:
+            raise BadInput(f"cannot read {resource}: kubectl get printed no JSON List ({exc})") from None
+        except K8sError as exc:
+            raise BadInput(f"cannot read {resource}: {exc}") from None
+    return tuple(out)
 
 
 def cluster_options(func):
@@ -53,11 +88,15 @@ def choose_inputs(manifests, policies, *, dns: bool, kubectl: str, args: tuple[s
     live = live_inputs(kubectl, args)
     if not policies:
         return live
-    from netmend.k8s.model import NetworkPolicy
+    from netmend.k8s.model import AdminPolicy, NetworkPolicy
 
     read = read_files(policies, policies_only=True)
     chosen = tuple(o for _, o in read if isinstance(o, NetworkPolicy))
-    return Inputs(live.cluster.with_policies(chosen), {o.key: f for f, o in read})
+    cluster = live.cluster.with_policies(chosen)
+    admin = tuple(o for _, o in read if isinstance(o, AdminPolicy))
+    if admin:  # candidate admin policies replace the live ones too
+        cluster = cluster.with_admin_policies(admin)
+    return Inputs(cluster, {o.key: f for f, o in read})
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -78,13 +117,14 @@ def main() -> None:
 @format_option
 @click.option("--repair/--no-repair", "repair", default=True, show_default=True,
               help="Plan a suggested repair (kubectl patch commands) for each failing assertion.")
+@click.option("--verbose", is_flag=True, help="Decision chains also name the policies that do not select the pod.")
 @cluster_options
-def check(intent_path, manifests, policies, dns, fmt, repair, kubeconfig, context, kubectl) -> None:
+def check(intent_path, manifests, policies, dns, fmt, repair, verbose, kubeconfig, context, kubectl) -> None:
     """Check the current context (or files) against an intent: exit 0 holds, 1 fails, 2 bad input."""
     args = _args(kubeconfig, context)
     inputs = choose_inputs(manifests, policies, dns=dns == "require", kubectl=kubectl, args=args)
     sys.exit(run_check(inputs, intent_path, dns=dns == "require", fmt=fmt, repair=repair,
-                       kubectl_args=args if not manifests else ()))
+                       kubectl_args=args if not manifests else (), verbose=verbose))
 
 
 @main.command("diff")
@@ -96,8 +136,9 @@ def check(intent_path, manifests, policies, dns, fmt, repair, kubeconfig, contex
 @format_option
 @cluster_options
 def diff(paths, manifests, fail_on, fmt, kubeconfig, context, kubectl) -> None:
-    """``diff NEW``: what applying NEW changes against the live policies; ``diff OLD NEW``:
-    two policy sets on the live (or --manifests) workloads."""
+    """``diff NEW``: what ``kubectl apply -f NEW`` changes on the live cluster (NEW's policies
+    replace the live ones of the same kind and name); ``diff OLD NEW``: two policy sets on the
+    live (or --manifests) workloads."""
     from netmend.cli.k8s_diff import read_policy_set, run_diff
 
     if len(paths) > 2:
@@ -105,12 +146,17 @@ def diff(paths, manifests, fail_on, fmt, kubeconfig, context, kubectl) -> None:
     if len(paths) == 1 and manifests:
         raise BadInput("diff NEW compares with the live policies; with --manifests give OLD NEW")
     inputs = load_inputs(manifests, (), dns=True) if manifests else live_inputs(kubectl, _args(kubeconfig, context))
+    new, new_files = read_policy_set(paths[-1])
     if len(paths) == 1:
-        old, old_label = list(inputs.cluster.policies), "live"
+        # What `kubectl apply -f NEW` changes: NEW's policies replace the live ones of the
+        # same kind and name, every other live policy stays.
+        old, old_label = [*inputs.cluster.policies, *inputs.cluster.admin_policies], "live"
+        merged = {p.key: p for p in old}
+        merged.update((p.key, p) for p in new)
+        new = list(merged.values())
     else:
         old, _ = read_policy_set(paths[0])
         old_label = paths[0]
-    new, new_files = read_policy_set(paths[-1])
     sys.exit(run_diff(inputs, old_label, paths[-1], old, new, new_files, fail_on=fail_on, fmt=fmt))
 
 

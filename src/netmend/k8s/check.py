@@ -20,15 +20,16 @@ from netmend.k8s.decide import (
     allowed_ports,
     allowed_ports_external,
     connection_verdict,
+    decision_chain,
     external_verdict,
     pod_classes,
 )
 from netmend.k8s.errors import K8sError
 from netmend.k8s.intent_code import AddressSelection, Assertion, ServiceSelection
-from netmend.k8s.model import Cluster, LabelSelector, Service
+from netmend.k8s.model import ADMIN_TIER, BASELINE_TIER, Cluster, LabelSelector, Service
 from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
 from netmend.k8s.probe import PROBE_PROTOCOL, Prober
-from netmend.k8s.semantics import EGRESS, INGRESS, Simulator, Snapshot, Verdict
+from netmend.k8s.semantics import EGRESS, INGRESS, TIER_NETWORK_POLICY, Simulator, Snapshot, Verdict
 
 MAX_WITNESSES = 3
 # Port lists this short are decided port by port (a yes/no per port), longer ones as port sets.
@@ -48,23 +49,33 @@ class SelectionError(K8sError, ValueError):
 
 @dataclass(frozen=True)
 class Witness:
-    """One failing connection: where, on which ports, and what decides it."""
+    """One failing connection: where, on which ports, and what decides it.
+
+    ``explanation`` is the verdict in one line; ``chain`` the whole decision
+    chain (every tier of both directions, each rule and why it matched or not).
+    """
 
     source: str
     target: str
     ports: str
     explanation: str
     policies: tuple[str, ...] = ()
+    chain: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    """A repair proposed for a failing assertion, or why there is none."""
+    """A repair proposed for a failing assertion, or why there is none.
+
+    ``breaks`` names the assertions that hold now and would fail after it
+    (the intent contradicts itself, or the repair is wider than the probes).
+    """
 
     edits: tuple[str, ...] = ()
     diff: str = ""
     commands: tuple[str, ...] = ()
     reason: str = ""
+    breaks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -131,18 +142,23 @@ def probe_target_name(service: Service, port: int, source_namespace: str) -> str
 def deciding_policies(verdict: Verdict, want_allowed: bool) -> tuple[str, ...]:
     """The policies that make a verdict contradict the wanted value.
 
-    A connection wanted but denied is decided by the policies isolating the
-    side that admits it nowhere; one wanted denied but allowed, by the
-    policies of the rules admitting it.
+    On each side that decides against the wish: the admin or baseline policy
+    whose rule decided, or in the NetworkPolicy tier the policies isolating
+    the pod (a connection wanted but denied) or those whose rules admit it
+    (wanted denied but allowed). A side left to the default decides by no
+    policy.
     """
     out: set[str] = set()
     for side in (verdict.egress, verdict.ingress):
-        if side is None:
+        if side is None or side.allowed != (not want_allowed):
             continue
-        if want_allowed and not side.allowed:
-            out.update(side.policies)
-        elif not want_allowed and side.isolated:
-            out.update(ref.policy for ref in side.allowed_by)
+        tier = side.tier
+        if tier == ADMIN_TIER and side.admin is not None:
+            out.add(side.admin.policy)
+        elif tier == BASELINE_TIER and side.baseline is not None:
+            out.add(side.baseline.policy)
+        elif tier == TIER_NETWORK_POLICY:
+            out.update(side.policies if not side.allowed else (ref.policy for ref in side.allowed_by))
     return tuple(sorted(out))
 
 
@@ -151,6 +167,7 @@ class _Context:
 
     def __init__(self, cluster: Cluster, dns: bool):
         self.cluster, self.dns = cluster, dns
+        self.verbose = False  # decision chains name the policies that do not select the pod too
         self.sim = Simulator(cluster)
         self.snap: Snapshot = self.sim.snapshot()
         self.ns_labels = {n.name: dict(n.labels) for n in cluster.namespaces}
@@ -256,8 +273,12 @@ def check(
     *,
     dns: bool = True,
     max_witnesses: int = MAX_WITNESSES,
+    verbose: bool = False,
 ) -> tuple[AssertionResult, ...]:
     """Evaluate ``assertions`` on ``cluster`` under its own policies.
+
+    ``verbose``: the witnesses' decision chains also name every policy that
+    does not select the pod.
 
     Raises
     ------
@@ -267,6 +288,7 @@ def check(
         When a probe cell names an unknown source, Service or port.
     """
     ctx = _Context(cluster, dns)
+    ctx.verbose = verbose
     expanded: list[list[tuple[str, str]] | None] = []
     for a in assertions:
         if a.cells:
@@ -307,17 +329,21 @@ def check(
         witnesses = []
         for s, t in failing[:max_witnesses]:
             policies: set[str] = set()
+            chain: tuple[str, ...] = ()
             if (s, t) in landing:
                 kind, src, endpoints = landing[(s, t)]
                 for pod, port in endpoints:
                     if kind == "address":
                         verdict = external_verdict(ctx.snap, pod, src, INGRESS, PROBE_PROTOCOL, port)
                     else:
-                        verdict = connection_verdict(ctx.snap, src, pod, PROBE_PROTOCOL, port)
+                        verdict = connection_verdict(ctx.snap, src, pod, PROBE_PROTOCOL, port, via_service=True)
                     if verdict.allowed != a.allow:
                         policies.update(deciding_policies(verdict, a.allow))
+                        if not chain:
+                            chain = tuple(decision_chain(ctx.snap, src, pod, PROBE_PROTOCOL, port,
+                                                         via_service=kind != "address").lines(ctx.verbose))
             witnesses.append(Witness(s, t, f"{PROBE_PROTOCOL} {t.rpartition(':')[2]}",
-                                     str(prober.explain(s, t)), tuple(sorted(policies))))
+                                     str(prober.explain(s, t)), tuple(sorted(policies)), chain))
         out.append(AssertionResult(
             assertion=a, checked=len(cells), failing=len(failing), witnesses=tuple(witnesses),
             probes=tuple((s, t, a.allow) for s, t in failing),
@@ -387,6 +413,7 @@ def _check_pods(ctx: _Context, a: Assertion, max_witnesses: int) -> AssertionRes
         witnesses.append(Witness(
             src_key, dst_key, str(bad), f"{first.protocol}/{first.start}: {verdict.explain()}",
             deciding_policies(verdict, a.allow),
+            tuple(decision_chain(ctx.snap, src, dst, first.protocol, first.start).lines(ctx.verbose)),
         ))
     probes: list[tuple[str, str, bool]] = []
     unprobed = 0
@@ -434,7 +461,9 @@ def _check_address(ctx: _Context, a: Assertion, max_witnesses: int) -> Assertion
         verdict = external_verdict(ctx.snap, pod, address, direction, first.protocol, first.start)
         ends = (pods[pod].key, f"address {address}")
         source, target = ends if direction == EGRESS else ends[::-1]
+        chain_ends = (pod, address) if direction == EGRESS else (address, pod)
+        chain = decision_chain(ctx.snap, *chain_ends, first.protocol, first.start).lines(ctx.verbose)
         witnesses.append(Witness(source, target, str(bad), f"{first.protocol}/{first.start}: {verdict.explain()}",
-                                 deciding_policies(verdict, a.allow)))
+                                 deciding_policies(verdict, a.allow), tuple(chain)))
     return AssertionResult(assertion=a, checked=len(chosen), failing=len(failures), witnesses=tuple(witnesses),
                            unprobed=len(failures))

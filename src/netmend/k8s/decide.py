@@ -9,17 +9,31 @@ profiles) changes these functions only, never the commands built on them.
 
 from __future__ import annotations
 
+from netmend.k8s.explain import ConnectionChain, explain_connection
 from netmend.k8s.portset import PortSet
 from netmend.k8s.semantics import Snapshot, Verdict
 
 
-def connection_verdict(snap: Snapshot, src: int, dst: int, protocol: str, port: int) -> Verdict:
+def connection_verdict(
+    snap: Snapshot, src: int, dst: int, protocol: str, port: int, *, via_service: bool = False
+) -> Verdict:
     """Whether pod ``src`` may open ``protocol``/``port`` to pod ``dst``, with the evidence.
 
     ``Verdict.allowed`` is the decision and ``Verdict.explain()`` names the
-    policies and rules behind it, egress side first.
+    tiers, policies and rules behind it, egress side first. ``via_service``:
+    the connection was addressed to a Service that sent it to ``dst``.
     """
-    return snap.verdict(src, dst, protocol, port)
+    return snap.verdict(src, dst, protocol, port, via_service=via_service)
+
+
+def decision_chain(
+    snap: Snapshot, src: int | str, dst: int | str, protocol: str, port: int, *, via_service: bool = False
+) -> ConnectionChain:
+    """The whole decision chain: every tier of both directions, each rule matched or not and why.
+
+    ``src`` or ``dst`` may be an address outside the cluster.
+    """
+    return explain_connection(snap, src, dst, protocol, port, via_service=via_service)
 
 
 def allowed_ports(snap: Snapshot, src: int, dst: int) -> PortSet:

@@ -26,7 +26,7 @@ from netmend.k8s.decide import (
     external_verdict,
     pod_classes,
 )
-from netmend.k8s.model import Cluster, NetworkPolicy
+from netmend.k8s.model import AdminPolicy, Cluster, NetworkPolicy
 from netmend.k8s.portset import PortSet
 from netmend.k8s.semantics import EGRESS, INGRESS, Simulator, Snapshot
 
@@ -73,26 +73,35 @@ class PolicySetDiff:
         return False
 
 
-def _keys(policies: Iterable[NetworkPolicy]) -> dict[str, NetworkPolicy]:
+def _keys(policies: Iterable[NetworkPolicy | AdminPolicy]) -> dict[str, NetworkPolicy | AdminPolicy]:
     return {p.key: p for p in policies}
 
 
-def external_addresses(policies: Iterable[NetworkPolicy]) -> tuple[str, ...]:
-    """One address per region the ipBlocks of ``policies`` cut: each block's first
-    address and the one just past it (sorted, deduplicated)."""
+def _cidrs(policy: NetworkPolicy | AdminPolicy) -> Iterable[str]:
+    """Every CIDR an ipBlock (or an admin ``networks`` peer) of ``policy`` names."""
+    if isinstance(policy, AdminPolicy):
+        for rule in (*policy.ingress, *policy.egress):
+            for peer in rule.peers:
+                yield from peer.networks or ()
+        return
+    for direction in (INGRESS, EGRESS):
+        for rule in policy.rules(direction):
+            for peer in rule.peers or ():
+                if peer.ip_block is not None:
+                    yield from (peer.ip_block.cidr, *peer.ip_block.excepts)
+
+
+def external_addresses(policies: Iterable[NetworkPolicy | AdminPolicy]) -> tuple[str, ...]:
+    """One address per region the ipBlocks (and admin networks) of ``policies`` cut:
+    each block's first address and the one just past it (sorted, deduplicated)."""
     out = set()
     for pol in policies:
-        for direction in (INGRESS, EGRESS):
-            for rule in pol.rules(direction):
-                for peer in rule.peers or ():
-                    if peer.ip_block is None:
-                        continue
-                    for cidr in (peer.ip_block.cidr, *peer.ip_block.excepts):
-                        net = ipaddress.ip_network(cidr, strict=False)
-                        out.add(net.network_address)
-                        past = int(net.broadcast_address) + 1
-                        if past < 2 ** net.max_prefixlen:
-                            out.add(ipaddress.ip_address(past) if net.version == 4 else ipaddress.IPv6Address(past))
+        for cidr in _cidrs(pol):
+            net = ipaddress.ip_network(cidr, strict=False)
+            out.add(net.network_address)
+            past = int(net.broadcast_address) + 1
+            if past < 2 ** net.max_prefixlen:
+                out.add(ipaddress.ip_address(past) if net.version == 4 else ipaddress.IPv6Address(past))
     return tuple(str(a) for a in sorted(out, key=lambda a: (a.version, int(a))))
 
 
@@ -132,13 +141,24 @@ def _why(new: Snapshot, src: int, dst: int, gained: PortSet, lost: PortSet) -> t
 
 
 def diff_policy_sets(
-    cluster: Cluster, old: Sequence[NetworkPolicy], new: Sequence[NetworkPolicy]
+    cluster: Cluster,
+    old: Sequence[NetworkPolicy],
+    new: Sequence[NetworkPolicy],
+    old_admin: Sequence[AdminPolicy] | None = None,
+    new_admin: Sequence[AdminPolicy] | None = None,
 ) -> PolicySetDiff:
-    """What changes when ``cluster`` runs ``new`` instead of ``old``."""
+    """What changes when ``cluster`` runs ``new`` instead of ``old``.
+
+    ``old_admin``/``new_admin`` are the admin-tier policies of each side
+    (``None``: the cluster's own).
+    """
     sim = Simulator(cluster)
-    snap_old, snap_new = sim.snapshot(tuple(old)), sim.snapshot(tuple(new))
+    old_admin = tuple(cluster.admin_policies if old_admin is None else old_admin)
+    new_admin = tuple(cluster.admin_policies if new_admin is None else new_admin)
+    snap_old = sim.snapshot(tuple(old), admin_policies=old_admin)
+    snap_new = sim.snapshot(tuple(new), admin_policies=new_admin)
     pods = sim.pods
-    by_old, by_new = _keys(old), _keys(new)
+    by_old, by_new = _keys((*old, *old_admin)), _keys((*new, *new_admin))
     changes: dict[tuple[int, int], tuple[PortSet, PortSet]] = {}
     classes = _joint_classes(snap_old, snap_new)
     egress_moved, ingress_moved = _moved(snap_old, snap_new)
@@ -162,7 +182,7 @@ def diff_policy_sets(
                     if i != j:
                         changes[(i, j)] = delta
     rows = _group(pods, changes, snap_new)
-    rows += _external_rows(sim, snap_old, snap_new, (*old, *new), (egress_moved, ingress_moved))
+    rows += _external_rows(sim, snap_old, snap_new, (*old, *new, *old_admin, *new_admin), (egress_moved, ingress_moved))
     return PolicySetDiff(
         rows=tuple(rows),
         added=tuple(sorted(set(by_new) - set(by_old))),

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from netmend.k8s.check import AssertionResult, Suggestion
+from netmend.k8s.model import ADMIN_KINDS
 from netmend.k8s.policydiff import DiffRow, PolicySetDiff
 from netmend.k8s.portset import PortSet
 
@@ -58,8 +59,17 @@ def _suggestion_lines(s: Suggestion | None) -> list[str]:
     lines += [f"  - {e}" for e in s.edits]
     if s.reason:
         lines.append(f"  note: {s.reason}")
+    if s.breaks:
+        lines.append(f"  warning: it would make {', '.join(s.breaks)} fail (the intent contradicts itself there)")
     lines += [f"  {line}" for line in s.diff.splitlines()]
     return lines
+
+
+def _why_lines(w) -> list[str]:
+    """The decision chain when there is one (the explanation line alone otherwise)."""
+    if not w.chain:
+        return [f"why: {w.explanation}"]
+    return [f"why: {w.explanation}", "chain:", *(f"  {line}" for line in w.chain)]
 
 
 def check_text(report: CheckReport) -> str:
@@ -70,7 +80,7 @@ def check_text(report: CheckReport) -> str:
         lines.append(f"{'PASS' if r.holds else 'FAIL'} {a.name}: {_summary(r)}")
         for w in r.witnesses:
             lines.append(f"  {w.source} -> {w.target} on {w.ports}")
-            lines.append(f"    why: {w.explanation}")
+            lines += [f"    {line}" for line in _why_lines(w)]
             if w.policies:
                 lines.append(f"    decided by: {', '.join(w.policies)}")
         if r.failing > len(r.witnesses):
@@ -84,7 +94,8 @@ def check_text(report: CheckReport) -> str:
 def _suggestion_dict(s: Suggestion | None) -> dict | None:
     if s is None:
         return None
-    return {"edits": list(s.edits), "diff": s.diff, "commands": list(s.commands), "reason": s.reason}
+    return {"edits": list(s.edits), "diff": s.diff, "commands": list(s.commands), "reason": s.reason,
+            "breaks": list(s.breaks)}
 
 
 def check_json(report: CheckReport) -> str:
@@ -108,7 +119,7 @@ def check_json(report: CheckReport) -> str:
                 "failing": r.failing,
                 "witnesses": [
                     {"source": w.source, "target": w.target, "ports": w.ports,
-                     "explanation": w.explanation, "policies": list(w.policies)}
+                     "explanation": w.explanation, "policies": list(w.policies), "chain": list(w.chain)}
                     for w in r.witnesses
                 ],
                 "probes": [{"source": s, "target": t, "wanted": v} for s, t, v in r.probes],
@@ -125,7 +136,7 @@ def _failure_text(r: AssertionResult, s: Suggestion | None) -> str:
     lines = []
     for w in r.witnesses:
         lines.append(f"{w.source} -> {w.target} on {w.ports}")
-        lines.append(f"  why: {w.explanation}")
+        lines += [f"  {line}" for line in _why_lines(w)]
         if w.policies:
             lines.append(f"  decided by: {', '.join(w.policies)}")
     if r.failing > len(r.witnesses):
@@ -182,7 +193,10 @@ def check_sarif(report: CheckReport) -> str:
         related = []
         policies = sorted({p for w in r.witnesses for p in w.policies})
         for number, key in enumerate(policies):
-            entry: dict = {"id": number, "message": {"text": f"NetworkPolicy {key} decides this connection"}}
+            kind = key.partition("/")[0]
+            what = kind if kind in ADMIN_KINDS else "NetworkPolicy"
+            name = key.partition("/")[2] if kind in ADMIN_KINDS else key
+            entry: dict = {"id": number, "message": {"text": f"{what} {name} decides this connection"}}
             if key in report.policy_uris:
                 entry["physicalLocation"] = {"artifactLocation": {"uri": report.policy_uris[key]}}
             related.append(entry)
@@ -202,7 +216,8 @@ def check_sarif(report: CheckReport) -> str:
                 "checked": r.checked,
                 "failing": r.failing,
                 "failingConnections": [
-                    {"source": w.source, "target": w.target, "ports": w.ports, "explanation": w.explanation}
+                    {"source": w.source, "target": w.target, "ports": w.ports, "explanation": w.explanation,
+                     "chain": list(w.chain)}
                     for w in r.witnesses
                 ],
                 "repair": _suggestion_dict(suggestion),
