@@ -27,7 +27,7 @@ from netmend.repair.clients import extract_clients
 from netmend.repair.netarena import build_prompt, task_text
 
 APPS = Path(__file__).parents[1] / "k8s" / "apps"
-APP_NAMES = ("bank", "iot", "tiny-shop")
+APP_NAMES = ("bank", "clinic", "iot", "tiny-shop")
 
 
 @pytest.fixture(scope="module", params=APP_NAMES)

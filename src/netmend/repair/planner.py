@@ -345,6 +345,7 @@ class _Search:
                     orphans.append((index, f"{change.source} -> {change.target} (want {change.expected}; {side})"))
                 for edit in found:
                     raw.setdefault(edit, set()).add(req)
+        raw = _merge_same_text(raw)
         for edit, covers in self._grouped(raw).items():
             raw.setdefault(edit, set()).update(covers)
         out = [_Candidate(e, frozenset(c)) for e, c in raw.items()]
@@ -954,6 +955,28 @@ class _Search:
                     edits, changed = rest, True
                     break
         return edits
+
+
+def _text_identity(edit: Edit) -> tuple:
+    """What an edit writes into the policy text, whatever direction proposed it."""
+    if isinstance(edit, SetValue):
+        return ("value", edit.key, edit.path, edit.value)
+    if isinstance(edit, SetPodSelector):
+        return ("selector", edit.key, edit.labels)
+    return ("edit", edit)
+
+
+def _merge_same_text(raw: Mapping[Edit, set[int]]) -> dict[Edit, set[int]]:
+    """One candidate per text change: a podSelector restored for an ingress and for an
+    egress requirement is one edit covering both (two would clash on one field)."""
+    groups: dict[tuple, list[Edit]] = {}
+    for edit in raw:
+        groups.setdefault(_text_identity(edit), []).append(edit)
+    out: dict[Edit, set[int]] = {}
+    for members in groups.values():
+        members.sort(key=lambda e: (e.weight, edit_sort_key(e)))
+        out[members[0]] = set().union(*(raw[m] for m in members))
+    return out
 
 
 def _block_holds(peer: Peer, ip) -> bool:
