@@ -725,6 +725,7 @@ BUILDERS["remove_listed"] = lambda b, c: ("remove", ("names", b["t"], None), b.g
 BUILDERS["from_graph"] = lambda b, c: ("graph",)
 BUILDERS["from_node"] = lambda b, c: b["p"]
 BUILDERS["update"] = lambda b, c: ("update", b["t"], b["v"])
+BUILDERS["update_each"] = lambda b, c: ("update", ("set_of", b["t"]), b["v"])
 BUILDERS["cap_of_it"] = lambda b, c: ("it",)
 BUILDERS["for_each"] = lambda b, c: ("for_each", b["pk"], b["k"])
 BUILDERS["one_kind"] = lambda b, c: ("counted_kind", b["one"], b["k"])
@@ -761,6 +762,14 @@ BUILDERS["core_has"] = lambda b, c: _core(b["p"], b)
 BUILDERS["core_children"] = lambda b, c: ("set", b["p"], b["k"], "children", ())
 BUILDERS["core_rate"] = lambda b, c: ("set", b["p"], b["k"], "descendants",
                                       (("where", ("capacity",), "==", b["v"]),))
+
+
+@_builder("each_one")
+def _each_one(b: dict, cats: tuple) -> object:
+    core = _core(b["p"], b)
+    return core if core is _REJECT or "f" not in b else core[:4] + (b["f"],)
+
+
 BUILDERS["core_graph"] = lambda b, c: ("set", None, b["k"], "descendants", ())
 
 
@@ -994,7 +1003,7 @@ class _Resolve:
             return self.value(frame)
         _, one, kind = frame
         if self.value(one) != 1:
-            raise UnknownRequest("a for-each addition adds one node to each parent",
+            raise UnknownRequest("'a new <kind>' here adds one node, not a number of them",
                                  expected=P.EXPECTED["for_each_add"], text=self.text)
         return self.value(kind)
 
@@ -1008,7 +1017,7 @@ class _Resolve:
         steps = []
         for _, n, kinds, _count in new_nodes:
             name = self.value(n)
-            given = {self.value(k) for k in kinds}
+            given = {self.new_kind(k) for k in kinds}
             named = _NEW_NAME_KIND.match(name)
             if named and named.group(1) in K.ENTITY_KINDS and not given:
                 given = {named.group(1)}

@@ -500,9 +500,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "update"),
         ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "update"),
-        ("FOREACH set:t [COMMA] SET (ITS|THE) CAP TO amount:v", "update"),
-        ("FOREACH set:t [COMMA] SET CAP TO amount:v", "update"),
-        ("FOREACH set:t [COMMA] SET IT TO RATE:v", "update"),
+        ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
+        ("FOREACH each:t [COMMA] SET (IT|ITS CAP) (TO|AS) RATE:v", "update_each"),
+    ),
+    # What "for each" / "for all" ranges over: "for all ports in A", "for every port of S".
+    "each": (
+        ("set:s", None),
+        ("KIND_SG:k [DIRECT:d] [relative] loc:p [[COMMA] DEEP:e3] [filters:f]", "each_one"),
     ),
     "cap_target": (
         ("CAP (OF|FOR|AMONG) targets:t", None),
