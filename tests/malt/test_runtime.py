@@ -115,9 +115,15 @@ def test_typed_children_descendants_parents_and_ancestors() -> None:
 
 def test_capacity_is_own_plus_every_port_below() -> None:
     assert _read(ir.CapacityOf("s1.p2")) == 4e9
-    assert _read(ir.CapacityOf("s1")) == 5e9
-    assert _read(ir.CapacityOf("agg")) == 10e9  # each port once, though dom holds them too
+    assert _read(ir.CapacityOf("s1")) == 5e9 == _read(ir.CapacityOf("s1", total=True))
+    assert _read(ir.CapacityOf("agg", total=True)) == 10e9  # each port once, though dom holds them too
     assert _read(ir.CapacityOf("ghost")) is None
+
+
+def test_only_a_port_or_a_switch_has_a_plain_capacity() -> None:
+    """An agg block's capacity is defined only as a total: the plain question answers None."""
+    assert _read(ir.CapacityOf("agg")) is None
+    assert _read(ir.CapacityOf("agg", total=True)) == 10e9
 
 
 def test_aggregates_and_their_empty_cases() -> None:
@@ -203,7 +209,7 @@ reads = st.one_of(
     st.builds(ir.ListChildren, existing),
     st.builds(ir.Rank, existing, st.booleans()),
     st.builds(ir.ListNodes, selections),
-    st.builds(ir.CapacityOf, existing),
+    st.builds(ir.CapacityOf, existing, st.booleans()),
     st.builds(ir.Aggregate, st.sampled_from(ir.AGGREGATES), selections),
     st.builds(ir.Top, selections, metrics, st.one_of(st.none(), st.integers(1, 5)), st.booleans()),
 )

@@ -212,12 +212,20 @@ class ListNodes:
 
 @dataclass(frozen=True)
 class CapacityOf:
-    """The capacity of the node named ``name``: its own if a port, plus every port below it."""
+    """The capacity of the node named ``name``: its own if a port, plus every port below it.
+
+    Capacity is a port's attribute. A packet switch's capacity is its ports'
+    total (what NetArena's rank calls a child's total physical capacity), so
+    the plain question is defined for ports and switches only; of any other
+    node only the ``total`` is (the request must say "total" or "sum"), and
+    the plain question answers None.
+    """
 
     name: str
+    total: bool = False
 
     def literal(self) -> tuple:
-        return ("capacity", self.name)
+        return ("capacity", self.name) if self.total else ("capacity", self.name, False)
 
 
 AGGREGATES: tuple[str, ...] = ("sum", "min", "max", "average", "count")

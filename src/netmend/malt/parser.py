@@ -789,9 +789,18 @@ def _op(cats: tuple, pos: int) -> str:
     return _OPS[_cat(cats, pos, tuple(_OPS))]
 
 
-BUILDERS["cap_filter"] = lambda b, c: ("where", ("capacity",), _op(c, b["c"]), b["v"])
-BUILDERS["cap_post"] = lambda b, c: ("where", ("capacity",), _op(c, b["c"]), b["v"])
-BUILDERS["cap_equal"] = lambda b, c: ("where", ("capacity",), "==", b["v"])
+
+
+def _measured(b: dict, cats: tuple) -> tuple:
+    """The capacity metric, when the words say it is capacity: a unit ("10 Gbps") or the
+    word "capacity"; "with more than 10" says neither (10 what?)."""
+    return ("capacity",) if "said" in b or "RATE" in cats[b["v"]] else ("unsaid",)
+
+
+BUILDERS["cap_filter"] = lambda b, c: ("where", _measured(b, c), _op(c, b["c"]), b["v"])
+BUILDERS["cap_post"] = lambda b, c: ("where", _measured(b, c), _op(c, b["c"]), b["v"])
+BUILDERS["cap_equal"] = lambda b, c: ("where", _measured(b, c), "==", b["v"])
+BUILDERS["speed_filter"] = lambda b, c: ("where", ("capacity",), _op(c, b["c"]), b["v"])
 BUILDERS["count_filter"] = lambda b, c: ("where", ("count", b["k"]), _op(c, b["c"]), b["v"])
 BUILDERS["count_post"] = lambda b, c: ("where", ("count", b["k"]), _op(c, b["c"]), b["v"])
 BUILDERS["count_equal"] = lambda b, c: ("where", ("count", b["k"]), "==", b["v"])
@@ -808,8 +817,9 @@ BUILDERS["children_it"] = lambda b, c: ("list", ("it",))
 BUILDERS["descendants"] = lambda b, c: ("nodes", ("set", b["p"], None, "descendants", ()))
 BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
-BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"])
-BUILDERS["capacity_of_it"] = lambda b, c: ("capacity", ("it",))
+BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
+BUILDERS["capacity_of_it"] = lambda b, c: ("capacity", ("it",), "t" in b)
+BUILDERS["capacity_total"] = lambda b, c: ("capacity", b["p"], True)
 _AGGREGATES = {"SUM": "sum", "AVG": "average", "MOST": "max", "LEAST": "min"}
 
 
@@ -922,12 +932,15 @@ def _count_in_q(b: dict, cats: tuple) -> object:
 BUILDERS["count_graph_q"] = lambda b, c: ("count", ("set", None, b["k"], "descendants", ()))
 BUILDERS["count_test_q"] = lambda b, c: ("count", b["s"][:4] + ((b["f"],),))
 BUILDERS["count_children_q"] = lambda b, c: ("count_children", b["p"])
-BUILDERS["capacity_q"] = lambda b, c: ("capacity", b["p"])
+BUILDERS["capacity_q"] = lambda b, c: ("capacity", b["p"], "t" in b)
 BUILDERS["sum_q"] = lambda b, c: ("aggregate", "sum", b["s"])
 BUILDERS["avg_q"] = lambda b, c: ("aggregate", "average", b["s"])
 
 
 # ---------------------------------------------------------------- resolution
+
+
+_HAS_CAPACITY = frozenset({K.PORT, K.PACKET_SWITCH})
 
 
 class _Resolve:
@@ -970,6 +983,11 @@ class _Resolve:
             return ir.NameLike(mode, str(self.value(text)))
         _, metric, op, value = frame
         number = self.value(value)
+        if metric[0] == "unsaid":
+            raise IncompleteRequest(
+                f"{self.lex[value].text or number!r} has no unit and names no measure "
+                "(10 what?)", expected="a unit or what is compared, e.g. 'with capacity "
+                "above 10 Gbps' or 'with more than 10 ports'", text=self.text)
         if metric[0] == "count":
             if "RATE" in self.lex[value].cats or not isinstance(number, int):
                 raise UnknownRequest("a count is compared with a whole number",
@@ -1077,7 +1095,15 @@ class _Resolve:
         if op == "nodes":
             return ir.ListNodes(self.select(frame[1], focus))
         if op == "capacity":
-            return ir.CapacityOf(self.name(frame[1], focus))
+            _, node, total = frame
+            name = self.name(node, focus)
+            kind = node[2] if node[0] == "node" and node[2] is not None else None
+            if not total and kind is not None and self.value(kind) not in _HAS_CAPACITY:
+                raise AmbiguousRequest(
+                    f"capacity is a port's attribute (a switch's is its ports' total), so "
+                    f"{self.value(kind)} {name!r} has none of its own",
+                    expected=P.EXPECTED["total"], text=self.text)
+            return ir.CapacityOf(name, total)
         if op == "aggregate":
             return ir.Aggregate(frame[1], self.select(frame[2], focus))
         if op == "count_children":

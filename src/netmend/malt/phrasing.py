@@ -297,13 +297,33 @@ CONTRACTIONS: dict[str, str] = {
 S_IS: frozenset[str] = frozenset({"what", "that", "there", "it", "here", "where", "how", "who",
                                   "which", "this"})
 
-# Number words (small counts only).
-NUMBER_WORDS: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "a couple of": 2, "a pair of": 2, "single": 1,
-}
+# Number words: 0-999 as people write them ("forty", "twenty-five", "twenty five",
+# "one hundred", "a hundred", "four hundred"), "a thousand", and a few counting phrases.
+_ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+         "eighteen", "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def _number_words() -> dict[str, int]:
+    words = dict(zip(_ONES, range(20), strict=True))
+    for tens, word in enumerate(_TENS, 2):
+        words[word] = tens * 10
+        for one in range(1, 10):
+            words[f"{word}-{_ONES[one]}"] = words[f"{word} {_ONES[one]}"] = tens * 10 + one
+    below_hundred = dict(words)
+    for hundreds in range(1, 10):
+        words[f"{_ONES[hundreds]} hundred"] = hundreds * 100
+        for text, value in below_hundred.items():
+            if value:
+                words[f"{_ONES[hundreds]} hundred {text}"] = hundreds * 100 + value
+                words[f"{_ONES[hundreds]} hundred and {text}"] = hundreds * 100 + value
+    words.update({"a hundred": 100, "a thousand": 1000, "one thousand": 1000,
+                  "a couple of": 2, "a pair of": 2, "single": 1})
+    return words
+
+
+NUMBER_WORDS: dict[str, int] = _number_words()
 
 # Capacity units -> bits per second. A number followed by one is a rate.
 UNITS: dict[str, int] = {}
@@ -579,22 +599,22 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("filter:f [COMMA] (AND|COMMA) filters:rest", "filter_more"),
     ),
     "filter": (
-        ("WITH [CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
+        ("WITH [CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
         ("WITH cmp:c amount:v", "cap_filter"),
-        ("WITH [CAP] (OF|EQ) amount:v", "cap_equal"),
-        ("WITH CAP amount:v", "cap_equal"),
-        ("WITH [CAP] amount:v post:c [CAP]", "cap_post"),
-        ("WITH amount:v post:c [OF] [CAP]", "cap_post"),
-        ("(WHOSE|REL) CAP [auxes] cmp:c amount:v", "cap_filter"),
-        ("(WHOSE|REL) CAP [auxes] EQ amount:v", "cap_equal"),
-        ("(WHOSE|REL) CAP [auxes] amount:v post:c", "cap_post"),
-        ("(WHOSE|REL) CAP [auxes] RATE:v", "cap_equal"),
-        ("REL [auxes] HAVE [CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
-        ("REL [auxes] HAVE [CAP] amount:v post:c [OF] [CAP]", "cap_post"),
+        ("WITH [CAP:said] (OF|EQ) amount:v", "cap_equal"),
+        ("WITH CAP:said amount:v", "cap_equal"),
+        ("WITH [CAP:said] amount:v post:c [CAP:said]", "cap_post"),
+        ("WITH amount:v post:c [OF] [CAP:said]", "cap_post"),
+        ("(WHOSE|REL) CAP:said [auxes] cmp:c amount:v", "cap_filter"),
+        ("(WHOSE|REL) CAP:said [auxes] EQ amount:v", "cap_equal"),
+        ("(WHOSE|REL) CAP:said [auxes] amount:v post:c", "cap_post"),
+        ("(WHOSE|REL) CAP:said [auxes] RATE:v", "cap_equal"),
+        ("REL [auxes] HAVE [CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
+        ("REL [auxes] HAVE [CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
         ("REL [auxes] cmp:c RATE:v", "cap_filter"),
-        ("REL [auxes] speed:c amount:v", "cap_filter"),
+        ("REL [auxes] speed:c amount:v", "speed_filter"),
         ("cmp:c RATE:v", "cap_filter"),
-        ("speed:c amount:v", "cap_filter"),
+        ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
         ("WITH cmp:c NUM:v KIND_PL:k", "count_filter"),
         ("WITH NUM:v KIND_PL:k", "count_equal"),
@@ -638,7 +658,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("RANK ranked:w", None),
         ("SUMV CAP (OF|FOR) set:s", "sum_set"),
         ("SUMV set:s POSS CAP", "sum_set"),
-        ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_of"),
+        ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_total"),
     ),
     # What a request asks for, as a noun phrase.
     "what": (
@@ -683,10 +703,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("EVERYTHING IN node:p DEEP", "descendants"),
     ),
     "quantity": (
-        ("[SUM] CAP (OF|FOR) node:p", "capacity_of"),
-        ("node:p POSS [SUM] CAP", "capacity_of"),
-        ("node:p [SUM] CAP", "capacity_of"),
-        ("ITS [SUM] CAP", "capacity_of_it"),
+        ("[SUM:t] CAP (OF|FOR) node:p", "capacity_of"),
+        ("node:p POSS [SUM:t] CAP", "capacity_of"),
+        ("node:p [SUM:t] CAP", "capacity_of"),
+        ("ITS [SUM:t] CAP", "capacity_of_it"),
         ("agg:a CAP (OF|AMONG|IN|FOR) set:s", "aggregate"),
         ("agg:a CAP (OF|AMONG|IN|FOR) ALL KIND_SG:k loc:p", "aggregate_kind"),
         ("agg:a CAP AMONG KIND_SG:k loc:p", "aggregate_kind"),
@@ -796,27 +816,27 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY (CHILD|NODE) [auxes] node:p [auxes] HAVE", "count_children_q"),
         ("HOWMANY (CHILD|NODE) [auxes] [BE] [DIRECT] IN node:p", "count_children_q"),
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
-        ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_q"),
-        ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_q"),
+        ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
+        ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_total"),
         ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] HAVE", "sum_q"),
         ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
         ("HOWMUCH CAP [auxes] set:s [auxes] HAVE AVG:a", "avg_q"),
         ("HOWFAST [auxes] node:p", "capacity_q"),
-        ("WH [SUM] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
+        ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
     "test": (
         ("cmp:c RATE:v", "cap_filter"),
-        ("speed:c amount:v", "cap_filter"),
+        ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
     ),
     "have_test": (
-        ("[CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
+        ("[CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
         ("NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("NAME:t IN ITS NAME_N", "name_contains"),
-        ("[CAP] amount:v post:c [OF] [CAP]", "cap_post"),
-        ("CAP (OF|EQ) amount:v", "cap_equal"),
+        ("[CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
+        ("CAP:said (OF|EQ) amount:v", "cap_equal"),
         ("cmp:c NUM:v KIND_PL:k", "count_filter"),
         ("[EQ] NUM:v KIND_PL:k", "count_equal"),
     ),
@@ -836,6 +856,8 @@ EXPECTED: dict[str, str] = {
              "ports in <node name>'",
     "top": "'list the 3 switches in <node name> with the most ports'",
     "ancestor": "'which agg block contains <node name>'",
+    "total": "'what is the total capacity of <node name>' (every port below it) or 'what is the "
+             "capacity of <port or switch name>'",
     "any": "an add, remove, update, list, count, rank or value request, e.g. 'list the child "
            "nodes of ju1.a1.m1' or 'what is the capacity of ju1.a1.m1.s2c1.p1'",
 }

@@ -301,9 +301,14 @@ class ListNodes:
 
 @dataclass(frozen=True)
 class CapacityOf:
-    """The capacity of the first node called ``name`` (None when there is none)."""
+    """The capacity of the first node called ``name`` (None when there is none).
+
+    Without ``total`` only a port (its attribute) or a packet switch (its ports'
+    sum) has one; anything else answers None.
+    """
 
     name: str
+    total: bool = False
 
 
 @dataclass(frozen=True)
@@ -448,7 +453,10 @@ def _apply_own(step: Step, graph: Any) -> Any:
         return [graph.nodes[n].get("name") for n in node_set(graph, step.nodes)]
     if isinstance(step, CapacityOf):
         node = _first_named(graph, step.name)
-        return None if node is None else node_capacity(graph, node)
+        attrs = None if node is None else graph.nodes[node]
+        if attrs is None or not (step.total or _holds(attrs, PORT) or _holds(attrs, SWITCH)):
+            return None
+        return node_capacity(graph, node)
     if isinstance(step, Aggregate):
         return aggregate(graph, step.function, step.nodes)
     if isinstance(step, TopK):
