@@ -192,9 +192,16 @@ filters = st.one_of(
     st.builds(ir.NameLike, st.sampled_from(ir.NAME_MATCHES),
               st.sampled_from(["p1", "s2c", "ju1.a1", ".p2", "m2", "zz", "ju1"])),
 )
-selections = st.builds(
-    ir.Select, st.one_of(st.none(), existing), st.one_of(st.none(), st.sampled_from(KINDS)),
-    st.sampled_from(ir.AXES), st.lists(filters, max_size=2).map(tuple))
+selections = st.one_of(
+    st.builds(ir.Select, st.one_of(st.none(), existing),
+              st.one_of(st.none(), st.sampled_from(KINDS)),
+              st.sampled_from([axis for axis in ir.AXES if axis != "named"]),
+              st.lists(filters, max_size=2).map(tuple)),
+    st.builds(ir.Select, st.none(), st.one_of(st.none(), st.sampled_from(KINDS)),
+              st.just("named"), st.lists(filters, max_size=2).map(tuple),
+              st.lists(st.one_of(existing, st.just("no.such")), min_size=1, max_size=4).map(
+                  tuple)),
+)
 mutations = st.one_of(
     st.builds(ir.Add, st.from_regex(r"new_[a-z0-9]{1,6}", fullmatch=True), st.sampled_from(KINDS),
               existing),

@@ -92,7 +92,7 @@ class Rank:
 
 # ---------------------------------------------------------------- node sets
 
-AXES: tuple[str, ...] = ("children", "descendants", "parents", "ancestors")
+AXES: tuple[str, ...] = ("children", "descendants", "parents", "ancestors", "named")
 COMPARISONS: tuple[str, ...] = ("<", "<=", ">", ">=", "==")
 NAME_MATCHES: tuple[str, ...] = ("contains", "prefix", "suffix")
 
@@ -161,22 +161,33 @@ class Select:
     breadth-first order (graph order for the whole graph), each node once.
 
     ``children``/``parents`` follow one RK_CONTAINS edge down or up;
-    ``descendants``/``ancestors`` follow them at any depth.
+    ``descendants``/``ancestors`` follow them at any depth. ``named`` is the
+    nodes called ``names``, in the order given (the first node of each name, as
+    everywhere); its ``root`` is None.
     """
 
     root: str | None
     kind: str | None = None
     axis: str = "descendants"
     filters: tuple[Filter, ...] = ()
+    names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.axis not in AXES:
             raise ValueError(f"unknown axis {self.axis!r}")
         if self.kind is not None and self.kind not in K.ENTITY_KINDS:
             raise ValueError(f"unknown entity kind {self.kind!r}")
+        if (self.axis == "named") != bool(self.names) or (self.names and self.root is not None):
+            raise ValueError("a set of named nodes has names and no root; no other set has names")
+
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The names the set starts from: its root, or the nodes it names."""
+        return self.names or (() if self.root is None else (self.root,))
 
     def literal(self) -> tuple:
-        return (self.root, self.kind, self.axis, tuple(f.literal() for f in self.filters))
+        start = self.names if self.axis == "named" else self.root
+        return (start, self.kind, self.axis, tuple(f.literal() for f in self.filters))
 
 
 @dataclass(frozen=True)

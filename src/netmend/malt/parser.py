@@ -106,7 +106,7 @@ _ATTACHED_UNITS = frozenset(f"{p}{u}" for p in ("", "k", "m", "g", "t")
 _NAME_MARK = re.compile(r"[0-9._]")
 _NEW_NAME_KIND = re.compile(r"new_(EK_[A-Z_]+?)_\d+$")
 _SENTENCE_ENDS = frozenset({".", ";", "?", "!"})
-_COMMAS = frozenset({",", ":", "(", ")"})
+_COMMAS = frozenset({",", ":", "(", ")", "-", "--"})
 
 
 def _unquote(raw: str) -> str:
@@ -701,6 +701,8 @@ BUILDERS["plain"] = lambda b, c: ("group", (), b["c"])
 BUILDERS["before"] = lambda b, c: ("group", (b["b"],), b["c"])
 BUILDERS["after"] = lambda b, c: ("group", (b["b"],), b["c"])
 BUILDERS["before_only"] = lambda b, c: ("group", (b["b"],), None)
+BUILDERS["topic"] = lambda b, c: ("group", (("focus", b["t"]),), b["c"])
+BUILDERS["topic_before"] = lambda b, c: ("group", (("focus", b["t"]), b["b"]), b["c"])
 
 # changes
 BUILDERS["removed"] = lambda b, c: ("remove", b["t"], b.get("f"))
@@ -708,6 +710,10 @@ BUILDERS["added"] = lambda b, c: ("add", b["n"], b["p"])
 BUILDERS["set_to"] = lambda b, c: ("update", b["t"], b["v"])
 BUILDERS["set_to_rate"] = lambda b, c: ("update", b["t"], b["v"])
 BUILDERS["add"] = lambda b, c: ("add", b["n"], b["p"])
+BUILDERS["add_here"] = lambda b, c: ("add", b["n"], ("here",))
+BUILDERS["add_more"] = lambda b, c: ("adds", ((b["n"], b["p"]), *b["rest"]))
+BUILDERS["adds_one"] = lambda b, c: ((b["n"], b["p"]),)
+BUILDERS["adds_more"] = lambda b, c: ((b["n"], b["p"]), *b["rest"])
 BUILDERS["add_kinded"] = lambda b, c: ("add", tuple(n[:2] + (n[2] + (b["k"],), n[3])
                                                     for n in b["n"]), b["p"])
 BUILDERS["add_called"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),), b["p"])
@@ -727,6 +733,14 @@ BUILDERS["from_node"] = lambda b, c: b["p"]
 BUILDERS["update"] = lambda b, c: ("update", b["t"], b["v"])
 BUILDERS["update_each"] = lambda b, c: ("update", ("set_of", b["t"]), b["v"])
 BUILDERS["cap_of_it"] = lambda b, c: ("it",)
+
+
+@_builder("set_poss_cap")
+def _set_poss_cap(b: dict, cats: tuple) -> object:
+    core = _core(b["p"], b)
+    return core if core is _REJECT else ("set_of", core)
+
+
 BUILDERS["for_each"] = lambda b, c: ("for_each", b["pk"], b["k"])
 BUILDERS["one_kind"] = lambda b, c: ("counted_kind", b["one"], b["k"])
 
@@ -814,6 +828,20 @@ BUILDERS["capacity_metric"] = lambda b, c: ("capacity",)
 # reads
 BUILDERS["children"] = lambda b, c: ("list", b["p"])
 BUILDERS["children_it"] = lambda b, c: ("list", ("it",))
+BUILDERS["children_here"] = lambda b, c: ("list", ("here",))
+BUILDERS["sum_named"] = lambda b, c: ("aggregate", "sum", ("named", b["l"]))
+BUILDERS["aggregate_named"] = lambda b, c: ("aggregate", _agg(c, b["a"]), ("named", b["l"]))
+
+
+@_builder("kind_clause")
+def _kind_clause(b: dict, cats: tuple) -> object:
+    """"the children of X that are switches": the children (or descendants) of that kind."""
+    target = b["c"]
+    if target[0] == "list":
+        return ("nodes", ("set", target[1], b["k"], "children", ()))
+    _, (_, root, kind, axis, filters) = target
+    return _REJECT if kind is not None else ("nodes", ("set", root, b["k"], axis, filters))
+
 BUILDERS["descendants"] = lambda b, c: ("nodes", ("set", b["p"], None, "descendants", ()))
 BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
@@ -894,12 +922,28 @@ def _top_by(b: dict, cats: tuple) -> object:
 BUILDERS["top_speed"] = lambda b, c: ("top", b["s"], ("capacity",),
                                       ("pos", b["k"]) if "k" in b else "implied",
                                       "FASTEST" in c[b["d"]])
-BUILDERS["top_k_sg"] = lambda b, c: ("top", ("set", b["p"], b["ks"], "descendants", ()), b["m"],
-                                     ("pos", b["k"]), _sup(c, b["d"]))
-BUILDERS["top_one"] = lambda b, c: ("top", ("set", b["p"], b["ks"], "descendants", ()), b["m"], 1,
-                                    _sup(c, b["d"]))
-BUILDERS["top_q"] = lambda b, c: ("top", ("set", b["p"], b["kp"], "descendants", ()), b["m"],
-                                  ("pos", b["k"]), _sup(c, b["d"]))
+
+
+def _scope(b: dict) -> object:
+    """The root a ``scope`` gave (None for the whole graph, said or not); two is one too many."""
+    said = [b[k] for k in ("p", "p2") if k in b]
+    if len(said) > 1:
+        return _REJECT
+    return None if not said or said[0] == ("graph",) else said[0]
+
+
+def _top_of(b: dict, kind: str, limit: object, descending: bool) -> object:
+    root = _scope(b)
+    if root is _REJECT:
+        return _REJECT
+    return ("top", ("set", root, b[kind], "descendants", ()), b["m"], limit, descending)
+
+
+BUILDERS["whole_graph"] = lambda b, c: ("graph",)
+BUILDERS["top_k_sg"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), _sup(c, b["d"]))
+BUILDERS["top_one"] = lambda b, c: _top_of(b, "ks", 1, _sup(c, b["d"]))
+BUILDERS["top_q"] = lambda b, c: _top_of(b, "kp", ("pos", b["k"]), _sup(c, b["d"]))
+BUILDERS["top_by_kind"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), "TOP" in c[b["d"]])
 BUILDERS["ancestor"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "ancestors", ()))
 BUILDERS["parents"] = lambda b, c: ("nodes", ("set", b["p"], None, "parents", ()))
 BUILDERS["ancestors"] = lambda b, c: ("nodes", ("set", b["p"], None, "ancestors", ()))
@@ -950,17 +994,22 @@ class _Resolve:
         self.lex = lexemes
         self.text = text
         self.qualifiers: list[tuple[str, str]] = []
+        self.references = 0  # how often a pronoun or an unsaid place meant the focus
 
     def value(self, pos: int):
         return self.lex[pos].value
 
     # nodes -------------------------------------------------------------
     def name(self, frame: Frame, focus: str | None) -> str:
-        if frame[0] == "it":
-            if focus is None:
+        if frame[0] in ("it", "here"):
+            if focus is None and frame[0] == "it":
                 raise AmbiguousRequest("'it' (or 'its', 'them') refers to no earlier node",
                                        expected="the node's name instead of a pronoun",
                                        text=self.text)
+            if focus is None:
+                raise IncompleteRequest("the request does not say which node it is about",
+                                        expected=P.EXPECTED["any"], text=self.text)
+            self.references += 1
             return focus
         _, n, k = frame
         name = self.value(n)
@@ -969,6 +1018,9 @@ class _Resolve:
         return name
 
     def select(self, frame: Frame, focus: str | None) -> ir.Select:
+        if frame[0] == "named":
+            names = tuple(dict.fromkeys(self.name(node, focus) for node in frame[1]))
+            return ir.Select(None, None, "named", names=names)
         _, root, kind, axis, filters = frame
         root_name = None if root is None else self.name(root, focus)
         kind_value = None if kind is None else self.value(kind)
@@ -1004,6 +1056,14 @@ class _Resolve:
         op = frame[0]
         if op == "add":
             return self.adds(frame, focus)
+        if op == "adds":
+            steps: list[ir.Step] = []
+            parents = []
+            for new_nodes, parent in frame[1]:
+                found, parent_name = self.adds(("add", new_nodes, parent), focus)
+                steps += found
+                parents.append(parent_name)
+            return steps, (parents[0] if len(set(parents)) == 1 else None)
         if op == "remove":
             found = self.removes(frame, focus)
             # after "remove the ports of S ...", "its" means S
@@ -1303,12 +1363,22 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
     steps: list[ir.Step] = []
     for group in frame:
         _, before, clause = group
+        topic = None
         for change in before:
+            if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
+                topic = focus = resolver.name(change[1], focus)
+                references = resolver.references
+                continue
             found, focus = resolver.steps(change, focus)
             steps += found
         if clause is None:  # "If X is removed." : what to do then comes next
             continue
         found, new_focus = resolver.steps(clause, focus)
+        if topic is not None and resolver.references == references:
+            raise AmbiguousRequest(
+                f"the request starts with {topic!r} but then never refers to it",
+                expected="'its' or no place in the rest, e.g. 'for agg block A, rank its "
+                "children by capacity'", text=resolver.text)
         steps += found
         focus = new_focus if new_focus is not None else focus
     return steps, focus

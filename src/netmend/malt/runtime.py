@@ -304,7 +304,13 @@ def run_plan(graph, steps):
         return value == limit
 
     def select(root, kind, axis):
-        if root is None:
+        if axis == 'named':
+            members = []
+            for name in root:
+                node = find(name)
+                if node is not None and node not in members:
+                    members.append(node)
+        elif root is None:
             members = list(nodes)
         else:
             start = find(root)

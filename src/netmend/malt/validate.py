@@ -51,8 +51,8 @@ def validate(parsed: Parsed, graph: nx.Graph) -> None:
                     "own", expected="'what is the total capacity of <node name>' (every port "
                     "below it) or the capacity of a port or switch")
         elif isinstance(step, (ir.ListNodes, ir.Aggregate, ir.Top, ir.RemoveAll, ir.UpdateAll)):
-            if step.nodes.root is not None:
-                _require(step.nodes.root, known)
+            for name in step.nodes.roots:
+                _require(name, known)
         elif isinstance(step, ir.ForEachAdd) and not any(
             kinds and kinds[0] == step.parent_kind for kinds in known.values()
         ):

@@ -284,9 +284,10 @@ class Rank:
 @dataclass(frozen=True)
 class Nodes:
     """A node set; ``filters`` are ``('capacity'|('count', kind), op, value)`` or
-    ``('name', 'contains'|'prefix'|'suffix', text)`` tuples."""
+    ``('name', 'contains'|'prefix'|'suffix', text)`` tuples. With axis ``named`` the set is
+    the first node called each of ``root`` (a tuple of names), in that order, each once."""
 
-    root: str | None
+    root: str | tuple[str, ...] | None
     kind: str | None
     axis: str = "descendants"
     filters: tuple = ()
@@ -416,7 +417,10 @@ def _keeps(graph: Any, node: Any, rule: tuple) -> bool:
 
 def node_set(graph: Any, nodes: Nodes) -> list:
     """The members of ``nodes``, in breadth-first order (graph order for the whole graph)."""
-    if nodes.root is None:
+    if nodes.axis == "named":
+        found = (_first_named(graph, name) for name in nodes.root)
+        members = list(dict.fromkeys(n for n in found if n is not None))
+    elif nodes.root is None:
         members = list(graph.nodes)
     else:
         start = _first_named(graph, nodes.root)
