@@ -155,13 +155,13 @@ def test_derivations_reach_every_rule_and_many_are_understood() -> None:
     """The generator is worth its name: it uses every nonterminal and often parses."""
     reached: set[str] = set()
     accepted = 0
-    for seed in range(300):
+    for seed in range(1000):
         try:
             parse_request(derivation(seed, reached))
             accepted += 1
         except QueryError:
             pass
-    assert accepted >= 20  # most derivations are nonsense with well-formed parts, as intended
+    assert accepted >= 60  # most derivations are nonsense with well-formed parts, as intended
     assert len(reached) >= len(parser._rules()) * 0.9
 
 

@@ -699,7 +699,8 @@ BUILDERS["one"] = lambda b, c: (b["g"],)
 BUILDERS["more"] = lambda b, c: (b["g"], *b["rest"])
 BUILDERS["plain"] = lambda b, c: ("group", (), b["c"])
 BUILDERS["before"] = lambda b, c: ("group", (b["b"],), b["c"])
-BUILDERS["after"] = lambda b, c: ("group", (b["b"],), b["c"])
+# said after the request it conditions: a pronoun there may mean the request's node
+BUILDERS["after"] = lambda b, c: ("group", (b["b"],), b["c"], "request first")
 BUILDERS["before_only"] = lambda b, c: ("group", (b["b"],), None)
 BUILDERS["topic"] = lambda b, c: ("group", (("focus", b["t"]),), b["c"])
 BUILDERS["topic_before"] = lambda b, c: ("group", (("focus", b["t"]), b["b"]), b["c"])
@@ -1362,8 +1363,12 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
                       ) -> tuple[list[ir.Step], str | None]:
     steps: list[ir.Step] = []
     for group in frame:
-        _, before, clause = group
+        _, before, clause, *order = group
         topic = None
+        if order and focus is None:
+            # "How many ports does S have after N is added to it?": "it" is S
+            antecedent = _first_node(clause)
+            focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
                 topic = focus = resolver.name(change[1], focus)
@@ -1382,6 +1387,18 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
         steps += found
         focus = new_focus if new_focus is not None else focus
     return steps, focus
+
+
+def _first_node(frame: object) -> Frame | None:
+    """The first node a frame names (depth first, as written)."""
+    if isinstance(frame, tuple):
+        if len(frame) == 3 and frame[0] == "node":
+            return frame
+        for part in frame:
+            found = _first_node(part)
+            if found is not None:
+                return found
+    return None
 
 
 def parse(text: str) -> ir.Query:

@@ -184,7 +184,10 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "located in", "located under", "located on", "living in", "living under", "sitting in",
      "sitting under", "sitting on", "residing in", "residing under", "part of", "a part of",
      "member of", "a member of", "inside the", "held by", "owned by",
-     "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of")
+     "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of",
+     "hanging off", "hangs off", "hang off", "hanging from", "hangs from", "hang from",
+     "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
+     "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
@@ -226,7 +229,7 @@ _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged 
 _say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
-_say("BECOME", "become", "becomes", "be made", "end up at", "ends up at", "be changed to")
+_say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
 
 # comparisons
 _say("LT", "below", "under", "less than", "lower than", "smaller than", "fewer than",
@@ -453,6 +456,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED place:p", "added"),
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "set_to"),
+        ("cap_target:t [auxes] BECOME amount:v", "set_to"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "set_to_rate"),
     ),
     "state": (
@@ -553,6 +557,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("GIVE targets:t CAP (OF|EQ) amount:v", "update"),
         ("GIVE targets:t RATE:v [CAP]", "update"),
         ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "update"),
+        ("cap_target:t [auxes] BECOME amount:v", "update"),
+        ("MAKE cap_target:t EQ amount:v", "update"),
         ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "update"),
         ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
@@ -660,6 +666,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REL [auxes] HAVE [EQ] NUM:v KIND_PL:k", "count_equal"),
         ("(WHOSE|REL) NAME_N [auxes] (STARTS|ENDS|HAVE|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("WITH NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
+        ("WITH NAME_N REL [auxes] (STARTS|ENDS|HAVE|LIKE):m NAME:t", "name_filter"),
+        ("(STARTS|ENDS):m NAME:t", "name_filter"),
         ("WITH [NAME_N] (STARTS|ENDS):m NAME:t", "name_filter"),
         ("(CALLED|NAME_N) (STARTS|ENDS|LIKE|HOLDING):m NAME:t", "name_filter"),
     ),
@@ -845,6 +853,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k auxes [ALL] DESC:e (OF|IN) node:p", "kinds_q"),
+        ("WH KIND_PL:k auxes [ALL] [DIRECT] CHILD:d (OF|IN) node:p", "kinds_q"),
+        ("WH NODE auxes [ALL] [DIRECT] CHILD (OF|IN) node:p", "children_q"),
         ("WH KIND_PL:k [auxes] GRAPH [auxes] HAVE", "kinds_graph_q"),
         ("WH core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH core:s [auxes] HAVE have_test:f", "set_test_q"),
