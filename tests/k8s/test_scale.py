@@ -21,9 +21,7 @@ from netmend.k8s.semantics import Semantics, Simulator
 from netmend.k8s.synthetic import SyntheticError, policy_change, synthetic_cluster
 
 BOTH_SEMANTICS = (Semantics(ipblock_selects_pods=True), Semantics(ipblock_selects_pods=False))
-PROPERTY = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def pod_disagreements(cluster: Cluster, matrix, semantics: Semantics, limit: int = 5) -> list[str]:
@@ -111,9 +109,7 @@ def test_new_port_boundary_rebuilds_and_says_why():
     s = synthetic_cluster(pods=200, namespaces=6, policies=20, seed=4)
     matrix = analyze(s.cluster)
     old = next(p for p in s.cluster.policies if p.ingress)
-    new = NetworkPolicy(
-        **{**old.__dict__, "ingress": (Rule(ports=(PolicyPort("TCP", 12345),)),)}
-    )
+    new = NetworkPolicy(**{**old.__dict__, "ingress": (Rule(ports=(PolicyPort("TCP", 12345),)),)})
     update = matrix.update(old, new)
     assert update.full_recompute and "12345" in update.reason
     cluster = s.cluster.with_policy(new)
@@ -172,13 +168,10 @@ def test_synthetic_edits_incremental_equals_full():
         kept = tuple(p for p in current if change.old is None or p.key != change.old.key)
         current = tuple(sorted(kept + ((change.new,) if change.new else ()), key=lambda p: p.key))
     full = analyze(s.cluster.with_policies(current))
-    cl, fl = matrix.index, full.index
-    # Compare per pair of (our class, their class) representatives: both are exact.
-    reps = {}
-    for i in range(len(s.cluster.pods)):
-        reps.setdefault((int(cl.class_of[i]), int(fl.class_of[i])), i)
-    for i, j in itertools.product(reps.values(), repeat=2):
-        assert matrix.connections(i, j) == full.connections(i, j), (i, j)
+    assert matrix.disagreements(full) == 0
+    # ... and the comparison itself can fail: one cell flipped is one disagreement.
+    matrix.reach[0, 1] ^= matrix.reach[0, 1] | 1
+    assert matrix.disagreements(full) >= 1
 
 
 def test_synthetic_cluster_is_seeded_and_shaped():
@@ -194,7 +187,9 @@ def test_synthetic_cluster_is_seeded_and_shaped():
     assert any(p.pod_selector == LabelSelector() and not p.ingress for p in c.policies)
     assert any(peer.ip_block and peer.ip_block.excepts for peer in peers)
     assert any(peer.namespace_selector and peer.pod_selector for peer in peers)
-    assert any(peer.namespace_selector and peer.namespace_selector.match_expressions for peer in peers)
+    assert any(
+        peer.namespace_selector and peer.namespace_selector.match_expressions for peer in peers
+    )
     assert any(isinstance(port.port, str) for port in ports)
     assert any(port.end_port for port in ports)
     assert any("Egress" in p.effective_types for p in c.policies)

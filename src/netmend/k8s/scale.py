@@ -40,7 +40,9 @@ from netmend.k8s.model import Cluster, NetworkPolicy
 from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
 from netmend.k8s.semantics import DEFAULT_SEMANTICS, EGRESS, INGRESS, Semantics
 
-_BLOCK_BYTES = 64 << 20  # rows of R computed per step: about this many bytes
+# Rows of R computed per step: small enough that the transposed ingress block
+# stays in cache (256 measured fastest at 8k classes, against 64 and 1024).
+_BLOCK_ROWS = 256
 
 
 class ScaleError(K8sError, ValueError):
@@ -254,10 +256,9 @@ class ClassMatrix:
         self._serial = 0
         self.policies: dict[str, _Policy] = {}
         self._named: dict[tuple[str, str], np.ndarray] = {}
-        self._subject: dict[str, list[set[int]]] = {
-            d: [set() for _ in range(n)] for d in (INGRESS, EGRESS)
-        }
-        self._rows = {d: _Rows(np.empty((64, n, w), self.codec.dtype)) for d in (INGRESS, EGRESS)}
+        # Per direction: class -> keys of the policies isolating it (isolated classes only).
+        self._subject: dict[str, dict[int, set[str]]] = {INGRESS: {}, EGRESS: {}}
+        self._rows = {d: _Rows(np.empty((1, n, w), self.codec.dtype)) for d in (INGRESS, EGRESS)}
         for rows in self._rows.values():
             rows.table[0] = self.full_row
         self.profile = {d: np.zeros(n, dtype=np.int64) for d in (INGRESS, EGRESS)}
@@ -265,9 +266,14 @@ class ClassMatrix:
 
     # -- compilation -----------------------------------------------------------
 
-    def _compile(self, policy: NetworkPolicy) -> _Policy:
-        if not self.index.vocabulary.covers(Vocabulary.of((policy,), self.semantics)):
-            raise NotRepresentable(f"{policy.key} reads labels, port names or ipBlocks the classes do not separate")
+    def _compile(self, policy: NetworkPolicy, checked: bool = False) -> _Policy:
+        """Compile ``policy``; ``checked``: its vocabulary is known to be covered."""
+        if not checked and not self.index.vocabulary.covers(
+            Vocabulary.of((policy,), self.semantics)
+        ):
+            raise NotRepresentable(
+                f"{policy.key} reads labels, port names or ipBlocks the classes do not separate"
+            )
         types = policy.effective_types
         sides: dict[str, tuple[_Rule, ...]] = {}
         for direction in (INGRESS, EGRESS):
@@ -329,7 +335,9 @@ class ClassMatrix:
 
     # -- rows ------------------------------------------------------------------
 
-    def _network_policy_tier(self, direction: str, cls: int, serials: tuple[int, ...]) -> TierRows | None:
+    def _network_policy_tier(
+        self, direction: str, cls: int, serials: tuple[int, ...]
+    ) -> TierRows | None:
         """The NetworkPolicy tier: final for isolated subjects, silent otherwise."""
         if not serials:
             return None
@@ -350,7 +358,7 @@ class ClassMatrix:
         return TierRows(allow=row, decided=self.full_row)
 
     def _isolating(self, direction: str, cls: int) -> list[_Policy]:
-        keys = self._subject[direction][cls]
+        keys = self._subject[direction].get(cls, ())
         return [self.policies[k] for k in sorted(keys)]
 
     def _profile_key(self, direction: str, cls: int) -> tuple:
@@ -363,8 +371,9 @@ class ClassMatrix:
             named = self.index.classes[cls].named_ports
         return (serials, named)
 
-    def _assign_profile(self, direction: str, cls: int) -> None:
-        key = self._profile_key(direction, cls)
+    def _assign_profile(self, direction: str, cls: int, key: tuple | None = None) -> None:
+        if key is None:
+            key = self._profile_key(direction, cls)
         rows = self._rows[direction]
         if not key:
             self.profile[direction][cls] = 0
@@ -380,42 +389,71 @@ class ClassMatrix:
     def _recompute_rows(self, sources: np.ndarray) -> None:
         egress, ingress = self._rows[EGRESS].table, self._rows[INGRESS].table
         e_of, q_of = self.profile[EGRESS], self.profile[INGRESS]
-        self.reach[sources] = egress[e_of[sources]] & ingress[q_of[:, None], sources[None, :]].transpose(1, 0, 2)
+        self.reach[sources] = egress[e_of[sources]] & ingress[
+            q_of[:, None], sources[None, :]
+        ].transpose(1, 0, 2)
 
     def _recompute_columns(self, targets: np.ndarray) -> None:
         egress, ingress = self._rows[EGRESS].table, self._rows[INGRESS].table
         e_of, q_of = self.profile[EGRESS], self.profile[INGRESS]
-        self.reach[:, targets] = egress[e_of[:, None], targets[None, :]] & ingress[q_of[targets]].transpose(1, 0, 2)
+        self.reach[:, targets] = egress[e_of[:, None], targets[None, :]] & ingress[
+            q_of[targets]
+        ].transpose(1, 0, 2)
 
     def _compute_all(self) -> None:
         n = self.index.size
         for direction in (INGRESS, EGRESS):
+            keys = [self._profile_key(direction, cls) for cls in range(n)]
+            distinct = len({k for k in keys if k})
+            rows = self._rows[direction]
+            # Room for the profiles plus some edits, allocated once.
+            table = np.empty(
+                (1 + distinct + max(16, distinct // 8), *rows.table.shape[1:]), rows.table.dtype
+            )
+            table[: rows.count] = rows.table[: rows.count]
+            rows.table = table
             for cls in range(n):
-                self._assign_profile(direction, cls)
-        per_row = max(1, n * self.codec.words * np.dtype(self.codec.dtype).itemsize * 2)
-        step = max(1, _BLOCK_BYTES // per_row)
+                self._assign_profile(direction, cls, keys[cls])
+        step = _BLOCK_ROWS
+        egress, ingress = self._rows[EGRESS].table, self._rows[INGRESS].table
+        e_of, q_of = self.profile[EGRESS], self.profile[INGRESS]
         for start in range(0, n, step):
-            self._recompute_rows(np.arange(start, min(n, start + step)))
+            stop = min(n, start + step)
+            # Contiguous sources: slice the ingress rows, then gather whole row pieces.
+            columns = np.take(ingress[:, start:stop], q_of, axis=0)  # (dst, src, W)
+            np.bitwise_and(
+                np.take(egress, e_of[start:stop], axis=0),
+                columns.transpose(1, 0, 2),
+                out=self.reach[start:stop],
+            )
 
     def _load(self, policies: Iterable[NetworkPolicy]) -> None:
         for policy in policies:
             if policy.key in self.policies:
                 raise ScaleError(f"two NetworkPolicies named {policy.key}")
-            self._add(self._compile(policy))
+            self._add(self._compile(policy, checked=True))
 
     def _add(self, compiled: _Policy) -> None:
         self.policies[compiled.policy.key] = compiled
         for direction in (INGRESS, EGRESS):
             if compiled.rules(direction) is not None:
+                subjects = self._subject[direction]
                 for cls in np.flatnonzero(compiled.selected).tolist():
-                    self._subject[direction][cls].add(compiled.policy.key)
+                    keys = subjects.get(cls)
+                    if keys is None:
+                        subjects[cls] = {compiled.policy.key}
+                    else:
+                        keys.add(compiled.policy.key)
 
     def _remove(self, key: str) -> _Policy:
         compiled = self.policies.pop(key)
         for direction in (INGRESS, EGRESS):
             if compiled.rules(direction) is not None:
+                subjects = self._subject[direction]
                 for cls in np.flatnonzero(compiled.selected).tolist():
-                    self._subject[direction][cls].discard(key)
+                    subjects[cls].discard(key)
+                    if not subjects[cls]:
+                        del subjects[cls]
         return compiled
 
     # -- queries ---------------------------------------------------------------
@@ -461,12 +499,53 @@ class ClassMatrix:
             open_pod_pairs=round(opened),
         )
 
+    def disagreements(self, other: ClassMatrix) -> int:
+        """How many pairs of pod groups get different answers here and in ``other``.
+
+        ``other`` may have other classes and port atoms (a matrix built from
+        scratch for the same pods): pods are grouped by (our class, its
+        class) and both answers are translated into a common refinement of
+        the two atom sets before comparing. 0 means the same connectivity for
+        every ordered pair of pods.
+        """
+        if len(self.index.class_of) != len(other.index.class_of):
+            raise ScaleError("the matrices are not over the same pods")
+        pairs = np.unique(
+            np.stack([self.index.class_of, other.index.class_of], axis=1).astype(np.int64), axis=0
+        )
+        mine, theirs = pairs[:, 0], pairs[:, 1]
+        common = PortAtoms(
+            [r for atom in (*self.atoms.atoms, *other.atoms.atoms) for r in atom.ranges()]
+        )
+        return int(
+            (self._translated(mine, common) != other._translated(theirs, common)).any(axis=-1).sum()
+        )
+
+    def _translated(self, classes: np.ndarray, common: PortAtoms) -> np.ndarray:
+        """The cells among ``classes`` as masks over ``common`` atoms (object-free, uint64 words)."""
+        words = -(-len(common.atoms) // 64)
+        cells = self.reach[classes][:, classes]
+        out = np.zeros((*cells.shape[:2], words), dtype=np.uint64)
+        for atom, ps in enumerate(self.atoms.atoms):
+            target = 0
+            for r in ps.ranges():
+                target |= common.mask(r)
+            word, bit = divmod(atom, self.codec.bits)
+            has = ((cells[..., word] >> self.codec.dtype(bit)) & 1).astype(bool)
+            for k in range(words):
+                part = np.uint64((target >> (64 * k)) & ((1 << 64) - 1))
+                if part:
+                    out[..., k] |= np.where(has, part, np.uint64(0))
+        return out
+
     def copy(self) -> ClassMatrix:
         """An independent copy (arrays included)."""
         other = ClassMatrix.__new__(ClassMatrix)
         other.__dict__.update(self.__dict__)
         other.policies = dict(self.policies)
-        other._subject = {d: [set(s) for s in subs] for d, subs in self._subject.items()}
+        other._subject = {
+            d: {c: set(keys) for c, keys in subs.items()} for d, subs in self._subject.items()
+        }
         other._rows = {
             d: _Rows(r.table.copy(), r.count, dict(r.ids)) for d, r in self._rows.items()
         }
@@ -487,7 +566,9 @@ class ClassMatrix:
             raise ScaleError("an update needs an old or a new policy")
         if old is not None and new is not None and old.key != new.key:
             raise ScaleError(f"an edit keeps the policy's key: {old.key} became {new.key}")
-        if old is not None and (old.key not in self.policies or self.policies[old.key].policy != old):
+        if old is not None and (
+            old.key not in self.policies or self.policies[old.key].policy != old
+        ):
             raise ScaleError(f"{old.key} is not a current policy in this form")
         if old is None and new.key in self.policies:  # type: ignore[union-attr]
             raise ScaleError(f"{new.key} exists already; pass it as old")  # type: ignore[union-attr]

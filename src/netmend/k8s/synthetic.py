@@ -190,7 +190,12 @@ def synthetic_cluster(
     ns_labels = {ns.name: dict(ns.labels) for ns in ns_objs}
     for app in apps:
         labels = ns_labels[app.namespace]
-        base = {"app": app.name, "tier": app.kind.tier, "team": labels["team"], "env": labels["env"]}
+        base = {
+            "app": app.name,
+            "tier": app.kind.tier,
+            "team": labels["team"],
+            "env": labels["env"],
+        }
         canary = app.replicas >= 4 and rng.random() < 0.1
         for k in range(app.replicas):
             version = "v2" if canary and k < max(1, app.replicas // 10) else "v1"
@@ -351,7 +356,9 @@ class _PolicyDraw:
                 pod_selector=_match(tier=rng.choice(TIERS)), namespace_selector=self._ns_selector()
             )
         if r < 0.92:
-            return Peer(namespace_selector=_ns_named(MONITORING), pod_selector=_match(app="prometheus"))
+            return Peer(
+                namespace_selector=_ns_named(MONITORING), pod_selector=_match(app="prometheus")
+            )
         cidr, excepts = rng.choice(
             (("172.16.0.0/12", ("172.16.5.0/24",)), ("0.0.0.0/0", PRIVATE_RANGES),
              ("10.0.0.0/8", ()), ("192.168.0.0/16", ("192.168.1.0/24",)))
@@ -456,7 +463,9 @@ class PolicyChange:
 CHANGE_KINDS = ("port", "peer", "add-rule", "drop-rule", "selector", "types", "remove", "add")
 
 
-def policy_change(synthetic: Synthetic, policies: tuple[NetworkPolicy, ...], seed: int) -> PolicyChange:
+def policy_change(
+    synthetic: Synthetic, policies: tuple[NetworkPolicy, ...], seed: int
+) -> PolicyChange:
     """A random edit of one of ``policies`` (the synthetic cluster's, maybe already edited).
 
     Kinds: a port changed, a peer replaced, a rule added or dropped, the pod
@@ -490,7 +499,9 @@ def policy_change(synthetic: Synthetic, policies: tuple[NetworkPolicy, ...], see
         new = replace(old, pod_selector=_match(app=gen._app(ns).name))
         return PolicyChange(old, new, kind)
     elif kind == "types":
-        types = ("Ingress", "Egress") if old.effective_types != ("Ingress", "Egress") else ("Ingress",)
+        types = (
+            ("Ingress", "Egress") if old.effective_types != ("Ingress", "Egress") else ("Ingress",)
+        )
         new = replace(
             old,
             policy_types=types,
@@ -502,5 +513,9 @@ def policy_change(synthetic: Synthetic, policies: tuple[NetworkPolicy, ...], see
         kind = "add-rule"
         rules.append(gen._rule(ns, gen._app(ns)))
     field = "ingress" if direction == "Ingress" else "egress"
-    types = old.effective_types if direction in old.effective_types else (*old.effective_types, direction)
+    types = (
+        old.effective_types
+        if direction in old.effective_types
+        else (*old.effective_types, direction)
+    )
     return PolicyChange(old, replace(old, **{field: tuple(rules)}, policy_types=types), kind)
