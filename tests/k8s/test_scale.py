@@ -13,9 +13,21 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from k8s_strategies import clusters, policies
+from k8s_strategies import (
+    NAMESPACES,
+    POD_LABELS,
+    PORT_NAMES,
+    PROTOCOLS,
+    clusters,
+    container_ports,
+    namespaces,
+    peers,
+    policies,
+    selectors,
+)
 
-from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, PolicyPort, Rule
+from netmend.k8s.cluster import build_cluster
+from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, Pod, PolicyPort, Rule
 from netmend.k8s.scale import ScaleError, analyze
 from netmend.k8s.semantics import Semantics, Simulator
 from netmend.k8s.synthetic import SyntheticError, policy_change, synthetic_cluster
@@ -53,6 +65,60 @@ def test_class_matrix_equals_pod_engine(cluster, ipblocks_hold_pods):
     semantics = Semantics(ipblock_selects_pods=ipblocks_hold_pods)
     matrix = analyze(cluster, semantics)
     assert not pod_disagreements(cluster, matrix, semantics)
+
+
+named_ports = st.builds(
+    PolicyPort, protocol=st.sampled_from((None, *PROTOCOLS)), port=st.sampled_from(PORT_NAMES)
+)
+
+
+@st.composite
+def named_port_clusters(draw) -> Cluster:
+    """Clusters where rules name ports often and pods resolve names differently.
+
+    The general strategy rarely lines a rule's named port up with a pod
+    exposing that name on the rule's protocol; here most rules name ports.
+    """
+    n_pods = draw(st.integers(2, 6))
+    pod_objs = [
+        Pod(
+            name=f"pod{i}",
+            namespace=draw(st.sampled_from(NAMESPACES)),
+            labels=tuple(sorted(draw(st.dictionaries(st.sampled_from(sorted(POD_LABELS)),
+                                                     st.sampled_from(("web", "db", "front")),
+                                                     max_size=1)).items())),
+            ports=draw(container_ports),
+        )
+        for i in range(n_pods)
+    ]  # fmt: skip
+    rules = st.builds(
+        Rule,
+        peers=st.one_of(st.none(), st.none(), st.lists(peers, min_size=1, max_size=2).map(tuple)),
+        ports=st.lists(
+            st.one_of(named_ports, named_ports, st.builds(PolicyPort, protocol=st.just("TCP"),
+                                                          port=st.sampled_from((53, 80, 8080)))),
+            min_size=1, max_size=3,
+        ).map(tuple),
+    )  # fmt: skip
+    pols = [
+        NetworkPolicy(
+            name=f"pol{i}",
+            namespace=draw(st.sampled_from(NAMESPACES)),
+            pod_selector=draw(st.one_of(st.just(LabelSelector()), selectors(POD_LABELS))),
+            policy_types=draw(st.sampled_from((("Ingress",), ("Egress",), ("Ingress", "Egress")))),
+            ingress=tuple(draw(st.lists(rules, max_size=2))),
+            egress=tuple(draw(st.lists(rules, max_size=2))),
+        )
+        for i in range(draw(st.integers(1, 3)))
+    ]
+    return build_cluster([*draw(namespaces()), *pod_objs, *pols])
+
+
+@PROPERTY
+@given(cluster=named_port_clusters())
+def test_named_ports_resolve_like_the_pod_engine(cluster):
+    matrix = analyze(cluster)
+    assert not pod_disagreements(cluster, matrix, Semantics())
 
 
 @st.composite
@@ -200,3 +266,22 @@ def test_synthetic_shape_errors_are_typed():
         synthetic_cluster(pods=100, namespaces=2, policies=1)
     with pytest.raises(SyntheticError, match="pods"):
         synthetic_cluster(pods=10, namespaces=50, policies=1)
+
+
+@pytest.mark.needs_nca
+def test_small_synthetic_cluster_agrees_with_nca(nca, tmp_path):
+    # NCA reads ipBlocks as outside addresses only; compare pod pairs under that reading.
+    from netmend.k8s.nca import run_nca
+
+    semantics = Semantics(ipblock_selects_pods=False)
+    s = synthetic_cluster(pods=150, namespaces=10, policies=70, seed=21)
+    matrix = analyze(s.cluster, semantics)
+    (theirs,) = run_nca(nca, [s.cluster], tmp_path)
+    pods = s.cluster.pods
+    diffs = [
+        f"{pods[i].key} -> {pods[j].key}: ours {matrix.connections(i, j)}, "
+        f"NCA {theirs.pod_pair(pods[i].key, pods[j].key)}"
+        for i, j in itertools.permutations(range(len(pods)), 2)
+        if matrix.connections(i, j) != theirs.pod_pair(pods[i].key, pods[j].key)
+    ]
+    assert not diffs, "\n".join(diffs[:5])
