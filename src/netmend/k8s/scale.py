@@ -198,21 +198,36 @@ class Update:
 
 @dataclass
 class _Rows:
-    """Direction rows, one per profile, stacked; row 0 admits everything."""
+    """Direction rows, one per profile, stacked; row 0 admits everything.
+
+    Edits leave rows of profiles no class uses any more; when the table is
+    full they are reclaimed before it grows.
+    """
 
     table: np.ndarray
     count: int = 1
     ids: dict[tuple, int] = field(default_factory=dict)
+    free: list[int] = field(default_factory=list)
 
-    def add(self, key: tuple, row: np.ndarray) -> int:
-        if self.count == len(self.table):
-            grown = np.empty((2 * len(self.table), *self.table.shape[1:]), self.table.dtype)
-            grown[: self.count] = self.table
-            self.table = grown
-        self.table[self.count] = row
-        self.ids[key] = self.count
-        self.count += 1
-        return self.count - 1
+    def add(self, key: tuple, row: np.ndarray, in_use: np.ndarray) -> int:
+        if not self.free and self.count == len(self.table):
+            used = set(np.unique(in_use).tolist())
+            self.free = sorted((i for i in range(1, self.count) if i not in used), reverse=True)
+            if self.free:
+                dropped = set(self.free)
+                self.ids = {k: i for k, i in self.ids.items() if i not in dropped}
+            else:
+                grown = np.empty((2 * len(self.table), *self.table.shape[1:]), self.table.dtype)
+                grown[: self.count] = self.table
+                self.table = grown
+        if self.free:
+            slot = self.free.pop()
+        else:
+            slot = self.count
+            self.count += 1
+        self.table[slot] = row
+        self.ids[key] = slot
+        return slot
 
 
 class ClassMatrix:
@@ -381,7 +396,7 @@ class ClassMatrix:
         pid = rows.ids.get(key)
         if pid is None:
             tiers = (self._network_policy_tier(direction, cls, key[0]),)
-            pid = rows.add(key, compose_tiers(tiers, self.full_row))
+            pid = rows.add(key, compose_tiers(tiers, self.full_row), self.profile[direction])
         self.profile[direction][cls] = pid
 
     # -- matrix ----------------------------------------------------------------
@@ -547,7 +562,8 @@ class ClassMatrix:
             d: {c: set(keys) for c, keys in subs.items()} for d, subs in self._subject.items()
         }
         other._rows = {
-            d: _Rows(r.table.copy(), r.count, dict(r.ids)) for d, r in self._rows.items()
+            d: _Rows(r.table.copy(), r.count, dict(r.ids), list(r.free))
+            for d, r in self._rows.items()
         }
         other.profile = {d: p.copy() for d, p in self.profile.items()}
         other.reach = self.reach.copy()
