@@ -6,6 +6,7 @@ import json
 
 import click
 
+from netmend.cli.k8s_check import check
 from netmend.cli.k8s_common import (
     default_probes,
     dns_option,
@@ -16,7 +17,6 @@ from netmend.cli.k8s_common import (
     policies_option,
     read_expected,
 )
-from netmend.cli.k8s_check import check
 from netmend.cli.k8s_diff import diff
 from netmend.cli.k8s_explain import explain
 from netmend.cli.k8s_repair import repair
