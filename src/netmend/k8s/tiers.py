@@ -194,9 +194,20 @@ def compile_admin_policy(sim: Simulator, policy: AdminPolicy) -> CompiledAdminPo
                 if peer.networks is not None:
                     networks.extend(ipaddress.ip_network(c, strict=False) for c in peer.networks)
             numeric, named = [], []
+            semantics = sim.semantics
             for port in rule.ports or ():
                 if port.named:
-                    named.append(port.named)
+                    if semantics.named_ports == "union":
+                        numeric.extend(
+                            (proto, num, num)
+                            for ports in sim.named_ports
+                            for n, (proto, num) in ports.items()
+                            if n == port.named and not (proto == "SCTP" and semantics.sctp == "unsupported")
+                        )
+                    elif semantics.named_ports == "per-pod":
+                        named.append(port.named)
+                elif port.protocol == "SCTP" and semantics.sctp == "unsupported":
+                    continue
                 else:
                     numeric.append((port.protocol or "TCP", port.start, port.end))
             compiled.append(
