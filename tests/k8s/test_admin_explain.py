@@ -137,3 +137,19 @@ def test_cli_direct_pod_target_and_bad_input(demo_dir):
     assert bad.exit_code == 1 and "no such Service or pod" in bad.output
     bad = run("frontend", "redis-cart:99999")
     assert bad.exit_code == 1 and "port must be a number" in bad.output
+
+
+def test_tier_blockers_name_the_admin_rule_and_its_verified_exception():
+    from netmend.k8s import demo_workloads
+    from netmend.k8s.probe import Matrix
+    from netmend.repair.admin import tier_blockers
+
+    guard = cnp("no-redis", priority=5, subject={"pods": {"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "redis-cart"}}}},
+                ingress=[rule("Deny", ns_peer(), name="block-all")])
+    cluster = demo_workloads().with_policies(demo_policies()).with_admin_policies((guard,))
+    stated = Matrix.from_dict({"cartservice": {"redis-cart:6379": True}, "frontend": {"adservice:9555": True}})
+    (blocker,) = tier_blockers(cluster, stated)
+    assert blocker["probe"] == ("cartservice", "redis-cart:6379")
+    assert "ClusterNetworkPolicy/no-redis (tier Admin, priority 5) ingress[0] 'block-all' Deny" in blocker["reason"]
+    assert blocker["admin"]["found"] and blocker["admin"]["rule"]["action"] == "Accept"
+    assert tier_blockers(cluster.with_admin_policies(()), stated) == ()
