@@ -289,6 +289,7 @@ class CompiledRule:
         "ports_all",
         "numeric",
         "named",
+        "_numeric_set",
     )
 
     def __init__(
@@ -312,6 +313,7 @@ class CompiledRule:
         self.ports_all: bool = ports_all
         self.numeric: tuple[tuple[str, int, int], ...] = numeric
         self.named: tuple[tuple[str, str], ...] = named
+        self._numeric_set = PortSet.all() if ports_all else PortSet.of(PortRange(p, lo, hi) for p, lo, hi in numeric)
 
     def admits_peer(self, peer: int) -> bool:
         """Whether pod index ``peer`` is among this rule's peers."""
@@ -348,7 +350,7 @@ class CompiledRule:
         """The admitted ports, names resolved in ``named_ports`` (``None``: unresolvable)."""
         if self.ports_all:
             return PortSet.all()
-        numeric = PortSet.of(PortRange(p, lo, hi) for p, lo, hi in self.numeric)
+        numeric = self._numeric_set
         return numeric | self.named_port_set(named_ports) if self.named else numeric
 
 

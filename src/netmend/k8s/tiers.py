@@ -89,7 +89,7 @@ class CompiledAdminRule:
     ``named`` (container port names).
     """
 
-    __slots__ = ("match", "rule", "peer_pods", "networks", "ports_all", "numeric", "named", "unmodelled")
+    __slots__ = ("match", "rule", "peer_pods", "networks", "ports_all", "numeric", "named", "unmodelled", "_fixed")
 
     def __init__(self, match, rule, peer_pods, networks, ports_all, numeric, named, unmodelled):
         self.match: TierMatch = match
@@ -100,6 +100,8 @@ class CompiledAdminRule:
         self.numeric: tuple[tuple[str, int, int], ...] = numeric
         self.named: tuple[str, ...] = named
         self.unmodelled: tuple[str, ...] = unmodelled
+        # Without names the port set is the same for every destination: build it once.
+        self._fixed: PortSet | None = None if named else self._build_ports(None)
 
     @property
     def action(self) -> str:
@@ -124,6 +126,11 @@ class CompiledAdminRule:
 
     def port_set(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
         """The matched ports, names resolved in ``named_ports`` (``None``: none resolve)."""
+        if self._fixed is not None:
+            return self._fixed
+        return self._build_ports(named_ports)
+
+    def _build_ports(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
         if self.ports_all:
             return PortSet.all()
         ranges = [PortRange(p, lo, hi) for p, lo, hi in self.numeric]
