@@ -654,28 +654,26 @@ class Snapshot:
     ) -> bool:
         """Whether ``direction`` of pod ``subject`` admits the peer (pod ``peer``, or
         address ``ip`` when ``peer`` is None), walking admin, NetworkPolicy, baseline."""
-        if peer is None:
-            def peer_ok(r):
-                return r.admits_address(ip)
-        else:
-            def peer_ok(r):
-                return r.admits_peer(peer)
         tiers = self.tiers
+        by_pod = peer is not None
         if tiers is not None and not exempt:
             for r in tiers.rules(ADMIN_TIER, direction)[subject]:
-                if peer_ok(r) and r.admits_port(protocol, port, named):
-                    if r.match.action == PASS:
+                if (peer in r.peer_pods if by_pod else r.admits_address(ip)) and r.admits_port(protocol, port, named):
+                    action = r.match.action
+                    if action == PASS:
                         break
-                    return r.match.action == ACCEPT
+                    return action == ACCEPT
         rules = self.ingress[subject] if direction == INGRESS else self.egress[subject]
         if rules is not None:
             gate = self._ingress_gate[subject] if direction == INGRESS else self._egress_gate[subject]
             if gate is None or self._node_local(peer):
                 return True
-            return any(peer_ok(r) and r.admits_port(protocol, port, named) for r in gate)
+            if by_pod:
+                return any((r.peers_all or peer in r.peer_pods) and r.admits_port(protocol, port, named) for r in gate)
+            return any(r.admits_address(ip) and r.admits_port(protocol, port, named) for r in gate)
         if tiers is not None and not exempt:
             for r in tiers.rules(BASELINE_TIER, direction)[subject]:
-                if peer_ok(r) and r.admits_port(protocol, port, named):
+                if (peer in r.peer_pods if by_pod else r.admits_address(ip)) and r.admits_port(protocol, port, named):
                     return r.match.action != DENY  # Accept, or Pass to the default (allow)
         return True
 
