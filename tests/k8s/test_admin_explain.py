@@ -153,3 +153,22 @@ def test_tier_blockers_name_the_admin_rule_and_its_verified_exception():
     assert "ClusterNetworkPolicy/no-redis (tier Admin, priority 5) ingress[0] 'block-all' Deny" in blocker["reason"]
     assert blocker["admin"]["found"] and blocker["admin"]["rule"]["action"] == "Accept"
     assert tier_blockers(cluster.with_admin_policies(()), stated) == ()
+
+
+def test_findings_reach_probe_and_explain(tmp_path):
+    one = cnp("one", priority=5, subject={"pods": {"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "redis-cart"}}}},
+              ingress=[rule("Deny", ns_peer())])
+    two = cnp("two", priority=5, ingress=[rule("Accept", ns_peer())])
+    path = tmp_path / "admin.yaml"
+    path.write_text(yaml.safe_dump_all([admin_policy_to_dict(one), admin_policy_to_dict(two)]))
+    nps = tmp_path / "nps.json"
+    nps.write_text(json.dumps(as_list([policy_to_dict(p) for p in demo_policies()])))
+    from netmend.cli.k8s import k8s as group
+
+    res = CliRunner().invoke(group, ["probe", "--policies", str(nps), "--policies", str(path), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (finding,) = json.loads(res.output)["findings"]
+    assert finding["kind"] == "same-priority-overlap"
+    assert finding["policies"] == ["ClusterNetworkPolicy/one", "ClusterNetworkPolicy/two"]
+    res = run("cartservice", "redis-cart:6379", "--policies", str(nps), "--policies", str(path), "--no-repair")
+    assert "finding: same-priority-overlap: ClusterNetworkPolicy/one and ClusterNetworkPolicy/two" in res.output

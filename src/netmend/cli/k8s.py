@@ -26,6 +26,7 @@ from netmend.k8s import (
     demo_expected,
     mismatch_summary,
     render_grid,
+    tier_findings,
 )
 
 
@@ -60,8 +61,12 @@ def probe(manifests, policies, expected, dns, fmt, profile) -> None:
         actual = prober.run()
         mismatches = compare(want, actual) if want is not None else ()
         differences = probe_differences(cluster, probes.probes(), semantics, dns=require_dns) if profile else ()
+        findings = tier_findings(prober.sim)
     except K8sError as exc:
         raise click.ClickException(str(exc)) from None
+    if fmt != "json":
+        for finding in findings:  # stderr: the netarena lines stay what a harness parses
+            click.echo(f"finding: {finding}", err=True)
     if profile and fmt != "json":
         # stderr, so the netarena lines stay exactly what a harness parses
         click.echo(
@@ -95,6 +100,7 @@ def probe(manifests, policies, expected, dns, fmt, profile) -> None:
             ],
             "mismatches": [str(m) for m in mismatches],
             "summary": mismatch_summary(mismatches) if want is not None else None,
+            "findings": [{"kind": f.kind, "policies": list(f.policies), "message": f.message} for f in findings],
             "profile": {
                 "settings": describe_profile(semantics),
                 "differences": [d.to_dict() for d in differences],

@@ -13,7 +13,7 @@ from netmend.cli.k8s_common import (
     policies_option,
     profile_option,
 )
-from netmend.k8s import K8sError, Matrix, Simulator, policy_to_dict
+from netmend.k8s import K8sError, Matrix, Simulator, policy_to_dict, tier_findings
 from netmend.k8s.explain import TargetExplanation, explain_target
 from netmend.k8s.model import PROTOCOLS, Cluster
 
@@ -116,6 +116,11 @@ def explain(source, target, manifests, policies, dns, protocol, fmt, verbose, no
             return explain_target(sim.snapshot(), source, target, protocol=protocol, dns_endpoints=endpoints)
 
         explanation = chain(semantics)
+        involved = {
+            key for c in explanation.connections for side in (c.egress, c.ingress) if side is not None
+            for step in side.steps for key in step.selecting
+        }
+        findings = [f for f in tier_findings(Simulator(cluster, semantics)) if involved & set(f.policies)]
         upstream = chain(Simulator(cluster).semantics) if profile else explanation
     except K8sError as exc:
         raise click.ClickException(str(exc)) from None
@@ -126,10 +131,12 @@ def explain(source, target, manifests, policies, dns, protocol, fmt, verbose, no
     if fmt == "json":
         report = explanation.to_dict()
         report["profile"] = profile_report
+        report["findings"] = [{"kind": f.kind, "policies": list(f.policies), "message": f.message} for f in findings]
         report["flip"] = flip
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     lines = explanation.lines(verbose)
+    lines.extend(f"finding: {f}" for f in findings)
     if profile_report is not None:
         lines.append(f"Profile {profile_report['settings']}: " + (
             "the same verdict as the upstream reading" if not profile_report["differs"] else
