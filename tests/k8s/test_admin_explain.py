@@ -172,3 +172,22 @@ def test_findings_reach_probe_and_explain(tmp_path):
     assert finding["policies"] == ["ClusterNetworkPolicy/one", "ClusterNetworkPolicy/two"]
     res = run("cartservice", "redis-cart:6379", "--policies", str(nps), "--policies", str(path), "--no-repair")
     assert "finding: same-priority-overlap: ClusterNetworkPolicy/one and ClusterNetworkPolicy/two" in res.output
+
+
+GOLDEN = __import__("pathlib").Path(__file__).parent / "data" / "golden"
+
+
+@pytest.mark.parametrize(
+    ("output", "args"),
+    [
+        ("tiers.netarena.txt", ["probe"]),
+        ("tiers.explain-frontend-payment.txt", ["explain", "frontend", "paymentservice:50051"]),
+        ("tiers.explain-checkout-payment.json", ["explain", "checkoutservice", "paymentservice:50051", "--format", "json", "--no-repair"]),
+    ],
+)
+def test_golden_tier_outputs(output, args):
+    from netmend.cli.k8s import k8s as group
+
+    res = CliRunner().invoke(group, [*args, "--policies", str(GOLDEN / "tiers.policies.yaml")])
+    assert res.exit_code == 0, res.output
+    assert res.output == (GOLDEN / output).read_text(encoding="utf-8")

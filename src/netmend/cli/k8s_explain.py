@@ -42,7 +42,8 @@ def flip_suggestion(cluster: Cluster, explanation: TargetExplanation, *, dns: bo
     admin = admin_flip(cluster, explanation, dns=dns)
     if admin is not None and admin["tier"] == "Admin":
         # The admin tier decides before NetworkPolicies are read: no NetworkPolicy edit can flip it.
-        return {"wanted": want, "found": False, "reason": "no NetworkPolicy edit can change it", "admin": admin}
+        return {"wanted": want, "found": False, "blocked_by_admin": True,
+                "reason": "no NetworkPolicy edit can change it", "admin": admin}
     objects = {p.key: policy_to_dict(p) for p in cluster.policies}
     try:
         proposal = propose(Observation(cluster, objects), Matrix.from_dict({source: {target: want}}), dns=dns)
@@ -66,7 +67,10 @@ def flip_suggestion(cluster: Cluster, explanation: TargetExplanation, *, dns: bo
 def _flip_lines(flip: dict) -> list[str]:
     verb = "allow" if flip["wanted"] else "deny"
     if not flip["found"]:
-        lines = [f"To {verb} it: no NetworkPolicy change found: {flip['reason']}"]
+        if flip.get("blocked_by_admin"):
+            lines = [f"To {verb} it: {flip['reason']}"]
+        else:
+            lines = [f"To {verb} it: no NetworkPolicy change found: {flip['reason']}"]
         admin = flip.get("admin")
         if admin:
             lines.append(f"  {admin['reason']}")
