@@ -726,9 +726,14 @@ def resolve_target(sim, source_ns: str | None, text: str, protocol: str) -> tupl
         for svc in sim.cluster.services:
             if svc.name == name and svc.namespace == namespace:
                 landings = _service_landings(sim, svc, port, protocol, notes)
+                if source_ns is None and not svc.is_external:
+                    notes.append(f"Service {svc.key} ({svc.type}) takes no connection from outside the cluster; "
+                                 "its endpoints' policies are shown as if it did")
                 probe = None
-                if port is not None and protocol == "TCP":
-                    probe = f"{name}:{port}" if namespace == (source_ns or "default") else f"{name}.{namespace}:{port}"
+                ports = [sp.port for sp in svc.ports if sp.protocol == protocol and (port is None or sp.port == port)]
+                if protocol == "TCP" and len(ports) == 1:  # the probe cell this connection is
+                    shown = f"{name}:{ports[0]}"
+                    probe = shown if namespace == (source_ns or "default") else f"{name}.{namespace}:{ports[0]}"
                 return landings, probe, notes
     pod = _pod_by_name(sim, head)
     if pod is None:
