@@ -191,3 +191,14 @@ def test_golden_tier_outputs(output, args):
     res = CliRunner().invoke(group, [*args, "--policies", str(GOLDEN / "tiers.policies.yaml")])
     assert res.exit_code == 0, res.output
     assert res.output == (GOLDEN / output).read_text(encoding="utf-8")
+
+
+def test_service_without_port_and_outside_source(demo_dir):
+    nps = str(demo_dir / "nps.json")
+    res = run("frontend", "emailservice", "--policies", nps, "--format", "json", "--no-repair")
+    report = json.loads(res.output)
+    assert report["probe"] == {"source": "frontend", "target": "emailservice:5000"}
+    res = run("192.0.2.1", "frontend:80", "--policies", nps, "--format", "json", "--no-repair")
+    report = json.loads(res.output)
+    assert report["probe"] is None and report["connections"][0]["egress"] is None
+    assert any("takes no connection from outside the cluster" in n for n in report["notes"])
