@@ -6,6 +6,7 @@ import json
 
 import click
 
+from netmend.cli.k8s_check import check
 from netmend.cli.k8s_common import (
     default_probes,
     dns_option,
@@ -17,6 +18,7 @@ from netmend.cli.k8s_common import (
     profile_option,
     read_expected,
 )
+from netmend.cli.k8s_diff import diff
 from netmend.cli.k8s_explain import explain
 from netmend.cli.k8s_repair import repair
 from netmend.k8s import (
@@ -109,6 +111,9 @@ def probe(manifests, policies, expected, dns, fmt, profile) -> None:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
 
 
-# ``netmend k8s repair`` (cluster mode) and ``explain`` live in their own modules.
+# ``netmend k8s repair`` (cluster mode), ``explain`` and the CI toolkit (``check``, ``diff``)
+# live in their own modules.
 k8s.add_command(repair)
 k8s.add_command(explain)
+k8s.add_command(check)
+k8s.add_command(diff)

@@ -1,0 +1,158 @@
+"""Full connectivity matrix and incremental re-check at 100k-pod scale.
+
+A seeded synthetic cluster (default: 100,000 pods in 1,000 namespaces with
+10,000 NetworkPolicies, see ``netmend.k8s.synthetic``) goes through:
+
+- full analysis: pod classes, port atoms and the exact class-to-class
+  connectivity matrix (``netmend.k8s.scale.analyze``), then its summary
+  (ordered pod pairs connected, fully open);
+- incremental re-check: ``--changes`` random policy edits (port, peer,
+  rule added or dropped, selector, policy types, policy removed or added),
+  each applied with ``ClassMatrix.update`` and timed;
+- peak memory: the process's peak resident set size (``ru_maxrss``), which
+  includes the generator and the interpreter.
+
+Each figure is printed beside its goal (full <= 10 s, incremental <= 100 ms,
+memory <= 4 GB). Times are wall clock and, in brackets, the process's CPU
+time (the two differ when other work shares the cores). With ``--verify``
+the edited matrix is compared with a fresh full analysis of the edited
+policy set; with ``--baseline`` (default for up to 3,000 pods) the pod-level
+engine's ``Snapshot.connectivity()`` is timed on the same cluster for a
+side-by-side ratio.
+
+    .venv/bin/python benchmarks/bench_k8s_scale.py [--pods 100000] [--namespaces 1000]
+        [--policies 10000] [--seed 1] [--changes 50] [--verify] [--baseline]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+
+from netmend.k8s.scale import analyze
+from netmend.k8s.semantics import Simulator
+from netmend.k8s.synthetic import policy_change, synthetic_cluster
+
+GOAL_FULL_S, GOAL_INCREMENTAL_MS, GOAL_MEMORY_GB = 10.0, 100.0, 4.0
+
+
+def timed(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def peak_rss_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / (1 << 20)  # KiB on Linux
+
+
+def verdict(value: float, goal: float) -> str:
+    return "meets goal" if value <= goal else "MISSES goal"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pods", type=int, default=100_000)
+    parser.add_argument("--namespaces", type=int, default=1_000)
+    parser.add_argument("--policies", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--changes", type=int, default=50)
+    parser.add_argument("--verify", action="store_true", help="compare with a full recompute")
+    parser.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None)
+    args = parser.parse_args()
+
+    synthetic, t_gen, _ = timed(
+        lambda: synthetic_cluster(args.pods, args.namespaces, args.policies, args.seed)
+    )
+    cluster = synthetic.cluster
+    rss_before = peak_rss_gb()
+    print(
+        f"cluster: {len(cluster.pods)} pods, {len(cluster.namespaces)} namespaces, "
+        f"{len(cluster.policies)} NetworkPolicies (seed {args.seed}), generated in {t_gen:.2f} s"
+    )
+
+    matrix, t_full, c_full = timed(lambda: analyze(cluster))
+    summary, t_sum, _ = timed(matrix.summary)
+    print(
+        f"classes: {summary.classes}, port atoms: {summary.atoms}, "
+        f"matrix {summary.classes}x{summary.classes} cells of {matrix.codec.dtype.__name__}"
+        f" x{matrix.codec.words}"
+    )
+    print(
+        f"full analysis:  {t_full:8.2f} s   ({c_full:.2f} s CPU)   goal <= {GOAL_FULL_S:g} s"
+        f"   {verdict(t_full, GOAL_FULL_S)}"
+    )
+    print(
+        f"  summary in {t_sum:.2f} s: {summary.connected_pod_pairs} ordered pod pairs connected, "
+        f"{summary.open_pod_pairs} fully open"
+    )
+
+    current = cluster.policies
+    patched: list[tuple[float, float]] = []
+    rebuilt: list[tuple[float, str]] = []
+    kinds: dict[str, int] = {}
+    cells = gaining = losing = 0
+    for k in range(args.changes):
+        change = policy_change(synthetic, current, seed=args.seed * 1_000_003 + k)
+        update, t_upd, c_upd = timed(lambda c=change: matrix.update(c.old, c.new))
+        kept = tuple(p for p in current if change.old is None or p.key != change.old.key)
+        current = kept + ((change.new,) if change.new is not None else ())
+        kinds[change.kind] = kinds.get(change.kind, 0) + 1
+        if update.full_recompute:
+            rebuilt.append((t_upd, update.reason))
+            continue
+        patched.append((t_upd, c_upd))
+        cells += update.changed_cells
+        gaining += update.pod_pairs_gaining
+        losing += update.pod_pairs_losing
+    if patched:
+        walls = sorted(w * 1e3 for w, _ in patched)
+        median, worst = statistics.median(walls), walls[-1]
+        p95 = walls[min(len(walls) - 1, int(0.95 * len(walls)))]
+        cpu = statistics.median(c * 1e3 for _, c in patched)
+        print(
+            f"incremental:    {median:8.2f} ms  ({cpu:.2f} ms CPU) median of {len(patched)} edits, "
+            f"p95 {p95:.2f} ms, max {worst:.2f} ms   goal <= {GOAL_INCREMENTAL_MS:g} ms"
+            f"   {verdict(p95, GOAL_INCREMENTAL_MS)} (p95)"
+        )
+        print(
+            "  edits: "
+            + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+            + f"; {cells} class pairs changed, {gaining} pod pairs gained and {losing} lost"
+            " connections"
+        )
+    for t_upd, reason in rebuilt:
+        print(f"  rebuilt instead of patched ({t_upd:.2f} s): {reason}")
+
+    peak = peak_rss_gb()
+    print(
+        f"peak memory:    {peak:8.2f} GB  (after generating the cluster: {rss_before:.2f} GB)"
+        f"   goal <= {GOAL_MEMORY_GB:g} GB   {verdict(peak, GOAL_MEMORY_GB)}"
+    )
+
+    if args.verify:
+        fresh, t_fresh, _ = timed(lambda: analyze(cluster.with_policies(current)))
+        bad, t_cmp, _ = timed(lambda: matrix.disagreements(fresh))
+        print(
+            f"verify: edited matrix vs full recompute ({t_fresh:.2f} s): {bad} disagreeing cells"
+            f" (compared in {t_cmp:.2f} s)"
+        )
+        if bad:
+            return 1
+
+    baseline = args.baseline if args.baseline is not None else len(cluster.pods) <= 3000
+    if baseline:
+        snap_pairs, t_pods, _ = timed(lambda: Simulator(cluster).snapshot().connectivity())
+        _, t_small, _ = timed(lambda: analyze(cluster))
+        print(
+            f"pod-level engine Snapshot.connectivity(): {t_pods:.2f} s ({len(snap_pairs)} pairs); "
+            f"class matrix {t_small:.2f} s; ratio {t_pods / t_small:.1f}x"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

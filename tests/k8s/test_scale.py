@@ -1,0 +1,290 @@
+"""The class matrix against the pod-level engine, and its incremental re-check.
+
+The oracle is :meth:`Snapshot.connections` (pod by pod, a different
+algorithm over the same model): on random small clusters every ordered pod
+pair must get the same port set. Incremental updates must equal a full
+recomputation of the edited policy set.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from k8s_strategies import (
+    NAMESPACES,
+    POD_LABELS,
+    PORT_NAMES,
+    PROTOCOLS,
+    clusters,
+    container_ports,
+    namespaces,
+    peers,
+    policies,
+    selectors,
+)
+
+from netmend.k8s.cluster import build_cluster
+from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, Pod, PolicyPort, Rule
+from netmend.k8s.scale import ScaleError, analyze
+from netmend.k8s.semantics import Semantics, Simulator
+from netmend.k8s.synthetic import SyntheticError, policy_change, synthetic_cluster
+
+BOTH_SEMANTICS = (Semantics(ipblock_selects_pods=True), Semantics(ipblock_selects_pods=False))
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def pod_disagreements(cluster: Cluster, matrix, semantics: Semantics, limit: int = 5) -> list[str]:
+    snap = Simulator(cluster, semantics).snapshot()
+    out = []
+    pods = cluster.pods
+    for i, j in itertools.permutations(range(len(pods)), 2):
+        ours, oracle = matrix.connections(i, j), snap.connections(i, j)
+        if ours != oracle:
+            out.append(f"{pods[i].key} -> {pods[j].key}: classes {ours}, pods {oracle}")
+            if len(out) >= limit:
+                break
+    return out
+
+
+def matrices_disagree(a, b, n_pods: int, limit: int = 5) -> list[str]:
+    out = []
+    for i, j in itertools.permutations(range(n_pods), 2):
+        if a.connections(i, j) != b.connections(i, j):
+            out.append(f"{i} -> {j}: {a.connections(i, j)} vs {b.connections(i, j)}")
+            if len(out) >= limit:
+                break
+    return out
+
+
+@PROPERTY
+@given(cluster=clusters(max_pods=8, max_policies=5), ipblocks_hold_pods=st.booleans())
+def test_class_matrix_equals_pod_engine(cluster, ipblocks_hold_pods):
+    semantics = Semantics(ipblock_selects_pods=ipblocks_hold_pods)
+    matrix = analyze(cluster, semantics)
+    assert not pod_disagreements(cluster, matrix, semantics)
+
+
+named_ports = st.builds(
+    PolicyPort, protocol=st.sampled_from((None, *PROTOCOLS)), port=st.sampled_from(PORT_NAMES)
+)
+
+
+@st.composite
+def named_port_clusters(draw) -> Cluster:
+    """Clusters where rules name ports often and pods resolve names differently.
+
+    The general strategy rarely lines a rule's named port up with a pod
+    exposing that name on the rule's protocol; here most rules name ports.
+    """
+    n_pods = draw(st.integers(2, 6))
+    pod_objs = [
+        Pod(
+            name=f"pod{i}",
+            namespace=draw(st.sampled_from(NAMESPACES)),
+            labels=tuple(sorted(draw(st.dictionaries(st.sampled_from(sorted(POD_LABELS)),
+                                                     st.sampled_from(("web", "db", "front")),
+                                                     max_size=1)).items())),
+            ports=draw(container_ports),
+        )
+        for i in range(n_pods)
+    ]  # fmt: skip
+    rules = st.builds(
+        Rule,
+        peers=st.one_of(st.none(), st.none(), st.lists(peers, min_size=1, max_size=2).map(tuple)),
+        ports=st.lists(
+            st.one_of(named_ports, named_ports, st.builds(PolicyPort, protocol=st.just("TCP"),
+                                                          port=st.sampled_from((53, 80, 8080)))),
+            min_size=1, max_size=3,
+        ).map(tuple),
+    )  # fmt: skip
+    pols = [
+        NetworkPolicy(
+            name=f"pol{i}",
+            namespace=draw(st.sampled_from(NAMESPACES)),
+            pod_selector=draw(st.one_of(st.just(LabelSelector()), selectors(POD_LABELS))),
+            policy_types=draw(st.sampled_from((("Ingress",), ("Egress",), ("Ingress", "Egress")))),
+            ingress=tuple(draw(st.lists(rules, max_size=2))),
+            egress=tuple(draw(st.lists(rules, max_size=2))),
+        )
+        for i in range(draw(st.integers(1, 3)))
+    ]
+    return build_cluster([*draw(namespaces()), *pod_objs, *pols])
+
+
+@PROPERTY
+@given(cluster=named_port_clusters())
+def test_named_ports_resolve_like_the_pod_engine(cluster):
+    matrix = analyze(cluster)
+    assert not pod_disagreements(cluster, matrix, Semantics())
+
+
+@st.composite
+def edits(draw, cluster: Cluster):
+    """An edit of ``cluster``'s policies: (old, new), one side maybe None."""
+    names = [p.name for p in cluster.policies]
+    kind = draw(st.sampled_from(("replace", "remove", "add") if names else ("add",)))
+    if kind == "add":
+        return None, draw(policies(f"added{len(names)}"))
+    old = draw(st.sampled_from(cluster.policies))
+    if kind == "remove":
+        return old, None
+    new = draw(policies(old.name))
+    return old, NetworkPolicy(**{**new.__dict__, "namespace": old.namespace})
+
+
+@PROPERTY
+@given(data=st.data(), ipblocks_hold_pods=st.booleans())
+def test_incremental_update_equals_full_recompute(data, ipblocks_hold_pods):
+    semantics = Semantics(ipblock_selects_pods=ipblocks_hold_pods)
+    cluster = data.draw(clusters(max_pods=8, max_policies=4))
+    matrix = analyze(cluster, semantics)
+    for _ in range(data.draw(st.integers(1, 3))):
+        old, new = data.draw(edits(cluster))
+        update = matrix.update(old, new)
+        kept = tuple(p for p in cluster.policies if old is None or p.key != old.key)
+        cluster = cluster.with_policies(kept + ((new,) if new is not None else ()))
+        assert matrix.current_policies() == cluster.policies
+        full = analyze(cluster, semantics)
+        assert not matrices_disagree(matrix, full, len(cluster.pods)), update.reason
+        assert not pod_disagreements(cluster, matrix, semantics)
+
+
+def test_update_reports_the_cells_that_changed():
+    s = synthetic_cluster(pods=300, namespaces=8, policies=40, seed=3)
+    matrix = analyze(s.cluster)
+    before = matrix.copy()
+    policy = next(p for p in s.cluster.policies if p.name.startswith("default-deny-ingress"))
+    update = matrix.update(policy, None)
+    assert not update.full_recompute
+    assert update.columns and not update.rows  # an ingress-only policy: columns only
+    changed = {(s_, d) for s_, d, _, _ in update.changes()}
+    n = matrix.index.size
+    for src, dst in itertools.product(range(n), range(n)):
+        differs = before.class_connections(src, dst) != matrix.class_connections(src, dst)
+        assert differs == ((src, dst) in changed)
+    for src, dst, old, new in update.changes(limit=20):
+        assert before.class_connections(src, dst) == old
+        assert matrix.class_connections(src, dst) == new
+    assert update.pod_pairs_gaining > 0 and update.pod_pairs_losing == 0
+
+
+def test_new_port_boundary_rebuilds_and_says_why():
+    s = synthetic_cluster(pods=200, namespaces=6, policies=20, seed=4)
+    matrix = analyze(s.cluster)
+    old = next(p for p in s.cluster.policies if p.ingress)
+    new = NetworkPolicy(**{**old.__dict__, "ingress": (Rule(ports=(PolicyPort("TCP", 12345),)),)})
+    update = matrix.update(old, new)
+    assert update.full_recompute and "12345" in update.reason
+    cluster = s.cluster.with_policy(new)
+    assert not pod_disagreements(cluster, matrix, Semantics(), limit=1)
+
+
+def test_bad_updates_are_refused_and_change_nothing():
+    s = synthetic_cluster(pods=100, namespaces=5, policies=10, seed=5)
+    matrix = analyze(s.cluster)
+    reach = matrix.reach.copy()
+    existing = s.cluster.policies[3]
+    stranger = NetworkPolicy(name="nobody", namespace=existing.namespace)
+    with pytest.raises(ScaleError, match="not a current policy"):
+        matrix.update(stranger, None)
+    with pytest.raises(ScaleError, match="exists already"):
+        matrix.update(None, existing)
+    with pytest.raises(ScaleError, match="keeps the policy's key"):
+        matrix.update(existing, stranger)
+    with pytest.raises(ScaleError, match="old or a new"):
+        matrix.update(None, None)
+    assert (matrix.reach == reach).all()
+
+
+@pytest.mark.parametrize("semantics", BOTH_SEMANTICS, ids=("ipblock-pods", "ipblock-external"))
+def test_synthetic_cluster_matrix_equals_pod_engine(semantics):
+    s = synthetic_cluster(pods=500, namespaces=10, policies=80, seed=11)
+    matrix = analyze(s.cluster, semantics)
+    snap = Simulator(s.cluster, semantics).snapshot()
+    # One pod per class pair is enough for the pod engine (its own classes are finer).
+    reps = [cl.pods for cl in matrix.index.classes]
+    for a, b in itertools.product(range(len(reps)), repeat=2):
+        for i in reps[a][:2]:
+            for j in reps[b][:2]:
+                if i != j:
+                    assert matrix.connections(i, j) == snap.connections(i, j), (i, j)
+
+
+def test_summary_counts_pod_pairs_exactly():
+    s = synthetic_cluster(pods=120, namespaces=5, policies=25, seed=2)
+    matrix = analyze(s.cluster)
+    snap = Simulator(s.cluster).snapshot()
+    pairs = [snap.connections(i, j) for i, j in itertools.permutations(range(120), 2)]
+    summary = matrix.summary()
+    assert summary.connected_pod_pairs == sum(1 for p in pairs if p)
+    assert summary.open_pod_pairs == sum(1 for p in pairs if p.is_all())
+    assert summary.pods == 120 and summary.policies == 25
+
+
+def test_synthetic_edits_incremental_equals_full():
+    s = synthetic_cluster(pods=600, namespaces=12, policies=90, seed=8)
+    matrix = analyze(s.cluster)
+    tables = {d: len(rows.table) for d, rows in matrix._rows.items()}
+    current = s.cluster.policies
+    for seed in range(200):
+        change = policy_change(s, current, seed)
+        matrix.update(change.old, change.new)
+        kept = tuple(p for p in current if change.old is None or p.key != change.old.key)
+        current = tuple(sorted(kept + ((change.new,) if change.new else ()), key=lambda p: p.key))
+    full = analyze(s.cluster.with_policies(current))
+    assert matrix.disagreements(full) == 0
+    # Rows of profiles no class uses any more were reused, not piled up.
+    assert {d: len(rows.table) for d, rows in matrix._rows.items()} == tables
+    # ... and the comparison itself can fail: one cell flipped is one disagreement.
+    matrix.reach[0, 1] ^= matrix.reach[0, 1] | 1
+    assert matrix.disagreements(full) >= 1
+
+
+def test_synthetic_cluster_is_seeded_and_shaped():
+    a = synthetic_cluster(pods=2000, namespaces=40, policies=300, seed=9)
+    assert a == synthetic_cluster(pods=2000, namespaces=40, policies=300, seed=9)
+    assert a != synthetic_cluster(pods=2000, namespaces=40, policies=300, seed=10)
+    c = a.cluster
+    assert (len(c.pods), len(c.namespaces), len(c.policies)) == (2000, 40, 300)
+    assert len({p.ip for p in c.pods}) == 2000
+    rules = [r for p in c.policies for d in p.effective_types for r in p.rules(d)]
+    peers = [peer for r in rules for peer in r.peers or ()]
+    ports = [port for r in rules for port in r.ports or ()]
+    assert any(p.pod_selector == LabelSelector() and not p.ingress for p in c.policies)
+    assert any(peer.ip_block and peer.ip_block.excepts for peer in peers)
+    assert any(peer.namespace_selector and peer.pod_selector for peer in peers)
+    assert any(
+        peer.namespace_selector and peer.namespace_selector.match_expressions for peer in peers
+    )
+    assert any(isinstance(port.port, str) for port in ports)
+    assert any(port.end_port for port in ports)
+    assert any("Egress" in p.effective_types for p in c.policies)
+
+
+def test_synthetic_shape_errors_are_typed():
+    with pytest.raises(SyntheticError, match="namespaces"):
+        synthetic_cluster(pods=100, namespaces=2, policies=1)
+    with pytest.raises(SyntheticError, match="pods"):
+        synthetic_cluster(pods=10, namespaces=50, policies=1)
+
+
+@pytest.mark.needs_nca
+def test_small_synthetic_cluster_agrees_with_nca(nca, tmp_path):
+    # NCA reads ipBlocks as outside addresses only; compare pod pairs under that reading.
+    from netmend.k8s.nca import run_nca
+
+    semantics = Semantics(ipblock_selects_pods=False)
+    s = synthetic_cluster(pods=150, namespaces=10, policies=70, seed=21)
+    matrix = analyze(s.cluster, semantics)
+    (theirs,) = run_nca(nca, [s.cluster], tmp_path)
+    pods = s.cluster.pods
+    diffs = [
+        f"{pods[i].key} -> {pods[j].key}: ours {matrix.connections(i, j)}, "
+        f"NCA {theirs.pod_pair(pods[i].key, pods[j].key)}"
+        for i, j in itertools.permutations(range(len(pods)), 2)
+        if matrix.connections(i, j) != theirs.pod_pair(pods[i].key, pods[j].key)
+    ]
+    assert not diffs, "\n".join(diffs[:5])
