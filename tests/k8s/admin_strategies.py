@@ -31,6 +31,7 @@ from netmend.k8s.model import (
     AdminRule,
     AdminSubject,
     Cluster,
+    LabelSelector,
     NamespacedPods,
     Pod,
     labels_of,
@@ -38,13 +39,19 @@ from netmend.k8s.model import (
 
 NETWORKS = ("10.244.0.0/16", "10.244.0.0/30", "10.244.0.4/31", "0.0.0.0/0", "192.168.0.0/16", "172.18.0.0/16")
 
-namespaced = st.builds(NamespacedPods, namespace_selector=selectors(NS_LABELS), pod_selector=selectors(POD_LABELS))
+# Empty selectors (everything) are drawn often: random ones rarely match, and a tier
+# that never decides tests nothing.
+EVERYTHING = LabelSelector()
+ns_selectors = st.one_of(st.just(EVERYTHING), selectors(NS_LABELS))
+pod_selectors = st.one_of(st.just(EVERYTHING), st.sampled_from(POD_LABELS["app"]).map(
+    lambda app: LabelSelector((("app", app),))), selectors(POD_LABELS))
+namespaced = st.builds(NamespacedPods, namespace_selector=ns_selectors, pod_selector=pod_selectors)
 subjects = st.one_of(
-    st.builds(AdminSubject, namespaces=selectors(NS_LABELS)),
+    st.builds(AdminSubject, namespaces=ns_selectors),
     st.builds(AdminSubject, pods=namespaced),
 )
 selector_peers = st.one_of(
-    st.builds(AdminPeer, namespaces=selectors(NS_LABELS)),
+    st.builds(AdminPeer, namespaces=ns_selectors),
     st.builds(AdminPeer, pods=namespaced),
 )
 egress_peers = st.one_of(
@@ -52,7 +59,7 @@ egress_peers = st.one_of(
     st.lists(st.sampled_from(NETWORKS), min_size=1, max_size=2, unique=True).map(lambda n: AdminPeer(networks=tuple(n))),
 )
 numeric_ports = st.one_of(
-    st.tuples(st.sampled_from(("TCP", "UDP", "SCTP")), st.sampled_from((53, 80, 443, 8080, 9090))).map(
+    st.tuples(st.sampled_from(("TCP", "TCP", "UDP", "SCTP")), st.sampled_from((53, 80, 443, 7000, 8080, 9090))).map(
         lambda t: AdminPort(protocol=t[0], start=t[1], end=t[1])
     ),
     st.tuples(st.sampled_from(("TCP", "UDP")), st.sampled_from((1, 53, 80, 443)), st.integers(1, 9000)).map(
@@ -65,7 +72,7 @@ named_ports = st.sampled_from(PORT_NAMES).map(lambda n: AdminPort(named=n))
 @st.composite
 def admin_rules(draw, direction: str, actions: tuple[str, ...]):
     peers = draw(st.lists(selector_peers if direction == "Ingress" else egress_peers, min_size=1, max_size=3))
-    ports_kind = draw(st.sampled_from(("none", "numeric", "named")))
+    ports_kind = draw(st.sampled_from(("none", "numeric", "named", "none")))
     if ports_kind == "named" and any(p.networks is not None for p in peers):
         ports_kind = "numeric"  # the API refuses named ports beside networks
     if ports_kind == "none":

@@ -137,3 +137,68 @@ def test_cli_direct_pod_target_and_bad_input(demo_dir):
     assert bad.exit_code == 1 and "no such Service or pod" in bad.output
     bad = run("frontend", "redis-cart:99999")
     assert bad.exit_code == 1 and "port must be a number" in bad.output
+
+
+def test_tier_blockers_name_the_admin_rule_and_its_verified_exception():
+    from netmend.k8s import demo_workloads
+    from netmend.k8s.probe import Matrix
+    from netmend.repair.admin import tier_blockers
+
+    guard = cnp("no-redis", priority=5, subject={"pods": {"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "redis-cart"}}}},
+                ingress=[rule("Deny", ns_peer(), name="block-all")])
+    cluster = demo_workloads().with_policies(demo_policies()).with_admin_policies((guard,))
+    stated = Matrix.from_dict({"cartservice": {"redis-cart:6379": True}, "frontend": {"adservice:9555": True}})
+    (blocker,) = tier_blockers(cluster, stated)
+    assert blocker["probe"] == ("cartservice", "redis-cart:6379")
+    assert "ClusterNetworkPolicy/no-redis (tier Admin, priority 5) ingress[0] 'block-all' Deny" in blocker["reason"]
+    assert blocker["admin"]["found"] and blocker["admin"]["rule"]["action"] == "Accept"
+    assert tier_blockers(cluster.with_admin_policies(()), stated) == ()
+
+
+def test_findings_reach_probe_and_explain(tmp_path):
+    one = cnp("one", priority=5, subject={"pods": {"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "redis-cart"}}}},
+              ingress=[rule("Deny", ns_peer())])
+    two = cnp("two", priority=5, ingress=[rule("Accept", ns_peer())])
+    path = tmp_path / "admin.yaml"
+    path.write_text(yaml.safe_dump_all([admin_policy_to_dict(one), admin_policy_to_dict(two)]))
+    nps = tmp_path / "nps.json"
+    nps.write_text(json.dumps(as_list([policy_to_dict(p) for p in demo_policies()])))
+    from netmend.cli.k8s import k8s as group
+
+    res = CliRunner().invoke(group, ["probe", "--policies", str(nps), "--policies", str(path), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (finding,) = json.loads(res.output)["findings"]
+    assert finding["kind"] == "same-priority-overlap"
+    assert finding["policies"] == ["ClusterNetworkPolicy/one", "ClusterNetworkPolicy/two"]
+    res = run("cartservice", "redis-cart:6379", "--policies", str(nps), "--policies", str(path), "--no-repair")
+    assert "finding: same-priority-overlap: ClusterNetworkPolicy/one and ClusterNetworkPolicy/two" in res.output
+
+
+GOLDEN = __import__("pathlib").Path(__file__).parent / "data" / "golden"
+
+
+@pytest.mark.parametrize(
+    ("output", "args"),
+    [
+        ("tiers.netarena.txt", ["probe"]),
+        ("tiers.explain-frontend-payment.txt", ["explain", "frontend", "paymentservice:50051"]),
+        ("tiers.explain-checkout-payment.json", ["explain", "checkoutservice", "paymentservice:50051", "--format", "json", "--no-repair"]),
+    ],
+)
+def test_golden_tier_outputs(output, args):
+    from netmend.cli.k8s import k8s as group
+
+    res = CliRunner().invoke(group, [*args, "--policies", str(GOLDEN / "tiers.policies.yaml")])
+    assert res.exit_code == 0, res.output
+    assert res.output == (GOLDEN / output).read_text(encoding="utf-8")
+
+
+def test_service_without_port_and_outside_source(demo_dir):
+    nps = str(demo_dir / "nps.json")
+    res = run("frontend", "emailservice", "--policies", nps, "--format", "json", "--no-repair")
+    report = json.loads(res.output)
+    assert report["probe"] == {"source": "frontend", "target": "emailservice:5000"}
+    res = run("192.0.2.1", "frontend:80", "--policies", nps, "--format", "json", "--no-repair")
+    report = json.loads(res.output)
+    assert report["probe"] is None and report["connections"][0]["egress"] is None
+    assert any("takes no connection from outside the cluster" in n for n in report["notes"])

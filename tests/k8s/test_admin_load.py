@@ -170,3 +170,12 @@ def test_nodes_and_domain_names_are_reported_not_modelled():
     found = findings(Simulator(build_cluster(objs)))
     assert [f.kind for f in found] == ["not-modelled", "not-modelled"]
     assert "nodes" in found[0].message and "domainNames" in found[1].message
+
+
+def test_nca_adapter_refuses_admin_policies():
+    from netmend.k8s.nca import NcaError, cluster_resources
+
+    cluster = build_cluster([pod("a"), cnp("p", ingress=[rule("Deny", ns_peer())])])
+    with pytest.raises(NcaError):
+        cluster_resources(cluster)
+    assert cluster_resources(cluster.with_admin_policies(()))

@@ -83,7 +83,7 @@ def probe_set(cluster: Cluster) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 def to_fixture(cluster: Cluster) -> dict:
     """A cluster as a saved disagreement (``kubectl get -o json`` List)."""
-    objects = [*cluster.namespaces, *cluster.pods, *cluster.services, *cluster.policies]
+    objects = [*cluster.namespaces, *cluster.pods, *cluster.services, *cluster.policies, *cluster.admin_policies]
     return {"cluster": as_list(to_dict(o) for o in objects)}
 
 

@@ -15,6 +15,7 @@ from netmend.cli.k8s_common import (
     load_inputs,
     manifests_option,
     policies_option,
+    profile_option,
     read_expected,
 )
 from netmend.cli.k8s_diff import diff
@@ -27,6 +28,7 @@ from netmend.k8s import (
     demo_expected,
     mismatch_summary,
     render_grid,
+    tier_findings,
 )
 
 
@@ -41,10 +43,14 @@ def k8s() -> None:
 @expected_option("Expected matrix (YAML/JSON: source -> service:port -> bool). Default: the demo's.")
 @dns_option("require: a source must reach kube-dns on UDP 53 to resolve names; ignore: skip that step.")
 @format_option("netarena: mismatch lines; grid: compact matrix; json: everything.")
-def probe(manifests, policies, expected, dns, fmt) -> None:
+@profile_option()
+def probe(manifests, policies, expected, dns, fmt, profile) -> None:
     """Probe source workloads -> service:port offline and compare with the expected matrix."""
+    from netmend.k8s.profiles import describe_profile, parse_profile, probe_differences
+
     require_dns = dns == "require"
     try:
+        semantics = parse_profile(profile)
         cluster = load_inputs(manifests, policies, kube_dns=require_dns)
         if expected:
             want = read_expected(expected)
@@ -53,11 +59,24 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
         else:
             want = None
         probes = want if want is not None else default_probes(cluster)
-        prober = Prober(cluster, probes.probes(), dns=require_dns)
+        prober = Prober(cluster, probes.probes(), dns=require_dns, semantics=semantics)
         actual = prober.run()
         mismatches = compare(want, actual) if want is not None else ()
+        differences = probe_differences(cluster, probes.probes(), semantics, dns=require_dns) if profile else ()
+        findings = tier_findings(prober.sim)
     except K8sError as exc:
         raise click.ClickException(str(exc)) from None
+    if fmt != "json":
+        for finding in findings:  # stderr: the netarena lines stay what a harness parses
+            click.echo(f"finding: {finding}", err=True)
+    if profile and fmt != "json":
+        # stderr, so the netarena lines stay exactly what a harness parses
+        click.echo(
+            f"profile {describe_profile(semantics)}: {len(differences)} probe(s) differ from the upstream reading",
+            err=True,
+        )
+        for difference in differences:
+            click.echo(f"  {difference}", err=True)
     if fmt == "netarena":
         if want is None:
             raise click.ClickException(
@@ -83,6 +102,11 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
             ],
             "mismatches": [str(m) for m in mismatches],
             "summary": mismatch_summary(mismatches) if want is not None else None,
+            "findings": [{"kind": f.kind, "policies": list(f.policies), "message": f.message} for f in findings],
+            "profile": {
+                "settings": describe_profile(semantics),
+                "differences": [d.to_dict() for d in differences],
+            },
         }
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
 

@@ -91,3 +91,19 @@ def dns_option(help_text: str):
 def format_option(help_text: str):
     return click.option("--format", "fmt", type=click.Choice(["netarena", "grid", "json"]),
                         default="netarena", show_default=True, help=help_text)
+
+
+def profile_option():
+    return click.option(
+        "--profile",
+        "profile",
+        multiple=True,
+        metavar="KNOB=VALUE|PRESET",
+        help=(
+            "Implementation profile (repeatable): ipblock=pods|external-only, "
+            "named-ports=per-pod|union|unsupported, node-local=allow|filter, "
+            "sctp=supported|no-service|unsupported, service-port=target|service, or a preset "
+            "(upstream, cilium-like, kube-router-like, over-permissive-names). Default: upstream. "
+            "Every verdict the profile changes is reported."
+        ),
+    )

@@ -67,6 +67,12 @@ Admin tiers (:mod:`.admin` reads them, :mod:`.tiers` evaluates them)
     a ``DirectionVerdict`` names its ``tier`` and ``decided_by``.
     ``tier_findings(sim)``: same-priority overlaps and peers not modelled.
 
+Explain (:mod:`.explain`) and profiles (:mod:`.profiles`)
+    ``explain_connection(snap, src, dst, proto, port)`` / ``explain_target(snap,
+    "SRC", "DST[:PORT]")``: every tier of both directions, each rule matched or
+    not and why. ``parse_profile(["ipblock=external-only", ...])`` -> a
+    ``Semantics``; ``probe_differences(cluster, probes, semantics)``.
+
 Effective view for packet filters (:mod:`.effective`)
     ``effective_view(cluster)`` -> ``PodView`` per pod: per direction
     ``isolated`` and ``AllowRule(rule, PeerSet(any, pod_ips, cidrs), PortSet)``

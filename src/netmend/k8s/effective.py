@@ -23,6 +23,7 @@ from netmend.k8s.semantics import (
     Simulator,
     Snapshot,
 )
+from netmend.k8s.tiers import ADMIN_TIER, BASELINE_TIER, CompiledAdminRule, TierMatch
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,38 @@ class AllowRule:
 
 
 @dataclass(frozen=True)
+class TierRule:
+    """One admin or baseline rule entry, in evaluation order: first match wins.
+
+    ``action`` is ``Accept``, ``Deny`` or ``Pass``; ``rule`` names the
+    policy, direction and index it comes from.
+    """
+
+    rule: TierMatch
+    action: str
+    peers: PeerSet
+    ports: PortSet
+
+
+@dataclass(frozen=True)
 class DirectionView:
-    """One direction of one pod: isolated or not, and what is allowed."""
+    """One direction of one pod: isolated or not, and what is allowed.
+
+    ``admin`` and ``baseline`` are the tier rules around the NetworkPolicy
+    tier (empty without admin policies): admin first; the NetworkPolicy
+    tier decides for good when ``isolated``; else the baseline; else allow.
+    """
 
     isolated: bool
     policies: tuple[str, ...] = ()
     rules: tuple[AllowRule, ...] = ()
+    admin: tuple[TierRule, ...] = ()
+    baseline: tuple[TierRule, ...] = ()
+
+    @property
+    def filtered(self) -> bool:
+        """Whether anything filters this direction (isolated, or tier rules)."""
+        return self.isolated or bool(self.admin) or bool(self.baseline)
 
 
 @dataclass(frozen=True)
@@ -94,13 +121,45 @@ def effective_view(
 
 def _direction(sim: Simulator, snap: Snapshot, pod: int, direction: str) -> DirectionView:
     rules = snap.ingress[pod] if direction == INGRESS else snap.egress[pod]
+    admin: tuple[TierRule, ...] = ()
+    baseline: tuple[TierRule, ...] = ()
+    if snap.tiers is not None:
+        admin = tuple(
+            t for r in snap.tiers.rules(ADMIN_TIER, direction)[pod] for t in _tier_rules(sim, r, pod, direction)
+        )
+        baseline = tuple(
+            t for r in snap.tiers.rules(BASELINE_TIER, direction)[pod] for t in _tier_rules(sim, r, pod, direction)
+        )
     if rules is None:
-        return DirectionView(isolated=False)
+        return DirectionView(isolated=False, admin=admin, baseline=baseline)
     policies = snap.isolating(pod, direction)
     out: list[AllowRule] = []
     for rule in rules:
         out.extend(_allow_rules(sim, rule, pod, direction))
-    return DirectionView(isolated=True, policies=policies, rules=tuple(out))
+    return DirectionView(isolated=True, policies=policies, rules=tuple(out), admin=admin, baseline=baseline)
+
+
+def _tier_rules(sim: Simulator, rule: CompiledAdminRule, pod: int, direction: str) -> list[TierRule]:
+    """An admin rule as entries with explicit addresses and ports (names resolved on the
+    destination: the pod itself for ingress, each peer for egress)."""
+    cidrs = tuple(Cidr(str(net)) for net in rule.networks)
+    ips = _by_address(sim, rule.peer_pods)
+    if direction == INGRESS or not rule.named:
+        ports = rule.port_set(sim.named_ports[pod] if direction == INGRESS else None)
+        peers = PeerSet(pod_ips=ips, cidrs=cidrs)
+        return [TierRule(rule.match, rule.action, peers, ports)] if ports and (ips or cidrs) else []
+    out = []
+    numeric = rule.port_set(None)
+    if numeric and (ips or cidrs):
+        out.append(TierRule(rule.match, rule.action, PeerSet(pod_ips=ips, cidrs=cidrs), numeric))
+    groups: dict[PortSet, list[int]] = {}
+    for j in sorted(rule.peer_pods):
+        resolved = rule.port_set(sim.named_ports[j])
+        if resolved:
+            groups.setdefault(resolved, []).append(j)
+    for ports, members in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        out.append(TierRule(rule.match, rule.action, PeerSet(pod_ips=_by_address(sim, members)), ports))
+    return out
 
 
 def _allow_rules(sim: Simulator, rule: CompiledRule, pod: int, direction: str) -> list[AllowRule]:

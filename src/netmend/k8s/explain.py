@@ -298,8 +298,18 @@ def _np_ports_reason(subj: _Subject, rule: Rule) -> tuple[bool, str]:
     if not rule.ports:
         return True, "any port"
     listed = []
+    semantics = subj.sim.semantics
     for port in rule.ports:
         proto = port.effective_protocol
+        if proto == "SCTP" and semantics.sctp == "unsupported":
+            listed.append("SCTP (ignored: profile sctp=unsupported)")
+            continue
+        if isinstance(port.port, str) and semantics.named_ports != "per-pod":
+            numbers = subj.sim.name_numbers(port.port, proto) if semantics.named_ports == "union" else ()
+            if proto == subj.protocol and subj.port in numbers:
+                return True, f"named port {port.port!r}: some pod gives it {want} (profile named-ports=union)"
+            listed.append(f"{proto} {port.port!r} (profile named-ports={semantics.named_ports}: {list(numbers)})")
+            continue
         if port.port is None:
             if proto == subj.protocol:
                 return True, f"every {proto} port"
@@ -350,7 +360,19 @@ def _admin_ports_reason(subj: _Subject, rule: AdminRule) -> tuple[bool, str]:
     if rule.ports is None:
         return True, "any protocol and port"
     listed = []
+    semantics = subj.sim.semantics
     for port in rule.ports:
+        if port.named and semantics.named_ports != "per-pod":
+            numbers = subj.sim.name_numbers(port.named, None) if semantics.named_ports == "union" else ()
+            if subj.port in numbers and (subj.protocol, subj.port) in {
+                v for ports in subj.sim.named_ports for n, v in ports.items() if n == port.named
+            }:
+                return True, f"named port {port.named!r}: some pod gives it {want} (profile named-ports=union)"
+            listed.append(f"{port.named!r} (profile named-ports={semantics.named_ports})")
+            continue
+        if port.protocol == "SCTP" and semantics.sctp == "unsupported":
+            listed.append("SCTP (ignored: profile sctp=unsupported)")
+            continue
         if port.named:
             resolved = subj.named.get(port.named)
             if resolved == (subj.protocol, subj.port):
@@ -470,12 +492,17 @@ def _np_step(snap: Snapshot, subj: _Subject, direction: str, pod: int, peer_ok, 
         if not pol.rules(direction):
             checks.append(RuleCheck(TIER_NETWORK_POLICY, pol.key, f"{direction.lower()}: []", "Allow", False, reachable,
                                     f"no {direction.lower()} rules: isolates only"))
+    node_local = subj.peer_host and sim.semantics.node_local == "allow"
     if not reachable:
         outcome = NOT_REACHED
     elif not isolating:
         outcome = "not isolated"
+    elif admitted:
+        outcome = "allowed"
+    elif node_local:
+        outcome = "allowed (node-local traffic: the peer is a hostNetwork pod)"
     else:
-        outcome = "allowed" if admitted else "denied (implicit deny of the isolating policies; final)"
+        outcome = "denied (implicit deny of the isolating policies; final)"
     return TierStep(TIER_NETWORK_POLICY, outcome, tuple(checks), isolating, tuple(unselected)), bool(isolating)
 
 
@@ -699,9 +726,14 @@ def resolve_target(sim, source_ns: str | None, text: str, protocol: str) -> tupl
         for svc in sim.cluster.services:
             if svc.name == name and svc.namespace == namespace:
                 landings = _service_landings(sim, svc, port, protocol, notes)
+                if source_ns is None and not svc.is_external:
+                    notes.append(f"Service {svc.key} ({svc.type}) takes no connection from outside the cluster; "
+                                 "its endpoints' policies are shown as if it did")
                 probe = None
-                if port is not None and protocol == "TCP":
-                    probe = f"{name}:{port}" if namespace == (source_ns or "default") else f"{name}.{namespace}:{port}"
+                ports = [sp.port for sp in svc.ports if sp.protocol == protocol and (port is None or sp.port == port)]
+                if protocol == "TCP" and len(ports) == 1:  # the probe cell this connection is
+                    shown = f"{name}:{ports[0]}"
+                    probe = shown if namespace == (source_ns or "default") else f"{name}.{namespace}:{ports[0]}"
                 return landings, probe, notes
     pod = _pod_by_name(sim, head)
     if pod is None:
@@ -725,6 +757,9 @@ def _service_landings(sim, svc, port: int | None, protocol: str, notes: list[str
     chosen = [sp for sp in svc.ports if sp.protocol == protocol and (port is None or sp.port == port)]
     if not chosen:
         raise ProbeError(f"Service {svc.key} has no {protocol} port" + (f" {port}" if port is not None else ""))
+    if protocol == "SCTP" and sim.semantics.sctp == "no-service":
+        notes.append(f"profile sctp=no-service: SCTP through Service {svc.key} does not connect")
+        return []
     if svc.selector is None:
         notes.append(f"Service {svc.key} has no selector: no endpoints")
         return []
@@ -739,7 +774,10 @@ def _service_landings(sim, svc, port: int | None, protocol: str, notes: list[str
                     notes.append(f"{sim.pods[i].key} has no {protocol} port named {target!r}")
                     continue
                 target = named[1]
-            out.append(Landing(i, None, target, via=f"Service {svc.key} port {sp.port}"))
+            if sim.semantics.service_port == "service":
+                out.append(Landing(i, None, sp.port, via=f"Service {svc.key} port {sp.port} (profile: policies see the Service port, not {target})"))
+            else:
+                out.append(Landing(i, None, target, via=f"Service {svc.key} port {sp.port}"))
         if not pods:
             notes.append(f"Service {svc.key} selects no pod")
     return out

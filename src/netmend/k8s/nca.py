@@ -153,7 +153,14 @@ def cluster_resources(cluster: Cluster, prefix: str = "") -> list[dict]:
     meaning for policy semantics): NCA keeps process-wide registries keyed
     by ``namespace/name``, so equal names in two configs of one run leak
     named ports from one into the other.
+
+    NCA models no admin policy and no hostNetwork pod: a cluster with either
+    is refused rather than compared on a different question.
     """
+    if cluster.admin_policies or any(p.host_network for p in cluster.pods):
+        raise NcaError(
+            "NCA models NetworkPolicies only: expected a cluster without admin policies and hostNetwork pods"
+        )
     pods = [pod_to_dict(p) for p in cluster.pods]
     for pod in pods:
         # NCA reports owned pods by owner; bare pods keep its answers per pod.

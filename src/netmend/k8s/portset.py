@@ -66,7 +66,7 @@ class PortSet:
     @classmethod
     def all(cls) -> PortSet:
         """Every port of every protocol."""
-        return cls(tuple((p, ((MIN_PORT, MAX_PORT),)) for p in PROTOCOLS))
+        return _ALL
 
     @classmethod
     def _build(cls, by_proto: dict[str, Iterable[Interval]]) -> PortSet:
@@ -94,15 +94,23 @@ class PortSet:
 
     def is_all(self) -> bool:
         """Whether this is every port of every protocol."""
-        return self == PortSet.all()
+        return self.parts == _ALL.parts
 
     def __or__(self, other: PortSet) -> PortSet:
+        if not other.parts or self.parts == _ALL.parts:
+            return self
+        if not self.parts or other.parts == _ALL.parts:
+            return other
         merged: dict[str, list[Interval]] = {}
         for proto, ivs in (*self.parts, *other.parts):
             merged.setdefault(proto, []).extend(ivs)
         return PortSet._build(merged)
 
     def __and__(self, other: PortSet) -> PortSet:
+        if not self.parts or other.parts == _ALL.parts:
+            return self
+        if not other.parts or self.parts == _ALL.parts:
+            return other
         out: dict[str, list[Interval]] = {}
         theirs = dict(other.parts)
         for proto, ivs in self.parts:
@@ -118,6 +126,10 @@ class PortSet:
         >>> str(PortSet.of([PortRange("TCP", 1, 100)]) - PortSet.of([PortRange("TCP", 50, 60)]))
         'TCP 1-49,TCP 61-100'
         """
+        if not self.parts or not other.parts:
+            return self
+        if other.parts == _ALL.parts:
+            return PortSet()
         out: dict[str, list[Interval]] = {}
         theirs = dict(other.parts)
         for proto, ivs in self.parts:
@@ -142,3 +154,6 @@ class PortSet:
         if self.is_all():
             return "All connections"
         return ",".join(str(r) for r in self.ranges())
+
+
+_ALL = PortSet(tuple((p, ((MIN_PORT, MAX_PORT),)) for p in PROTOCOLS))

@@ -341,6 +341,9 @@ class Prober:
     ) -> tuple[tuple[int, int], ...]:
         """(pod index, pod port) of every endpoint serving ``port``/``protocol``."""
         out = []
+        semantics = self.sim.semantics
+        if protocol == "SCTP" and semantics.sctp == "no-service":
+            return ()  # the plugin does not carry SCTP through Services
         for sp in svc.ports:
             if sp.port != port or sp.protocol != protocol:
                 continue
@@ -350,11 +353,14 @@ class Prober:
                 self.sim.select_pods(LabelSelector(match_labels=svc.selector), svc.namespace)
             ):
                 if isinstance(sp.target_port, int):
-                    out.append((i, sp.target_port))
+                    landed = sp.target_port
                 else:
                     named = self.sim.named_ports[i].get(sp.target_port)
-                    if named is not None and named[0] == protocol:
-                        out.append((i, named[1]))
+                    if named is None or named[0] != protocol:
+                        continue
+                    landed = named[1]
+                # Policies see the pod's port (after translation), or the Service's under that profile.
+                out.append((i, sp.port if semantics.service_port == "service" else landed))
         return tuple(out)
 
     def _endpoints(self, target: Target, namespace: str) -> tuple[tuple[tuple[int, int], ...], str]:

@@ -60,9 +60,18 @@ INGRESS, EGRESS = "Ingress", "Egress"
 _COMPILE_CACHE_LIMIT = 4096
 
 
+NAMED_PORT_MODES: tuple[str, ...] = ("per-pod", "union", "unsupported")
+NODE_LOCAL_MODES: tuple[str, ...] = ("allow", "filter")
+SCTP_MODES: tuple[str, ...] = ("supported", "no-service", "unsupported")
+SERVICE_PORT_MODES: tuple[str, ...] = ("target", "service")
+
+
 @dataclass(frozen=True)
 class Semantics:
-    """Choices Kubernetes leaves to the network plugin.
+    """Choices Kubernetes leaves to the network plugin (an implementation profile).
+
+    The defaults are the upstream reading; :mod:`netmend.k8s.profiles` names
+    the alternatives plugins are known to take.
 
     Attributes
     ----------
@@ -71,9 +80,37 @@ class Semantics:
         Calico and nftables-based plugins do). The API says ipBlocks are
         meant for cluster-external addresses and some analyzers treat them
         so; turn this off to compare with such a tool.
+    named_ports : str
+        ``per-pod``: a port name resolves on each destination pod (upstream);
+        ``union``: to every number any pod gives that name (over-permissive
+        plugins); ``unsupported``: names match nothing.
+    node_local : str
+        ``allow``: traffic between a pod and its node (here: a hostNetwork
+        pod) is always allowed by the NetworkPolicy tier (upstream);
+        ``filter``: NetworkPolicy rules apply to it by address.
+    sctp : str
+        ``supported`` (upstream); ``no-service``: SCTP through a Service does
+        not connect; ``unsupported``: SCTP port entries in policies match nothing.
+    service_port : str
+        ``target``: policies see the pod's port after Service translation
+        (upstream); ``service``: they see the Service's port.
     """
 
     ipblock_selects_pods: bool = True
+    named_ports: str = "per-pod"
+    node_local: str = "allow"
+    sctp: str = "supported"
+    service_port: str = "target"
+
+    def __post_init__(self):
+        for name, allowed in (
+            ("named_ports", NAMED_PORT_MODES),
+            ("node_local", NODE_LOCAL_MODES),
+            ("sctp", SCTP_MODES),
+            ("service_port", SERVICE_PORT_MODES),
+        ):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"Semantics.{name}: expected one of {', '.join(allowed)}, got {getattr(self, name)!r}")
 
 
 DEFAULT_SEMANTICS = Semantics()
@@ -115,6 +152,7 @@ class DirectionVerdict:
     baseline: TierMatch | None = None
     exempt: str = ""
     tiered: bool = False
+    node_local: bool = False  # the peer is on the pod's node (a hostNetwork pod): always allowed
 
     @property
     def tier(self) -> str:
@@ -134,7 +172,7 @@ class DirectionVerdict:
         if tier == ADMIN_TIER:
             return self.admin.action == ACCEPT
         if tier == TIER_NETWORK_POLICY:
-            return bool(self.allowed_by)
+            return bool(self.allowed_by) or self.node_local
         if tier == BASELINE_TIER:
             return self.baseline.action == ACCEPT
         return True
@@ -150,6 +188,8 @@ class DirectionVerdict:
         if tier == TIER_NETWORK_POLICY:
             if self.allowed_by:
                 return ", ".join(str(r) for r in self.allowed_by)
+            if self.node_local:
+                return "node-local traffic (always allowed)"
             return "implicit deny of " + ", ".join(self.policies)
         if self.baseline is not None:
             return f"{self.baseline} (to the default: allow)"
@@ -179,6 +219,8 @@ class DirectionVerdict:
             return text
         if self.allowed_by:
             return f"{side}: {lead}allowed by " + ", ".join(str(r) for r in self.allowed_by)
+        if self.node_local:
+            return f"{side}: {lead}isolated by {', '.join(self.policies)}; node-local traffic (from or to a hostNetwork pod) is always allowed"
         return f"{side}: {lead}isolated by {', '.join(self.policies)}; no rule admits it"
 
 
@@ -247,6 +289,7 @@ class CompiledRule:
         "ports_all",
         "numeric",
         "named",
+        "_numeric_set",
     )
 
     def __init__(
@@ -270,6 +313,7 @@ class CompiledRule:
         self.ports_all: bool = ports_all
         self.numeric: tuple[tuple[str, int, int], ...] = numeric
         self.named: tuple[tuple[str, str], ...] = named
+        self._numeric_set = PortSet.all() if ports_all else PortSet.of(PortRange(p, lo, hi) for p, lo, hi in numeric)
 
     def admits_peer(self, peer: int) -> bool:
         """Whether pod index ``peer`` is among this rule's peers."""
@@ -306,7 +350,7 @@ class CompiledRule:
         """The admitted ports, names resolved in ``named_ports`` (``None``: unresolvable)."""
         if self.ports_all:
             return PortSet.all()
-        numeric = PortSet.of(PortRange(p, lo, hi) for p, lo, hi in self.numeric)
+        numeric = self._numeric_set
         return numeric | self.named_port_set(named_ports) if self.named else numeric
 
 
@@ -406,6 +450,13 @@ class Simulator:
             pods |= self.select_pods(pod_selector, ns)
         return self._policy_selectable(frozenset(pods))
 
+    def name_numbers(self, name: str, protocol: str | None) -> tuple[int, ...]:
+        """Every number some pod gives the port ``name`` (on ``protocol``; ``None``: any)."""
+        return tuple(sorted({
+            num for ports in self.named_ports for n, (proto, num) in ports.items()
+            if n == name and (protocol is None or proto == protocol)
+        }))
+
     def _policy_selectable(self, pods: frozenset[int]) -> frozenset[int]:
         """``pods`` without hostNetwork pods (policy selectors never pick them)."""
         return pods - self.host_pods if self.host_pods else pods
@@ -430,12 +481,18 @@ class Simulator:
                     i for i, ip in enumerate(self._ips) if ip is not None and ip in block
                 )
         numeric, named = [], []
+        semantics = self.semantics
         for port in rule.ports or ():
             proto = port.effective_protocol
+            if proto == "SCTP" and semantics.sctp == "unsupported":
+                continue  # the plugin ignores SCTP entries: they match nothing
             if port.port is None:
                 numeric.append((proto, MIN_PORT, MAX_PORT))
             elif isinstance(port.port, str):
-                named.append((proto, port.port))
+                if semantics.named_ports == "union":
+                    numeric.extend((proto, n, n) for n in self.name_numbers(port.port, proto))
+                elif semantics.named_ports == "per-pod":
+                    named.append((proto, port.port))
             else:
                 numeric.append((proto, port.port, port.end_port or port.port))
         return CompiledRule(
@@ -522,6 +579,25 @@ def _gate(rules: list[CompiledRule] | None) -> list[CompiledRule] | None:
     return rules
 
 
+class _AllRule:
+    """Stands for "the NetworkPolicy tier admits everything" (node-local traffic)."""
+
+    @staticmethod
+    def admits_peer(peer) -> bool:
+        return True
+
+    @staticmethod
+    def admits_address(ip) -> bool:
+        return True
+
+    @staticmethod
+    def port_set(named) -> PortSet:
+        return PortSet.all()
+
+
+_ALL_RULE = _AllRule()
+
+
 class Snapshot:
     """One policy set compiled per pod: the allowed-connection oracle.
 
@@ -578,30 +654,33 @@ class Snapshot:
     ) -> bool:
         """Whether ``direction`` of pod ``subject`` admits the peer (pod ``peer``, or
         address ``ip`` when ``peer`` is None), walking admin, NetworkPolicy, baseline."""
-        if peer is None:
-            def peer_ok(r):
-                return r.admits_address(ip)
-        else:
-            def peer_ok(r):
-                return r.admits_peer(peer)
         tiers = self.tiers
+        by_pod = peer is not None
         if tiers is not None and not exempt:
             for r in tiers.rules(ADMIN_TIER, direction)[subject]:
-                if peer_ok(r) and r.admits_port(protocol, port, named):
-                    if r.match.action == PASS:
+                if (peer in r.peer_pods if by_pod else r.admits_address(ip)) and r.admits_port(protocol, port, named):
+                    action = r.match.action
+                    if action == PASS:
                         break
-                    return r.match.action == ACCEPT
+                    return action == ACCEPT
         rules = self.ingress[subject] if direction == INGRESS else self.egress[subject]
         if rules is not None:
             gate = self._ingress_gate[subject] if direction == INGRESS else self._egress_gate[subject]
-            if gate is None:
+            if gate is None or self._node_local(peer):
                 return True
-            return any(peer_ok(r) and r.admits_port(protocol, port, named) for r in gate)
+            if by_pod:
+                return any((r.peers_all or peer in r.peer_pods) and r.admits_port(protocol, port, named) for r in gate)
+            return any(r.admits_address(ip) and r.admits_port(protocol, port, named) for r in gate)
         if tiers is not None and not exempt:
             for r in tiers.rules(BASELINE_TIER, direction)[subject]:
-                if peer_ok(r) and r.admits_port(protocol, port, named):
+                if (peer in r.peer_pods if by_pod else r.admits_address(ip)) and r.admits_port(protocol, port, named):
                     return r.match.action != DENY  # Accept, or Pass to the default (allow)
         return True
+
+    def _node_local(self, peer: int | None) -> bool:
+        """Whether the NetworkPolicy tier lets ``peer`` through as node-local traffic."""
+        sim = self.sim
+        return peer is not None and peer in sim.host_pods and sim.semantics.node_local == "allow"
 
     def allowed(self, src: int, dst: int, protocol: str, port: int, *, via_service: bool = False) -> bool:
         """Whether pod ``src`` may open ``protocol``/``port`` to pod ``dst``.
@@ -611,7 +690,7 @@ class Snapshot:
         the admin tiers; reaching its own address directly, it is not).
         """
         named = self.sim.named_ports[dst]
-        if self.tiers is not None:
+        if self.tiers is not None or self.sim.host_pods:
             exempt = src == dst and not via_service
             return self._side_allows(EGRESS, src, dst, None, protocol, port, named, exempt) and (
                 self._side_allows(INGRESS, dst, src, None, protocol, port, named, exempt)
@@ -648,7 +727,7 @@ class Snapshot:
 
     def _side(
         self, pod: int, direction: str, peer_ok, protocol: str, port: int,
-        named: dict[str, tuple[str, int]], exempt: bool = False,
+        named: dict[str, tuple[str, int]], exempt: bool = False, peer: int | None = None,
     ) -> DirectionVerdict:
         rules = self.ingress[pod] if direction == INGRESS else self.egress[pod]
         admin = baseline = None
@@ -675,6 +754,7 @@ class Snapshot:
             baseline=baseline,
             exempt="own address: not subject to admin policies" if exempt and tiers is not None else "",
             tiered=tiers is not None,
+            node_local=rules is not None and self._node_local(peer),
         )
 
     def verdict(self, src: int, dst: int, protocol: str, port: int, *, via_service: bool = False) -> Verdict:
@@ -682,8 +762,8 @@ class Snapshot:
         named = self.sim.named_ports[dst]
         exempt = src == dst and not via_service
         return Verdict(
-            egress=self._side(src, EGRESS, lambda r: r.admits_peer(dst), protocol, port, named, exempt),
-            ingress=self._side(dst, INGRESS, lambda r: r.admits_peer(src), protocol, port, named, exempt),
+            egress=self._side(src, EGRESS, lambda r: r.admits_peer(dst), protocol, port, named, exempt, dst),
+            ingress=self._side(dst, INGRESS, lambda r: r.admits_peer(src), protocol, port, named, exempt, src),
         )
 
     def verdict_external(
@@ -703,11 +783,14 @@ class Snapshot:
         return Verdict(egress=None, ingress=side)
 
     def _side_ports(
-        self, direction: str, subject: int, peer_ok, named: dict[str, tuple[str, int]] | None, exempt: bool
+        self, direction: str, subject: int, peer_ok, named: dict[str, tuple[str, int]] | None, exempt: bool,
+        peer: int | None = None,
     ) -> PortSet:
         """Every (protocol, port) ``direction`` of pod ``subject`` admits for one peer."""
         rules = self.ingress[subject] if direction == INGRESS else self.egress[subject]
         tiers = self.tiers
+        if rules is not None and self._node_local(peer):
+            rules = None if tiers is None or exempt else [_ALL_RULE]
         if tiers is None or exempt:
             if rules is None:
                 return PortSet.all()
@@ -754,8 +837,8 @@ class Snapshot:
         """Every (protocol, port) pod ``src`` may open to pod ``dst``."""
         named = self.sim.named_ports[dst]
         exempt = src == dst and not via_service
-        return self._side_ports(EGRESS, src, lambda r: r.admits_peer(dst), named, exempt) & (
-            self._side_ports(INGRESS, dst, lambda r: r.admits_peer(src), named, exempt)
+        return self._side_ports(EGRESS, src, lambda r: r.admits_peer(dst), named, exempt, dst) & (
+            self._side_ports(INGRESS, dst, lambda r: r.admits_peer(src), named, exempt, src)
         )
 
     def pod_classes(self) -> list[list[int]]:

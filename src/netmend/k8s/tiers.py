@@ -89,7 +89,7 @@ class CompiledAdminRule:
     ``named`` (container port names).
     """
 
-    __slots__ = ("match", "rule", "peer_pods", "networks", "ports_all", "numeric", "named", "unmodelled")
+    __slots__ = ("match", "rule", "peer_pods", "networks", "ports_all", "numeric", "named", "unmodelled", "_fixed")
 
     def __init__(self, match, rule, peer_pods, networks, ports_all, numeric, named, unmodelled):
         self.match: TierMatch = match
@@ -100,6 +100,8 @@ class CompiledAdminRule:
         self.numeric: tuple[tuple[str, int, int], ...] = numeric
         self.named: tuple[str, ...] = named
         self.unmodelled: tuple[str, ...] = unmodelled
+        # Without names the port set is the same for every destination: build it once.
+        self._fixed: PortSet | None = None if named else self._build_ports(None)
 
     @property
     def action(self) -> str:
@@ -124,6 +126,11 @@ class CompiledAdminRule:
 
     def port_set(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
         """The matched ports, names resolved in ``named_ports`` (``None``: none resolve)."""
+        if self._fixed is not None:
+            return self._fixed
+        return self._build_ports(named_ports)
+
+    def _build_ports(self, named_ports: dict[str, tuple[str, int]] | None) -> PortSet:
         if self.ports_all:
             return PortSet.all()
         ranges = [PortRange(p, lo, hi) for p, lo, hi in self.numeric]
@@ -194,9 +201,20 @@ def compile_admin_policy(sim: Simulator, policy: AdminPolicy) -> CompiledAdminPo
                 if peer.networks is not None:
                     networks.extend(ipaddress.ip_network(c, strict=False) for c in peer.networks)
             numeric, named = [], []
+            semantics = sim.semantics
             for port in rule.ports or ():
                 if port.named:
-                    named.append(port.named)
+                    if semantics.named_ports == "union":
+                        numeric.extend(
+                            (proto, num, num)
+                            for ports in sim.named_ports
+                            for n, (proto, num) in ports.items()
+                            if n == port.named and not (proto == "SCTP" and semantics.sctp == "unsupported")
+                        )
+                    elif semantics.named_ports == "per-pod":
+                        named.append(port.named)
+                elif port.protocol == "SCTP" and semantics.sctp == "unsupported":
+                    continue
                 else:
                     numeric.append((port.protocol or "TCP", port.start, port.end))
             compiled.append(

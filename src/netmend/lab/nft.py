@@ -106,6 +106,9 @@ def compile_filter(view: PodView, deny: str = "drop") -> str:
         ("ingress", "input", "saddr", 'iif "lo"', view.ingress),
         ("egress", "output", "daddr", 'oif "lo"', view.egress),
     ):
+        if direction.admin or direction.baseline:
+            body += _tiered_chains(chain, hook, side, loop, direction, deny)
+            continue
         if not direction.isolated:
             continue
         body += [
@@ -128,6 +131,60 @@ def compile_filter(view: PodView, deny: str = "drop") -> str:
             ]
         body.append("  }")
     return _replace("inet", FILTER_TABLE, body)
+
+
+def _deny(match: str, deny: str) -> list[str]:
+    """Rules dropping (or rejecting) what ``match`` matches."""
+    lead = f"{match} " if match else ""
+    if deny == "drop":
+        return [f"    {lead}drop"]
+    return [f"    {lead}meta l4proto tcp reject with tcp reset", f"    {lead}reject with icmpx admin-prohibited"]
+
+
+def _tiered_chains(chain: str, hook: str, side: str, loop: str, direction, deny: str) -> list[str]:
+    """The admin tier as a base chain, then the NetworkPolicy and baseline tiers as chains
+    it jumps to: each tier rule in order, the first match deciding (Accept: accept,
+    Deny: drop, Pass: on to the next tier); an isolating NetworkPolicy tier ends in a deny."""
+    np_chain, base_chain = f"{chain}_networkpolicy", f"{chain}_baseline"
+    out = [
+        f"  chain {chain} {{",
+        f"    type filter hook {hook} priority {FILTER_PRIORITY}; policy accept;",
+        "    ct state related accept",
+        "    ct direction reply ct state established accept",
+        f"    {loop} accept",
+    ]
+
+    def tier_lines(rules, pass_to: str) -> list[str]:
+        lines = []
+        for rule in rules:
+            comment = f'comment "{_quote(str(rule.rule))}"'
+            for peer in _peer_matches(rule.peers, side):
+                for ports in _port_matches(rule.ports):
+                    match = " ".join(m for m in (peer, ports) if m)
+                    if rule.action == "Accept":
+                        lines.append(f"    {match + ' ' if match else ''}accept {comment}")
+                    elif rule.action == "Deny":
+                        lines += [f"{line} {comment}" for line in _deny(match, deny)]
+                    else:
+                        lines.append(f"    {match + ' ' if match else ''}{pass_to} {comment}")
+        return lines
+
+    out += tier_lines(direction.admin, f"goto {np_chain}")
+    out += [f"    goto {np_chain}", "  }", f"  chain {np_chain} {{"]
+    if direction.isolated:
+        for allow in direction.rules:
+            comment = f'comment "{_quote(str(allow.rule))}"'
+            for peer in _peer_matches(allow.peers, side):
+                for ports in _port_matches(allow.ports):
+                    match = " ".join(m for m in (peer, ports) if m)
+                    out.append(f"    {match + ' ' if match else ''}accept {comment}")
+        out += _deny("", deny)
+    else:
+        out.append(f"    goto {base_chain}")
+    out += ["  }", f"  chain {base_chain} {{"]
+    out += tier_lines(direction.baseline, "accept")  # a baseline Pass goes to the default: allow
+    out += ["    accept", "  }"]
+    return out
 
 
 def compile_empty_filter() -> str:

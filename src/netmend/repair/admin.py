@@ -146,3 +146,30 @@ def admin_flip(cluster: Cluster, explanation: TargetExplanation, *, dns: bool) -
     return {"found": True, "tier": match.tier, "policy": policy_key, "reason": reason, "diff": diff, "after": after,
             "rule": new_rule}
 
+
+
+def tier_blockers(cluster: Cluster, stated, *, dns: bool = True) -> tuple[dict, ...]:
+    """The stated probes an admin-tier rule decides against the intent: no NetworkPolicy
+    edit can reach them. Each entry: ``probe`` (source, target), ``reason`` and ``admin``
+    (:func:`admin_flip`'s verified exception rule, or why there is none).
+
+    Call it before planning: a non-empty answer is the honest "no plan", and
+    says which admin policy to change instead.
+    """
+    from netmend.k8s.explain import explain_target
+    from netmend.repair.resolve import dns_endpoints
+
+    sim = Simulator(cluster)
+    snap = sim.snapshot()
+    endpoints = dns_endpoints(sim) if dns else None
+    out = []
+    for source, cells in stated.rows:
+        for target, want in cells:
+            explanation = explain_target(snap, source, target, dns_endpoints=endpoints)
+            if explanation.allowed == want:
+                continue
+            flip = admin_flip(cluster, explanation, dns=dns)
+            if flip is None or flip["tier"] != ADMIN_TIER:
+                continue
+            out.append({"probe": (source, target), "reason": f"{source} -> {target}: {flip['reason']}", "admin": flip})
+    return tuple(out)
