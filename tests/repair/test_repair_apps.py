@@ -145,3 +145,18 @@ def test_a_fault_hidden_by_another_in_the_same_policy_is_repaired_in_two_steps()
     task = Task("pair-same-policy", 0, (Mutation("pair-same-policy", "iot/dashboard", "two keys", json.dumps(spec)),))
     result = run_task(setup, task, respond_k8s)
     assert (result.success, result.safe, result.iterations) == (True, True, 2)
+
+
+def test_a_turn_that_cannot_plan_reads_another_way_and_the_namespace_the_mismatch_names():
+    # the task text names the internet client without its address: its probes
+    # cannot be modelled, so no turn can plan; no read may repeat until all are made
+    import dataclasses
+
+    setup = app_setup(load_app(APPS / "bank"))
+    setup = dataclasses.replace(setup, preamble=setup.preamble.replace("(`internet`, 198.51.100.20)", "(`internet`)"))
+    task = next(t for t in fuzz_tasks(setup, 1, 0) if t.family == "ipblock-cidr")
+    result = run_task(setup, task, respond_k8s, max_iterations=6)  # six reads in all here
+    commands = [t.command for t in result.turns]
+    assert all(c.startswith("kubectl get ") for c in commands)
+    assert len(set(commands)) == len(commands)
+    assert "kubectl get pods,services,networkpolicies -n edge -o json" in commands

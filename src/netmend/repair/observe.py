@@ -51,6 +51,33 @@ READ_DEFAULT_JSON = "kubectl get pods,services,networkpolicies -o json"
 # caller's model of the application (see ``workloads`` below).
 READ_POLICIES = "kubectl get networkpolicy -n default -o json"
 READS: tuple[str, ...] = (READ_COMMAND, READ_JSON, READ_DEFAULT_JSON, READ_POLICIES)
+_NAMESPACE = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_NAMESPACED_READS = (
+    re.compile(rf"kubectl get pods,services,networkpolicies -n {_NAMESPACE} -o json"),
+    re.compile(rf"kubectl get networkpolicy -n {_NAMESPACE} -o json"),
+)
+
+
+def reads_for(namespaces: Iterable[str] = ()) -> tuple[str, ...]:
+    """Every read, in the order a participant tries them: the two cluster-wide
+    ones, then per namespace (those the mismatches name, in order, and
+    ``default``) its workloads and policies, then its policies only.
+
+    Examples
+    --------
+    >>> reads_for(["payments"])[2:]
+    ('kubectl get pods,services,networkpolicies -n payments -o json', 'kubectl get pods,services,networkpolicies -o json', 'kubectl get networkpolicy -n payments -o json', 'kubectl get networkpolicy -n default -o json')
+    """
+    names = [n for n in dict.fromkeys([*namespaces, "default"]) if re.fullmatch(_NAMESPACE, n)]
+    whole = [READ_DEFAULT_JSON if n == "default" else f"kubectl get pods,services,networkpolicies -n {n} -o json" for n in names]
+    policies = [f"kubectl get networkpolicy -n {n} -o json" for n in names]
+    return (READ_COMMAND, READ_JSON, *whole, *policies)
+
+
+def is_read(command: str) -> bool:
+    """Whether ``command`` is one of the reads :func:`reads_for` can give."""
+    command = command.strip()
+    return command in READS or any(r.fullmatch(command) for r in _NAMESPACED_READS)
 _HASH_SUFFIX = re.compile(r"-[a-z0-9]{5}$")
 _ORDINAL = re.compile(r"-[0-9]+$")
 
@@ -173,7 +200,7 @@ def parse_observation(output: str, workloads: Cluster | None = None) -> Observat
 
 
 def parse_read(command: str, output: str, workloads: Cluster | None = None) -> Observation:
-    """The observation printed by one of :data:`READS` (``workloads``: as below)."""
+    """The observation printed by one of the reads of :func:`reads_for` (``workloads``: as below)."""
     if command == READ_COMMAND:
         return parse_observation(output, workloads)
     items: list = []

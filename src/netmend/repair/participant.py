@@ -3,8 +3,9 @@
 Each turn is decided from the prompt alone (the participant keeps no state):
 
 - no log yet, or no read since the last command that may have changed the
-  cluster: send a read (:data:`~netmend.repair.observe.READS`: the compact
-  jsonpath one first, plainer ones after each read that failed);
+  cluster: send a read (:func:`~netmend.repair.observe.reads_for`: the compact
+  jsonpath one first, plainer ones after each read that failed, down to the
+  namespaces the mismatches name);
 - otherwise: rebuild the cluster from that read, read the outside clients
   and networks the task text names, take the latest mismatch lines as the
   intent over the whole probe universe (every workload to every service,
@@ -16,9 +17,11 @@ Each turn is decided from the prompt alone (the participant keeps no state):
   in the universe; when only some can be reached so, the verified part is
   sent (the mismatch count strictly falls) and the rest is said.
 
-A turn that cannot plan does not repeat itself: it reads in a different way
-(the next of the reads), since a read never changes the cluster and a
-different view may carry what the last one lacked.
+A turn that cannot plan does not repeat itself: its search first goes deeper
+in the same turn; if that finds nothing either, it reads in a way not used
+since the cluster last changed (a read never changes the cluster, and a
+different view, such as the namespace a mismatch names, may carry what the
+last one lacked).
 """
 
 from __future__ import annotations
@@ -31,14 +34,16 @@ from netmend.k8s.model import Cluster
 from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
 from netmend.repair.clients import TaskClients, extract_clients, names_of
 from netmend.repair.emit import plan_command
-from netmend.repair.errors import ModelContradiction, RepairError
+from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
 from netmend.repair.intent import intent_from_feedback, probe_universe, with_probes
 from netmend.repair.netarena import NO_MISMATCHES, LogEntry, log_of_prompt, parse_log, task_text
-from netmend.repair.observe import READS, Observation, align_sources, parse_read
+from netmend.repair.observe import Observation, align_sources, is_read, parse_read, reads_for
 from netmend.repair.planner import Plan, plan_repair
 
 # A logged command that only reads: every part is a ``kubectl get``.
 _PART_SPLIT = re.compile(r"&&|\|\||;|\n")
+# After a search that ran into its limits, the same turn searches this much deeper.
+DEEP_EFFORT = 4
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,7 @@ def is_read_only(command: str) -> bool:
 def fresh_read(entries: tuple[LogEntry, ...]) -> LogEntry | None:
     """The latest read of ours with no possibly-mutating command after it."""
     for entry in reversed(entries):
-        if entry.command.strip() in READS:
+        if is_read(entry.command):
             return entry
         if not is_read_only(entry.command) and not entry.was_refused:
             return None
@@ -71,7 +76,7 @@ def fresh_read(entries: tuple[LogEntry, ...]) -> LogEntry | None:
 
 
 def plan_from_feedback(
-    obs: Observation, mismatches: tuple[Mismatch, ...], clients: TaskClients | None = None
+    obs: Observation, mismatches: tuple[Mismatch, ...], clients: TaskClients | None = None, effort: int = 1
 ) -> Plan:
     """Plan the repair the mismatch lines ask for.
 
@@ -102,7 +107,7 @@ def plan_from_feedback(
             continue
         return plan_repair(
             obs.cluster, obs.policies, intent, dns=dns, prober=prober,
-            externals=externals, networks=clients.networks, partial=True,
+            externals=externals, networks=clients.networks, partial=True, effort=effort,
         )
     assert first is not None
     raise first
@@ -127,10 +132,33 @@ def clients_of(prompt: str, obs: Observation) -> TaskClients:
     return extract_clients(task_text(prompt), names_of(obs.cluster))
 
 
-def _read(why: str, entries: tuple[LogEntry, ...] = (), workloads: Cluster | None = None) -> Decision:
+def _read(why: str, entries: tuple[LogEntry, ...] = (), workloads: Cluster | None = None, namespaces: tuple[str, ...] = ()) -> Decision:
     """A read: the compact one, or the next plainer one after each read that failed."""
-    failed = sum(1 for e in entries if e.command.strip() in READS and not _usable(e, workloads))
-    return Decision(READS[failed % len(READS)], why)
+    reads = reads_for(namespaces)
+    failed = sum(1 for e in entries if is_read(e.command) and not _usable(e, workloads))
+    return Decision(reads[failed % len(reads)], why)
+
+
+def mismatch_namespaces(mismatches: tuple[Mismatch, ...], externals: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The namespaces the mismatch lines name (sources ``ns/workload``, targets
+    ``service.ns:port``; unqualified names are in ``default`` or the source's), in order.
+
+    Examples
+    --------
+    >>> from netmend.k8s.probe import Mismatch
+    >>> mismatch_namespaces((Mismatch("payments/ledger", "postgres.data:5432", True, False),))
+    ('payments', 'data')
+    """
+    out: dict[str, None] = {}
+    for m in mismatches:
+        source_ns = None if m.source in externals else (m.source.split("/", 1)[0] if "/" in m.source else "default")
+        if source_ns is not None:
+            out[source_ns] = None
+        service = m.target.rsplit(":", 1)[0]
+        target_ns = service.split(".", 1)[1] if "." in service else source_ns
+        if target_ns is not None:
+            out[target_ns] = None
+    return tuple(out)
 
 
 def _usable(entry: LogEntry, workloads: Cluster | None) -> bool:
@@ -172,21 +200,27 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
         mismatches = parse_feedback(latest.summary)
     except MismatchParseError as exc:
         return _read(f"The latest connectivity status has no usable mismatch line ({exc}); reading again.", entries, workloads)
+    namespaces = mismatch_namespaces(mismatches)
     read = fresh_read(entries)
     if read is None:
-        return _read("The cluster may have changed since the last read; reading it again before repairing.", entries, workloads)
+        return _read("The cluster may have changed since the last read; reading it again before repairing.", entries, workloads, namespaces)
     try:
         obs = parse_read(read.command.strip(), read.output, workloads)
         clients = clients_of(prompt, obs)
+        namespaces = mismatch_namespaces(mismatches, frozenset(clients.as_dict()))
         obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.as_dict()])
-        plan = plan_from_feedback(obs, mismatches, clients)
+        try:
+            plan = plan_from_feedback(obs, mismatches, clients)
+        except NoPlan:
+            # a search that found nothing within its limits: search deeper before giving the turn up
+            plan = plan_from_feedback(obs, mismatches, clients, effort=DEEP_EFFORT)
         if plan.is_empty:
-            return _other_read("The model already shows the intended connectivity", read, entries, workloads)
+            return _other_read("The model already shows the intended connectivity", read, entries, workloads, namespaces)
         command = plan_command(plan)
     except RepairError as exc:
-        return _other_read(f"No safe repair: {exc}", read, entries, workloads)
+        return _other_read(f"No safe repair: {exc}", read, entries, workloads, namespaces)
     except ValueError as exc:
-        return _other_read(f"The read output could not be used: {exc}", read, entries, workloads)
+        return _other_read(f"The read output could not be used: {exc}", read, entries, workloads, namespaces)
     lines = "\n".join(f"- {e.describe()}" for e in plan.edits)
     mode = "with" if plan.dns else "without"
     fixed = len(plan.changes) - len(plan.unresolved)
@@ -200,7 +234,19 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
     return Decision(command, explanation, plan)
 
 
-def _other_read(why: str, read: LogEntry, entries: tuple[LogEntry, ...], workloads: Cluster | None) -> Decision:
-    """After a read that led to no plan, a different read (never the same one again)."""
-    used = READS.index(read.command.strip())
-    return Decision(READS[(used + 1) % len(READS)], f"{why}. Reading the cluster another way instead of repeating the last read.")
+def _other_read(
+    why: str, read: LogEntry, entries: tuple[LogEntry, ...], workloads: Cluster | None, namespaces: tuple[str, ...] = ()
+) -> Decision:
+    """After a read that led to no plan, a read not made since the cluster last
+    changed (the namespaces the mismatches name included), so no turn repeats one."""
+    reads = reads_for(namespaces)
+    since: set[str] = set()
+    for entry in reversed(entries):
+        if not is_read_only(entry.command) and not entry.was_refused:
+            break
+        since.add(entry.command.strip())
+    fresh = [r for r in reads if r not in since]
+    if fresh:
+        return Decision(fresh[0], f"{why}. Reading the cluster another way instead of repeating a read.")
+    used = reads.index(read.command.strip()) if read.command.strip() in reads else -1
+    return Decision(reads[(used + 1) % len(reads)], f"{why}. Every read has been made; reading again in turn.")

@@ -141,7 +141,9 @@ class _Search:
         prober: Prober | None = None,
         externals: Mapping[str, str] | None = None,
         networks: Sequence[str] = (),
+        effort: int = 1,
     ):
+        self.effort = effort
         self.editable = editable
         self.externals = dict(externals or {})
         self.networks = tuple(networks)
@@ -166,7 +168,7 @@ class _Search:
             if not c.expected and c.source not in self.externals:
                 pod = self.sim.pods[source_pod(self.sim, c.source)]
                 self._denied.add((pod.namespace, pod.workload))
-        self.budget = DEFAULT_BUDGET
+        self.budget = self.full_budget
         self.visited = 0
         self.collateral: tuple[tuple[str, str, bool], ...] = ()
         self._now = {(src, t): v for src, cells in self.current.rows for t, v in cells}
@@ -180,6 +182,11 @@ class _Search:
         # edit sets that reach their changes but move other probes, fewest moved first
         self._near: list[tuple[int, tuple[Edit, ...], tuple[tuple[str, str, bool], ...]]] = []
         self.chain_depth = 0
+
+    @property
+    def full_budget(self) -> int:
+        """Re-simulations one search may spend."""
+        return DEFAULT_BUDGET * self.effort
 
     # -- simulation ------------------------------------------------------------
 
@@ -204,7 +211,7 @@ class _Search:
     def _spend(self) -> None:
         self.budget -= 1
         if self.budget < 0:
-            raise NoPlan(f"search budget of {DEFAULT_BUDGET} re-simulations exhausted")
+            raise NoPlan(f"search budget of {self.full_budget} re-simulations exhausted")
 
     def run(self, edits: Iterable[Edit]) -> Matrix:
         """The whole universe under ``edits``."""
@@ -807,7 +814,8 @@ class _Search:
                 for key, group in by_policy.items():
                     objects[key] = apply_edits(self.objects[key], group)
                 after = _Search(
-                    self.cluster, objects, self.intent, self.dns, self.editable, self.prober, self.externals, self.networks
+                    self.cluster, objects, self.intent, self.dns, self.editable, self.prober, self.externals, self.networks,
+                    self.effort,
                 )
             except (K8sError, EmissionError):
                 continue
@@ -874,8 +882,8 @@ class _Search:
         def combos(start: int, size: int, weight: int, covered: int, chosen: list[int]):
             nonlocal nodes
             nodes += 1
-            if nodes > MAX_NODES:
-                raise NoPlan(f"more than {MAX_NODES} partial edit sets searched without a verified one")
+            if nodes > MAX_NODES * self.effort:
+                raise NoPlan(f"more than {MAX_NODES * self.effort} partial edit sets searched without a verified one")
             if size == 0:
                 if weight == 0 and covered & needed == needed:
                     yield tuple(chosen)
@@ -898,8 +906,8 @@ class _Search:
             for size in range(1, min(max_edits, len(pool), total) + 1):
                 for picked in combos(0, size, total, 0, []):
                     self.visited += 1
-                    if self.visited > MAX_VISITED:
-                        raise NoPlan(f"more than {MAX_VISITED} candidate edit sets without a verified one")
+                    if self.visited > MAX_VISITED * self.effort:
+                        raise NoPlan(f"more than {MAX_VISITED * self.effort} candidate edit sets without a verified one")
                     combo = [pool[i] for i in picked]
                     if not _consistent(combo):
                         continue
@@ -1047,6 +1055,7 @@ def plan_repair(
     externals: Mapping[str, str] | None = None,
     networks: Sequence[str] = (),
     partial: bool = False,
+    effort: int = 1,
 ) -> Plan:
     """The lightest verified edit set turning the current matrix into ``intent``.
 
@@ -1076,6 +1085,10 @@ def plan_repair(
         When some changes cannot be reached, return the verified plan of
         the others (``Plan.unresolved`` lists the rest; every other probe
         still keeps its value) instead of raising.
+    effort : int
+        Multiplies the search limits (re-simulations, sets enumerated) and
+        allows ``effort - 1`` more edits: a deeper search after a shallow
+        one found nothing.
 
     Raises
     ------
@@ -1084,7 +1097,10 @@ def plan_repair(
         ``partial``: when not even one change can be reached).
     """
     editable = None if editable_namespaces is None else frozenset(editable_namespaces)
-    search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks)
+    if effort < 1:
+        raise ValueError(f"effort: expected a positive integer, got {effort!r}")
+    max_edits += effort - 1
+    search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks, effort)
     if not search.changes:
         return Plan((), (), search.current, search.current, (), dns)
     cands, orphans = search.candidates()
@@ -1108,7 +1124,7 @@ def plan_repair(
             if not partial:
                 raise
             reasons.append(f"{names}: {exc}")
-            search.budget = DEFAULT_BUDGET  # the next component gets its own search
+            search.budget = search.full_budget  # the next component gets its own search
             continue
         if found is None:
             moved = ", ".join(f"{s} -> {t}" for s, t, _ in search.collateral[:6])
