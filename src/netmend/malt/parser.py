@@ -1249,13 +1249,24 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
                          text=text)
 
 
+_MAX_VARIANTS = 64
+
+
 def _variants(lexemes: list[Lexeme]):
-    """The lexeme lists to try, fewest soft fillers dropped first."""
+    """The lexeme lists to try, fewest soft fillers dropped first: at most
+    :data:`_MAX_VARIANTS` of them, then every soft filler dropped (so a request full of
+    them costs a bounded number of parses, never two to the power of their number)."""
     soft = [i for i, x in enumerate(lexemes) if x.soft]
     yield lexemes
-    for size in range(1, len(soft) + 1):
+    tried = 1
+    for size in range(1, len(soft)):
         for dropped in itertools.combinations(soft, size):
+            if tried >= _MAX_VARIANTS:
+                break
+            tried += 1
             yield [x for i, x in enumerate(lexemes) if i not in dropped]
+    if soft:
+        yield [x for x in lexemes if not x.soft]
 
 
 @dataclass(frozen=True)
