@@ -994,6 +994,14 @@ BUILDERS["avg_q"] = lambda b, c: ("aggregate", "average", b["s"])
 _HAS_CAPACITY = frozenset({K.PORT, K.PACKET_SWITCH})
 
 
+class Place(str):
+    """A focus that is also a place: the topic of a request ("for agg block A, ...") or the
+    parent something was just added to. Only a place stands in for a place left unsaid
+    ("add N to A, then rank the children"); any focus stands in for "it"."""
+
+    __slots__ = ()
+
+
 class _Resolve:
     """Frames plus token values -> IR steps, kind qualifiers and the focus for pronouns."""
 
@@ -1013,7 +1021,8 @@ class _Resolve:
                 raise AmbiguousRequest("'it' (or 'its', 'them') refers to no earlier node",
                                        expected="the node's name instead of a pronoun",
                                        text=self.text)
-            if focus is None:
+            if frame[0] == "here" and not isinstance(focus, Place):
+                # an unsaid place is the topic or where something was just added, nothing else
                 raise IncompleteRequest("the request does not say which node it is about",
                                         expected=P.EXPECTED["any"], text=self.text)
             self.references += 1
@@ -1070,7 +1079,7 @@ class _Resolve:
                 found, parent_name = self.adds(("add", new_nodes, parent), focus)
                 steps += found
                 parents.append(parent_name)
-            return steps, (parents[0] if len(set(parents)) == 1 else None)
+            return steps, (Place(parents[0]) if len(set(parents)) == 1 else None)
         if op == "remove":
             found = self.removes(frame, focus)
             # after "remove the ports of S ...", "its" means S
@@ -1114,7 +1123,7 @@ class _Resolve:
                 raise IncompleteRequest(f"the kind of new node {name!r} is not given",
                                         expected=P.EXPECTED["add"], text=self.text)
             steps.append(ir.Add(name, given.pop(), parent_name))
-        return steps, parent_name
+        return steps, Place(parent_name)
 
     def removes(self, frame: Frame, focus: str | None) -> list[ir.Step]:
         _, targets, source = frame
@@ -1388,7 +1397,7 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
             focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
-                topic = focus = resolver.name(change[1], focus)
+                topic = focus = Place(resolver.name(change[1], focus))
                 references = resolver.references
                 continue
             found, focus = resolver.steps(change, focus)
