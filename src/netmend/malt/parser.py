@@ -1026,7 +1026,7 @@ class _Resolve:
                 raise IncompleteRequest("the request does not say which node it is about",
                                         expected=P.EXPECTED["any"], text=self.text)
             self.references += 1
-            return focus
+            return str(focus)  # a plain name in the IR, whatever kind of focus it was
         _, n, k = frame
         name = self.value(n)
         if k is not None:
