@@ -357,19 +357,14 @@ def _lex_shape(shape: tuple[str, ...]) -> tuple[Lexeme, ...]:
     return tuple(_names_after_called(out))
 
 
-_KINDS = frozenset({"KIND", "KIND_SG", "KIND_PL"})
-
-
 def _names_after_called(lexemes: list[Lexeme]) -> list[Lexeme]:
-    """An unknown word right after "named"/"called"/"call it", or after a kind once the
-    sentence has said to add ("add switch core to A"), or after a name in a list that
-    follows them, is a name, whatever it looks like: "a switch named core"."""
+    """An unknown word right after "named"/"called"/"call it" (or after a name in a list
+    that follows them) is a name, whatever it looks like: "a switch named core". Elsewhere
+    a plain word is not ("add switch quickly to A" is refused, not a switch "quickly")."""
     out = list(lexemes)
-    naming = adding = False
+    naming = False
     for i, lexeme in enumerate(out):
-        adding = adding or "ADD" in lexeme.cats
-        if ("CALLED" in lexeme.cats or ("IT" in lexeme.cats and i and "CALL" in out[i - 1].cats)
-                or (adding and lexeme.cats & _KINDS)):
+        if "CALLED" in lexeme.cats or ("IT" in lexeme.cats and i and "CALL" in out[i - 1].cats):
             naming = True
         elif naming and "UNK" in lexeme.cats:
             out[i] = lexeme._replace(cats=_NAMES)
