@@ -172,3 +172,14 @@ def test_the_reported_crash_is_now_an_answer() -> None:
         (step,) = parse_request(text).query.steps
         assert step.value == 10 * 10**9 and step.nodes.root == "ju1.a1.m1"
         assert step.nodes.kind == K.PORT
+
+
+def test_soft_fillers_cost_a_bounded_number_of_parses() -> None:
+    """Each soft filler ("new", "total", "now") may be dropped, but a request full of them
+    is tried a bounded number of ways, the fewest drops first and all of them last."""
+    text = "add " + " and ".join(f"new port new_p{i}" for i in range(20)) + " zork to ju1.a1.m1"
+    lexemes = parser.lex(parser.tokenize(text))
+    variants = list(parser._variants(lexemes))
+    assert len(variants) <= parser._MAX_VARIANTS + 1
+    assert variants[0] == lexemes and not any(x.soft for x in variants[-1])
+    assert [len(v) for v in variants] == sorted((len(v) for v in variants), reverse=True)

@@ -148,7 +148,7 @@ def _pieces() -> tuple[tuple[str, ast.stmt, frozenset[str]], ...]:
               if isinstance(dispatch, ast.Dict) else set())
     callable_pieces = {name for name, _ in runtime.OPERATIONS.values()} | {
         name for name, _ in runtime.COMMIT_PASSES} | {
-        "remember", "select", "where", "count_all", "pruned", "restored", FINISH}
+        "remember", "select", "select_named", "where", "count_all", "pruned", "restored", FINISH}
     if listed != callable_pieces or not listed <= known:
         raise CodegenError("the runtime's dispatch table must list exactly the callable pieces")
     return tuple(table)
@@ -631,7 +631,8 @@ _SAMPLE_STEPS: dict[str, tuple[tuple, ...]] = {
     "rank": (("rank", "x"),),
     "nodes": (("nodes", _SAMPLE_SET), ("nodes", _SAMPLE_FILTERED)),
     "capacity": (("capacity", "x"), ("capacity", "x", False)),
-    "aggregate": (("aggregate", "sum", _SAMPLE_SET), ("aggregate", "sum", _SAMPLE_FILTERED)),
+    "aggregate": (("aggregate", "sum", _SAMPLE_SET), ("aggregate", "sum", _SAMPLE_FILTERED),
+                  ("aggregate", "sum", (("x", "y"), None, "named", ()))),
     "top": (("top", _SAMPLE_SET, ("capacity",), 1, True),
             ("top", _SAMPLE_FILTERED, ("capacity",), 1, True)),
 }

@@ -359,7 +359,8 @@ def _lex_shape(shape: tuple[str, ...]) -> tuple[Lexeme, ...]:
 
 def _names_after_called(lexemes: list[Lexeme]) -> list[Lexeme]:
     """An unknown word right after "named"/"called"/"call it" (or after a name in a list
-    that follows them) is a name, whatever it looks like: "a switch named core"."""
+    that follows them) is a name, whatever it looks like: "a switch named core". Elsewhere
+    a plain word is not ("add switch quickly to A" is refused, not a switch "quickly")."""
     out = list(lexemes)
     naming = False
     for i, lexeme in enumerate(out):
@@ -988,6 +989,14 @@ BUILDERS["avg_q"] = lambda b, c: ("aggregate", "average", b["s"])
 _HAS_CAPACITY = frozenset({K.PORT, K.PACKET_SWITCH})
 
 
+class Place(str):
+    """A focus that is also a place: the topic of a request ("for agg block A, ...") or the
+    parent something was just added to. Only a place stands in for a place left unsaid
+    ("add N to A, then rank the children"); any focus stands in for "it"."""
+
+    __slots__ = ()
+
+
 class _Resolve:
     """Frames plus token values -> IR steps, kind qualifiers and the focus for pronouns."""
 
@@ -1007,11 +1016,12 @@ class _Resolve:
                 raise AmbiguousRequest("'it' (or 'its', 'them') refers to no earlier node",
                                        expected="the node's name instead of a pronoun",
                                        text=self.text)
-            if focus is None:
+            if frame[0] == "here" and not isinstance(focus, Place):
+                # an unsaid place is the topic or where something was just added, nothing else
                 raise IncompleteRequest("the request does not say which node it is about",
                                         expected=P.EXPECTED["any"], text=self.text)
             self.references += 1
-            return focus
+            return str(focus)  # a plain name in the IR, whatever kind of focus it was
         _, n, k = frame
         name = self.value(n)
         if k is not None:
@@ -1064,7 +1074,7 @@ class _Resolve:
                 found, parent_name = self.adds(("add", new_nodes, parent), focus)
                 steps += found
                 parents.append(parent_name)
-            return steps, (parents[0] if len(set(parents)) == 1 else None)
+            return steps, (Place(parents[0]) if len(set(parents)) == 1 else None)
         if op == "remove":
             found = self.removes(frame, focus)
             # after "remove the ports of S ...", "its" means S
@@ -1108,7 +1118,7 @@ class _Resolve:
                 raise IncompleteRequest(f"the kind of new node {name!r} is not given",
                                         expected=P.EXPECTED["add"], text=self.text)
             steps.append(ir.Add(name, given.pop(), parent_name))
-        return steps, parent_name
+        return steps, Place(parent_name)
 
     def removes(self, frame: Frame, focus: str | None) -> list[ir.Step]:
         _, targets, source = frame
@@ -1243,13 +1253,24 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
                          text=text)
 
 
+_MAX_VARIANTS = 64
+
+
 def _variants(lexemes: list[Lexeme]):
-    """The lexeme lists to try, fewest soft fillers dropped first."""
+    """The lexeme lists to try, fewest soft fillers dropped first: at most
+    :data:`_MAX_VARIANTS` of them, then every soft filler dropped (so a request full of
+    them costs a bounded number of parses, never two to the power of their number)."""
     soft = [i for i, x in enumerate(lexemes) if x.soft]
     yield lexemes
-    for size in range(1, len(soft) + 1):
+    tried = 1
+    for size in range(1, len(soft)):
         for dropped in itertools.combinations(soft, size):
+            if tried >= _MAX_VARIANTS:
+                break
+            tried += 1
             yield [x for i, x in enumerate(lexemes) if i not in dropped]
+    if soft:
+        yield [x for x in lexemes if not x.soft]
 
 
 @dataclass(frozen=True)
@@ -1371,7 +1392,7 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
             focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
-                topic = focus = resolver.name(change[1], focus)
+                topic = focus = Place(resolver.name(change[1], focus))
                 references = resolver.references
                 continue
             found, focus = resolver.steps(change, focus)

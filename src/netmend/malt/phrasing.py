@@ -223,6 +223,7 @@ _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "t
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish")
+_say("NEW", "new", "a new", "brand new", "brand-new", "fresh")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in")
@@ -285,7 +286,8 @@ FILLERS: frozenset[str] = frozenset({
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
 SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
-                                          "now", "in total"})
+                                          "now", "in total", "new", "a new", "brand new",
+                                          "brand-new", "fresh"})
 
 # Words no rule accepts and the parser never skips: each could change what is meant.
 CRITICAL: frozenset[str] = frozenset({
@@ -487,6 +489,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     # ---------------------------------------------------------------- changes
     "change": (
+        ("NEW new_nodes:n place:p", "add"),
         ("add:m", None),
         ("remove:m", None),
         ("update:m", None),
@@ -551,6 +554,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
+        ("targets:t MODAL [auxes] HAVE CAP [OF|EQ] amount:v", "update"),
+        ("targets:t MODAL [auxes] HAVE RATE:v [OF] [CAP]", "update"),
         ("MAKE cap_target:t amount:v", "update"),
         ("MAKE targets:t RATE:v [KIND]", "update"),
         ("MAKE targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
@@ -658,12 +663,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
-        ("WITH cmp:c NUM:v KIND_PL:k", "count_filter"),
-        ("WITH NUM:v KIND_PL:k", "count_equal"),
-        ("WITH EQ NUM:v KIND_PL:k", "count_equal"),
+        ("WITH cmp:c NUM:v (KIND_PL|KIND_SG):k", "count_filter"),
+        ("WITH NUM:v (KIND_PL|KIND_SG):k", "count_equal"),
+        ("WITH EQ NUM:v (KIND_PL|KIND_SG):k", "count_equal"),
         ("WITH NUM:v post:c KIND_PL:k", "count_post"),
-        ("REL [auxes] HAVE cmp:c NUM:v KIND_PL:k", "count_filter"),
-        ("REL [auxes] HAVE [EQ] NUM:v KIND_PL:k", "count_equal"),
+        ("REL [auxes] HAVE cmp:c NUM:v (KIND_PL|KIND_SG):k", "count_filter"),
+        ("REL [auxes] HAVE [EQ] NUM:v (KIND_PL|KIND_SG):k", "count_equal"),
         ("(WHOSE|REL) NAME_N [auxes] (STARTS|ENDS|HAVE|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("WITH NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("WITH NAME_N REL [auxes] (STARTS|ENDS|HAVE|LIKE):m NAME:t", "name_filter"),
@@ -710,7 +715,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("COUNT counted:w", None),
         ("COUNT NUMBER OF counted:w", None),
         ("RANK ranked:w", None),
-        ("SUMV CAP (OF|FOR) set:s", "sum_set"),
+        ("SUMV CAP (OF|FOR|AMONG) set:s", "sum_set"),
         ("SUMV set:s POSS CAP", "sum_set"),
         ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_total"),
         ("SUMV [ALL] CAP (OF|FOR) name_list:l", "sum_named"),
@@ -772,7 +777,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a CAP (OF|IN|FOR) KIND_SG:k loc:p", "aggregate_kind"),
         ("AVG:a CAP PER KIND_SG:k loc:p", "aggregate_kind"),
         ("AVG:a KIND_SG:k CAP PER KIND_SG loc:p", "aggregate_kind"),
-        ("agg:a KIND_SG:k CAP (IN|OF|AMONG) node:p", "aggregate_kind"),
+        ("agg:a [OF] [ALL] KIND_SG:k CAP (IN|OF|AMONG|FOR) node:p", "aggregate_kind"),
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
         ("set:s POSS agg:a CAP", "aggregate"),
@@ -843,7 +848,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH OF core:s [auxes] HAVE have_test:f", "set_test_q"),
         ("WH [auxes] THERE what:w", None),
         ("WH (CHILD|NODE) [auxes] node:p [auxes] HAVE [DIRECT]", "children_q"),
-        ("WH [auxes] bare_node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
@@ -868,6 +873,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
         ("WH [auxes] node:p POSS PARENT", "parents"),
         ("WH [auxes] HAVE node:p", "parents"),
+        ("WH NODE [DIRECT] (HAVE|HOLDING) node:p", "parents"),
         ("WH KIND_SG:ks [scope:p] [auxes] HAVE sup:d metric:m", "top_one"),
         ("WH KIND_SG:ks [auxes] HAVE sup:d metric:m [scope:p]", "top_one"),
         ("WH NUM:k KIND_PL:kp [scope:p] [auxes] HAVE sup:d metric:m [scope:p2]", "top_q"),
@@ -912,8 +918,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NAME:t IN ITS NAME_N", "name_contains"),
         ("[CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
         ("CAP:said (OF|EQ) amount:v", "cap_equal"),
-        ("cmp:c NUM:v KIND_PL:k", "count_filter"),
-        ("[EQ] NUM:v KIND_PL:k", "count_equal"),
+        ("cmp:c NUM:v (KIND_PL|KIND_SG):k", "count_filter"),
+        ("[EQ] NUM:v (KIND_PL|KIND_SG):k", "count_equal"),
     ),
 }
 

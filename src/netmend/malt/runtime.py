@@ -131,7 +131,8 @@ def program(steps: tuple[tuple, ...]) -> Program:
             at = SET_ARGUMENT[step[0]]
             root, kind, axis, rules = args[at]
             variable = Ref(f"m{sum(1 for c in changes if c[0]) + 1}")
-            changes.append((variable, "select", (root, kind, axis)))
+            chooser = "select_named" if axis == "named" else "select"
+            changes.append((variable, chooser, (root, kind, axis)))
             if rules:
                 changes.append((variable, "where", (variable, rules)))
             args = args[:at] + (variable,) + args[at + 1:]
@@ -303,14 +304,17 @@ def run_plan(graph, steps):
             return value >= limit
         return value == limit
 
+    def select_named(names, kind, axis):
+        # The first node called each name, in the order given, each once.
+        members = []
+        for name in names:
+            node = find(name)
+            if node is not None and node not in members and (kind is None or has_kind(node, kind)):
+                members.append(node)
+        return members
+
     def select(root, kind, axis):
-        if axis == 'named':
-            members = []
-            for name in root:
-                node = find(name)
-                if node is not None and node not in members:
-                    members.append(node)
-        elif root is None:
+        if root is None:
             members = list(nodes)
         else:
             start = find(root)
@@ -472,7 +476,7 @@ def run_plan(graph, steps):
 
     return run_program({
         'add': add, 'remember': remember, 'for_each_add': for_each_add, 'remove': remove,
-        'update': update, 'select': select, 'where': where, 'remove_all': remove_all,
+        'update': update, 'select': select, 'select_named': select_named, 'where': where, 'remove_all': remove_all,
         'update_all': update_all, 'count': count, 'count_all': count_all,
         'children': children, 'rank': rank, 'list_nodes': list_nodes,
         'read_capacity': read_capacity, 'aggregate': aggregate, 'top': top,
