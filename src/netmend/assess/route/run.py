@@ -58,6 +58,7 @@ class RouteAssessment:
     agent_url: str | None = None
     ping_timeout: float = 0.3
     legit: bool = True
+    lab: str = "namespaces"  # or "mininet": the same network in real Mininet, commands through its Node.cmd
 
 
 @dataclass(frozen=True)
@@ -303,6 +304,17 @@ def tasks(config: RouteAssessment) -> list[tuple[str, str, str, random.Random]]:
     return out
 
 
+LABS: tuple[str, ...] = ("namespaces", "mininet")
+
+
+def _start_lab(config: RouteAssessment):
+    if config.lab == "mininet":
+        from netmend.lab.router.real_mininet import MininetLab
+
+        return MininetLab.start(fidelity=config.fidelity)
+    return RouterLab.start(fidelity=config.fidelity, tied=True)
+
+
 def assess_route(
     config: RouteAssessment,
     agent: Callable[[str], str | None] | None = None,
@@ -313,7 +325,9 @@ def assess_route(
     if config.switches < 2:
         raise FaultError("Route faults need at least two subnets (--switches 2 or more)")
     results: list[TaskResult] = []
-    with chosen_agent(agent, config.agent_url) as ask, RouterLab.start(fidelity=config.fidelity, tied=True) as lab:
+    if config.lab not in LABS:
+        raise FaultError(f"lab {config.lab!r}: expected one of {', '.join(LABS)}")
+    with chosen_agent(agent, config.agent_url) as ask, _start_lab(config) as lab:
         for task_id, family, prompt_type, rng in tasks(config):
             result = run_task(lab, topology, task_id, family, prompt_type, rng, ask, config)
             results.append(result)
