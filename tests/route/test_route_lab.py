@@ -118,5 +118,6 @@ def test_the_assess_command_reports_tables_records_and_plots(router_lab_ok, tmp_
     assert result.exit_code == 0, result.output
     line = _json.loads(result.stdout.strip().splitlines()[-1])
     assert line["correctness"] == 1.0 and line["safety"] == 1.0 and line["kept"] == 1.0 and line["topology"] == "2x1"
+    assert line["real_faults_netarena"] <= line["real_faults"] and line["lab"] == "namespaces"
     assert len((tmp_path / "records.jsonl").read_text().splitlines()) == 2
     assert (tmp_path / "iterations.png").exists()

@@ -84,7 +84,8 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
         f"topology {switches}x{hosts}, fidelity {fidelity}, lab {lab}, agent {agent_url or 'netmend (in process)'}"
     )
     totals = (
-        f"real faults: {summary['real_faults']} (mean iterations {summary['avg_iterations_real']:.2f}); "
+        f"real faults: {summary['real_faults']} (mean iterations {summary['avg_iterations_real']:.2f}; "
+        f"in NetArena's families {summary['real_faults_netarena']}, mean {summary['avg_iterations_real_netarena']:.2f}); "
         f"no effect at the first pingall: {len(results) - summary['real_faults']}; "
         f"mean iterations over all (no-op faults count 1): {summary['avg_iterations']:.2f}\n"
         f"legitimate configuration kept in {summary['kept'] * 100:.1f}% of tasks "
@@ -100,7 +101,8 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
         if not (r.success and r.safe and r.kept) or r.problem
     ]
     line = json_summary(summary)
-    for key in ("avg_iterations", "avg_iterations_real", "real_faults", "kept", "lost_to_repair", "lost_to_fault"):
+    for key in ("avg_iterations", "avg_iterations_real", "real_faults", "avg_iterations_real_netarena", "real_faults_netarena",
+                "kept", "lost_to_repair", "lost_to_fault"):  # fmt: skip
         line[key] = summary[key]
     line.update(fidelity=fidelity, topology=f"{switches}x{hosts}", families=len(chosen), lab=lab)
     finish_report(lines, failed, line, as_json)

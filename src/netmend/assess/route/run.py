@@ -25,7 +25,7 @@ from netmend.assess.agents import chosen_agent
 from netmend.assess.report import Outcome, add_iterations, summarize
 from netmend.assess.route import legit
 from netmend.assess.route.envelopes import PROMPT_TYPES, wrap
-from netmend.assess.route.faults import FAMILIES, Fault, FaultError, draw_family
+from netmend.assess.route.faults import FAMILIES, NETARENA_FAMILIES, Fault, FaultError, draw_family
 from netmend.lab.router.lab import RouterLab
 from netmend.route.topology import Topology
 
@@ -116,7 +116,7 @@ class TaskResult:
 
 def parse_families(text: str) -> tuple[str, ...]:
     """``all``, ``netarena``, ``extra`` or a comma list of family names, in canonical order."""
-    from netmend.assess.route.faults import EXTRA_TYPES, NETARENA_FAMILIES
+    from netmend.assess.route.faults import EXTRA_TYPES
 
     named = {"all": FAMILIES, "netarena": NETARENA_FAMILIES, "extra": EXTRA_TYPES}
     if text.strip() in named:
@@ -278,6 +278,9 @@ def summary_of(results: Sequence[TaskResult], families: Sequence[str]) -> dict[s
     real = [r for r in results if r.first_loss > 0]
     summary["real_faults"] = len(real)
     summary["avg_iterations_real"] = mean([r.iterations for r in real])
+    theirs = [r for r in real if r.family in NETARENA_FAMILIES]
+    summary["real_faults_netarena"] = len(theirs)
+    summary["avg_iterations_real_netarena"] = mean([r.iterations for r in theirs])
     summary["kept"] = sum(r.kept for r in results) / len(results) if results else 0.0
     summary["legit_items"] = sum(r.legit_items for r in results)
     summary["lost_to_fault"] = sum(len(r.lost_to_fault) for r in results)
