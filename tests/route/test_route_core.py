@@ -94,6 +94,18 @@ def test_check_command_refuses_what_the_evaluator_would_skip_or_mangle():
         with pytest.raises(ShellError):
             check_command(bad)
     assert check_command("awk '\n" + "x" * 100 + "\n' | cat") == "awk '\n" + "x" * 100 + "\n' | cat"
+    assert check_command("( echo a\necho b )") == "( echo a\necho b )"
+    for bad in ["( case a in a) echo\n;; esac )", "( echo a ) \n echo b", 'echo "(\n"']:
+        with pytest.raises(ShellError):
+            check_command(bad)
+
+
+def test_the_longest_second_turn_fixes_still_fit_a_terminal():
+    commands = [["ip", "link", "set", "dev", f"p83_r0-eth{k}", "up"] for k in range(1, 9)]
+    commands += [["ip", "addr", "add", f"192.168.{k}.1/24", "dev", f"p83_r0-eth{k}"] for k in range(1, 9)]
+    nudges = [[f"p83_r0-eth{k}", *(f"192.168.{k}.{100 + j}" for j in range(4))] for k in range(1, 9)]
+    command = fix_program(commands, nudges)
+    assert max(len(line) for line in command.split("\n")) < MAX_LINE and len(command) > MAX_LINE
 
 
 @pytest.mark.parametrize("size", [(2, 1), (4, 2), (8, 4)])

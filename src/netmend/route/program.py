@@ -391,7 +391,7 @@ def host_program(host_candidates: Sequence[tuple[str, str, str, str]]) -> str:
 
 
 def fix_program(commands: Sequence[Sequence[str]], nudges: Sequence[Sequence[str]] = ()) -> str:
-    """Exact fixes, each announced, then the state dump (for a later turn).
+    """Exact fixes, each announced, then the state dump (for a later turn), one step a line in a group.
 
     ``nudges``: ``(device, host...)`` per interface whose hosts must learn
     the router again (see :func:`nudge`).
@@ -400,4 +400,4 @@ def fix_program(commands: Sequence[Sequence[str]], nudges: Sequence[Sequence[str
     steps += [settle(quote(c[4])) for c in commands if tuple(c[:4]) == ("ip", "link", "set", "dev") and tuple(c[5:]) == ("up",)]
     steps += [f"cmd={quote(' '.join(line))}; {nudge()}" for line in nudges]
     dump = "{ " + _sections(DUMP, STATE_MARK + " ") + "; } 2>/dev/null"
-    return check_command("( " + "; ".join([*steps, dump]) + " )")
+    return check_command("( " + "\n".join([*steps, dump]) + " )")  # one step a line: no line grows too long

@@ -8,7 +8,8 @@ canonical mode, whose line buffer keeps at most 4095 characters of a line
 (the rest is dropped, so a longer line arrives cut, often inside a quote,
 and the shell then waits for the quote's end forever). Commands built here
 avoid all four: a long program spans several physical lines, each short,
-every line break inside single quotes (the shell reads them as one command).
+every line break inside single quotes or a parenthesised group (the shell
+reads on, so it is still one command).
 """
 
 from __future__ import annotations
@@ -77,11 +78,18 @@ def _single(text: str) -> str:
 
 
 def _breaks_outside_quotes(command: str) -> bool:
-    """Whether a line break lies outside single quotes (double quotes and backslashes respected)."""
+    """Whether a line break would end the command early.
+
+    A break is safe inside single quotes and inside a parenthesised group
+    (the shell reads on to the closing parenthesis); anywhere else it ends
+    the command. Double quotes and backslashes are respected; a ``)`` of a
+    ``case`` pattern counts as closing a group, which errs on the safe side.
+    """
     single = double = escaped = False
+    depth = 0
     for char in command:
         if escaped:
-            if char == "\n":  # a continuation: allowed by the shell, but only quotes are allowed here
+            if char == "\n":  # a continuation: allowed by the shell, but only quotes and groups are allowed here
                 return True
             escaped = False
         elif single:
@@ -90,9 +98,16 @@ def _breaks_outside_quotes(command: str) -> bool:
             escaped = True
         elif char == '"':
             double = not double
-        elif char == "'" and not double:
+        elif double:
+            if char == "\n":
+                return True
+        elif char == "'":
             single = True
-        elif char == "\n":
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "\n" and depth <= 0:
             return True
     return False
 
@@ -110,7 +125,7 @@ def check_command(command: str) -> str:
     if "\r" in command:
         problems.append("holds a carriage return")
     if _breaks_outside_quotes(command):
-        problems.append("has a line break outside single quotes (the shell would run it as several commands)")
+        problems.append("has a line break outside single quotes and groups (the shell would run it as several commands)")
     longest = max(len(line) for line in command.split("\n"))
     if longest + 1 > MAX_LINE:
         problems.append(f"has a line of {longest} characters (a terminal keeps {MAX_LINE - 1} at most here)")
