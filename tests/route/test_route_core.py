@@ -193,6 +193,15 @@ def test_history_is_read_from_the_log_and_examples_are_not_state():
         parse_prompt("Example pingall:\n" + NETARENA_33)
 
 
+def test_a_multi_line_command_in_the_log_is_one_turn():
+    first = json.loads(decide(wrap(_context(NETARENA_33))).text())["command"]
+    assert first.count("\n") > 10
+    log = _context(NETARENA_33) + f"Machine: p83_r0\nCommand: {first}\nPacket Loss: 33%\nElapsed Time: 0.03 seconds\n\n"
+    log += "Command Output:\n> > > netmend: none\n\n"
+    prompt = parse_prompt(wrap(log + _context(NETARENA_33)))
+    assert [(t.machine, t.command, t.loss, t.output) for t in prompt.turns] == [("p83_r0", first, 33, "> > > netmend: none")]
+
+
 def test_no_loss_gets_a_read_only_command():
     t = Topology("p5_", 2, 1)
     reply = decide(wrap(_context(_pingall(t).render())))
