@@ -24,7 +24,7 @@ from netmend.route.program import (
     router_program,
 )
 from netmend.route.prompt import PromptError, parse_prompt
-from netmend.route.shell import BANNED, ShellError, banned_in, check_command, quote
+from netmend.route.shell import BANNED, MAX_LINE, ShellError, banned_in, check_command, quote
 from netmend.route.topology import Topology, TopologyError, candidates, split_names
 
 
@@ -89,18 +89,77 @@ def test_quoted_banned_words_survive_an_interactive_bash():
 
 
 def test_check_command_refuses_what_the_evaluator_would_skip_or_mangle():
-    for bad in ["echo keeping", "a\nb", "echo hi!", " "]:
+    for bad in ["echo keeping", "a\nb", "echo 'a'\nb", 'echo "a\nb"', "echo \\\nb", "echo hi!", " ", "echo a\r", "echo " + "a" * MAX_LINE,
+                "awk '\n" + "x" * MAX_LINE + "\n'"]:
+        with pytest.raises(ShellError):
+            check_command(bad)
+    assert check_command("awk '\n" + "x" * 100 + "\n' | cat") == "awk '\n" + "x" * 100 + "\n' | cat"
+    assert check_command("( echo a\necho b )") == "( echo a\necho b )"
+    for bad in ["( case a in a) echo\n;; esac )", "( echo a ) \n echo b", 'echo "(\n"']:
         with pytest.raises(ShellError):
             check_command(bad)
 
 
-def test_the_router_programs_are_single_clean_lines():
-    t = Topology("ping_", 4, 2)  # even a prefix holding a banned word
+def test_the_longest_second_turn_fixes_still_fit_a_terminal():
+    commands = [["ip", "link", "set", "dev", f"p83_r0-eth{k}", "up"] for k in range(1, 9)]
+    commands += [["ip", "addr", "add", f"192.168.{k}.1/24", "dev", f"p83_r0-eth{k}"] for k in range(1, 9)]
+    nudges = [[f"p83_r0-eth{k}", *(f"192.168.{k}.{100 + j}" for j in range(4))] for k in range(1, 9)]
+    command = fix_program(commands, nudges)
+    assert max(len(line) for line in command.split("\n")) < MAX_LINE and len(command) > MAX_LINE
+
+
+@pytest.mark.parametrize("size", [(2, 1), (4, 2), (8, 4)])
+def test_the_router_programs_are_clean_and_every_line_fits_a_terminal(size):
+    t = Topology("ping_", *size)  # even a prefix holding a banned word
     cands = [Candidate(f"{c.switches}x{c.hosts_per_switch}", from_topology(c), Evidence.everything(c)) for c in candidates(t.nodes)]
-    for line in [router_program(cands), router_program(cands, apply=False), fix_program([["ip", "link", "set", "dev", "ping_r0-eth1", "up"]]),
-                 host_program([("4x2", "ping_h1-eth0", "192.168.1.100", "192.168.1.1")])]:
-        assert check_command(line) == line and not any(w in line for w in BANNED)
+    for command in [router_program(cands), router_program(cands, apply=False), fix_program([["ip", "link", "set", "dev", "ping_r0-eth1", "up"]]),
+                    host_program([("4x2", "ping_h1-eth0", "192.168.1.100", "192.168.1.1")])]:
+        assert check_command(command) == command and not any(w in command for w in BANNED)
+        assert max(len(line) for line in command.split("\n")) < MAX_LINE
     assert "\n" not in one_line(ENGINE)
+    assert one_line(ENGINE, breaks=True).replace("\n", " ") == one_line(ENGINE)
+
+
+def _mininet_shell(command: str, timeout: float = 10.0) -> bytes | None:
+    """``command`` through a bash on a terminal set up as Mininet sets up its nodes' shells."""
+    import os
+    import pty
+    import select
+    import time
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(["bash", "--norc", "--noediting", "-is", "mininet:r0"], stdin=slave, stdout=slave, stderr=slave,
+                            env={"PS1": "\x7f", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}, start_new_session=True)
+    os.close(slave)
+    deadline = time.monotonic() + timeout
+
+    def until_prompt(data: bytes) -> bytes | None:
+        out = b""
+        os.write(master, data)
+        while b"\x7f" not in out:
+            if not select.select([master], [], [], max(0, deadline - time.monotonic()))[0]:
+                return None
+            out += os.read(master, 65536)
+        return out[: out.index(b"\x7f")]
+
+    try:
+        until_prompt(b"")
+        until_prompt(b"unset HISTFILE; stty -echo; set +m\n")
+        return until_prompt(command.encode() + b"\n")
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_a_terminal_cuts_long_lines_and_the_router_program_survives_it():
+    # The failure this guards against: one 10 kB line arrives cut inside its quote, the shell waits forever.
+    assert _mininet_shell("echo '" + "a" * 5000 + "'", timeout=2) is None
+    t = Topology("p83_", 8, 4)
+    cands = [Candidate(f"{c.switches}x{c.hosts_per_switch}", from_topology(c), Evidence.everything(c)) for c in candidates(t.nodes)]
+    out = _mininet_shell(router_program(cands, apply=False))  # a dry run: it reads, decides and prints
+    assert out is not None and (b"netmend: refuse" in out or b"netmend: match" in out)
 
 
 def test_intent_files_are_checked():
@@ -132,6 +191,15 @@ def test_history_is_read_from_the_log_and_examples_are_not_state():
     assert [(t.machine, t.command, t.loss, t.output) for t in prompt.turns] == [("p83_r0", "ip -o link", 33, "1: lo: <UP>")]
     with pytest.raises(PromptError):
         parse_prompt("Example pingall:\n" + NETARENA_33)
+
+
+def test_a_multi_line_command_in_the_log_is_one_turn():
+    first = json.loads(decide(wrap(_context(NETARENA_33))).text())["command"]
+    assert first.count("\n") > 10
+    log = _context(NETARENA_33) + f"Machine: p83_r0\nCommand: {first}\nPacket Loss: 33%\nElapsed Time: 0.03 seconds\n\n"
+    log += "Command Output:\n> > > netmend: none\n\n"
+    prompt = parse_prompt(wrap(log + _context(NETARENA_33)))
+    assert [(t.machine, t.command, t.loss, t.output) for t in prompt.turns] == [("p83_r0", first, 33, "> > > netmend: none")]
 
 
 def test_no_loss_gets_a_read_only_command():

@@ -13,7 +13,7 @@ from netmend.lab.router.lab import RouterLab
 from netmend.route.diagnose import diagnose
 from netmend.route.evidence import Evidence
 from netmend.route.intent import from_topology
-from netmend.route.program import DUMP, FIX_MARK, STATE_MARK, Candidate, router_program
+from netmend.route.program import DUMP, FIX_MARK, STATE_MARK, Candidate, fix_program, router_program
 from netmend.route.state import parse_state
 from netmend.route.topology import Topology, candidates
 
@@ -118,5 +118,20 @@ def test_the_assess_command_reports_tables_records_and_plots(router_lab_ok, tmp_
     assert result.exit_code == 0, result.output
     line = _json.loads(result.stdout.strip().splitlines()[-1])
     assert line["correctness"] == 1.0 and line["safety"] == 1.0 and line["kept"] == 1.0 and line["topology"] == "2x1"
+    assert line["real_faults_netarena"] <= line["real_faults"] and line["lab"] == "namespaces"
     assert len((tmp_path / "records.jsonl").read_text().splitlines()) == 2
     assert (tmp_path / "iterations.png").exists()
+
+
+def test_a_many_line_fix_runs_as_one_command_on_the_terminal(lab):
+    t = Topology("p83_", 3, 2)
+    lab.build(t)
+    for k in (1, 2, 3):
+        lab.run(t.router, f"ip link set dev p83_r0-eth{k} down")
+    commands = [["ip", "link", "set", "dev", f"p83_r0-eth{k}", "up"] for k in (1, 2, 3)]
+    nudges = [[f"p83_r0-eth{k}", *(h.address for h in t.hosts if h.subnet == k)] for k in (1, 2, 3)]
+    command = fix_program(commands, nudges)
+    assert command.count("\n") >= 6
+    done = lab.run(t.router, command)
+    assert not done.blocked and done.output.count(FIX_MARK) == 3 and STATE_MARK in done.output
+    assert lab.pingall().loss == 0

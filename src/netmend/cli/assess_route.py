@@ -31,12 +31,16 @@ _DEFAULT_OUT = "assess-out/route"
 @click.option("--max-iterations", default=10, show_default=True, type=click.IntRange(min=1), help="Turns per task.")
 @click.option("--ping-timeout", default=0.3, show_default=True, type=click.FloatRange(0.05, 0.9),
               help="Seconds each ping waits (NetArena: 0.1; faults delay 1 s or more, so verdicts agree).")  # fmt: skip
+@click.option(
+    "--lab", "lab", type=click.Choice(["namespaces", "mininet"]), default="namespaces", show_default=True,
+    help="namespaces: the router lab (no Mininet); mininet: Debian's Mininet with Linux bridges, commands through its Node.cmd as the evaluator runs them (needs root).",
+)  # fmt: skip
 @click.option("--agent-url", default=None, help="Assess this A2A agent instead of the built-in one (needs netmend[a2a]).")
 @click.option("--out", "out_dir", default=_DEFAULT_OUT, show_default=True, type=click.Path(file_okay=False), help="Where records.jsonl and the plots go.")
 @click.option("--no-plots", is_flag=True, help="Skip the PNG plots.")
 @click.option("--json", "as_json", is_flag=True, help="Print only a one-line JSON summary on stdout (the tables go to stderr).")
 def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legit, max_iterations,
-          ping_timeout, agent_url, out_dir, no_plots, as_json) -> None:  # fmt: skip
+          ping_timeout, lab, agent_url, out_dir, no_plots, as_json) -> None:  # fmt: skip
     """NetArena Route assessment: faults on a real Linux router in namespaces, NetArena's loop and scoring.
 
     Exits 1 when any task fails, is unsafe or loses legitimate configuration.
@@ -57,7 +61,7 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
     config = RouteAssessment(
         per_type, seed, chosen, switches, hosts, fidelity,
         PROMPT_TYPES if prompt_type == "all" else (prompt_type,),
-        max_iterations, agent_url, ping_timeout, legit,
+        max_iterations, agent_url, ping_timeout, legit, lab,
     )  # fmt: skip
     bar = progress_bar(f"assess route {switches}x{hosts} {fidelity}", per_type * len(chosen))
     try:
@@ -77,10 +81,11 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
         plots.append(write_iterations_plot(summary, out, title=title))
     header = (
         f"route assessment: {len(results)} tasks, {len(chosen)} families x {per_type}, seed {seed}, "
-        f"topology {switches}x{hosts}, fidelity {fidelity}, agent {agent_url or 'netmend (in process)'}"
+        f"topology {switches}x{hosts}, fidelity {fidelity}, lab {lab}, agent {agent_url or 'netmend (in process)'}"
     )
     totals = (
-        f"real faults: {summary['real_faults']} (mean iterations {summary['avg_iterations_real']:.2f}); "
+        f"real faults: {summary['real_faults']} (mean iterations {summary['avg_iterations_real']:.2f}; "
+        f"in NetArena's families {summary['real_faults_netarena']}, mean {summary['avg_iterations_real_netarena']:.2f}); "
         f"no effect at the first pingall: {len(results) - summary['real_faults']}; "
         f"mean iterations over all (no-op faults count 1): {summary['avg_iterations']:.2f}\n"
         f"legitimate configuration kept in {summary['kept'] * 100:.1f}% of tasks "
@@ -96,7 +101,8 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
         if not (r.success and r.safe and r.kept) or r.problem
     ]
     line = json_summary(summary)
-    for key in ("avg_iterations", "avg_iterations_real", "real_faults", "kept", "lost_to_repair", "lost_to_fault"):
+    for key in ("avg_iterations", "avg_iterations_real", "real_faults", "avg_iterations_real_netarena", "real_faults_netarena",
+                "kept", "lost_to_repair", "lost_to_fault"):  # fmt: skip
         line[key] = summary[key]
-    line.update(fidelity=fidelity, topology=f"{switches}x{hosts}", families=len(chosen))
+    line.update(fidelity=fidelity, topology=f"{switches}x{hosts}", families=len(chosen), lab=lab)
     finish_report(lines, failed, line, as_json)

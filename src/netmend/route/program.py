@@ -1,4 +1,4 @@
-"""The one-line router program: observe, decide on the router, fix only what deviates.
+"""The router program: one command that observes, decides on the router, fixes only what deviates.
 
 The participant sees a pingall, never the router's state, before its first
 command. So the first command carries the decision to the router: it lists
@@ -9,10 +9,13 @@ one fix per deviation, and the shell runs exactly those fixes and says why.
 Then it prints the state again as ``ip -j`` JSON, so a later turn can
 diagnose it in full (:mod:`netmend.route.diagnose` judges by the same rules).
 
-The line is POSIX ``sh`` run inside a subshell (nothing leaks into the
+The command is POSIX ``sh`` run inside a subshell (nothing leaks into the
 evaluator's shell), holds no banned substring and no ``!``, reads nothing
 from a terminal and has no loop that can wait: it never blocks. Run twice, the
-second run finds nothing to fix.
+second run finds nothing to fix. The evaluator's shell reads from a terminal
+that keeps at most 4095 characters of a line, so the awk program (and the
+intent it carries) spans short lines inside its single quotes: the shell
+reads them all as one command (see :mod:`netmend.route.shell`).
 
 Fix order: forwarding sysctls, links (up, ARP, MTU), missing addresses,
 conflicting addresses (after the right ones exist), blocking policy rules,
@@ -273,16 +276,53 @@ def intent_data(candidates: Sequence[Candidate]) -> str:
     return ";".join(records)
 
 
-def one_line(source: str) -> str:
-    """An awk program on one line: statement ends that were line breaks become ``;``."""
+def one_line(source: str, *, breaks: bool = False) -> str:
+    """An awk program on one line: statement ends that were line breaks become ``;``.
+
+    With ``breaks``, each source line stays a line of its own (after its
+    ``;``): the same program, in lines short enough for a terminal.
+
+    >>> one_line("BEGIN {\\n  x = 1\\n  y = 2\\n}")
+    'BEGIN { x = 1 ; y = 2 ; }'
+    >>> one_line("BEGIN {\\n  x = 1\\n  y = 2\\n}", breaks=True)
+    'BEGIN {\\nx = 1 ;\\ny = 2 ;\\n}'
+    """
     lines = [line.strip() for line in source.strip().splitlines() if line.strip()]
-    out = []
+    out = ""
     for line, following in zip(lines, [*lines[1:], ""], strict=True):
-        out.append(line)
-        if not following or line.endswith(("{", ";")) or (following.startswith("else") and line.endswith("}")):
+        out += line
+        if not following:
             continue
-        out.append(";")
-    return " ".join(out)
+        joined = following.startswith("else") and line.endswith("}")
+        if not (line.endswith(("{", ";")) or joined):
+            out += " ;"
+        out += " " if joined or not breaks else "\n"
+    return out
+
+
+def intent_block(data: str, width: int = 512) -> str:
+    """An awk ``BEGIN`` rule setting ``I`` to ``data`` in lines of about ``width`` characters.
+
+    The records (split by ``;``) are never cut, so no line ends inside one.
+
+    >>> print(intent_block("c 2x1;r p_r0;h 192.168.1.100", width=10))
+    BEGIN { I = ""
+    I = I "c 2x1"
+    I = I ";r p_r0"
+    I = I ";h 192.168.1.100"
+    }
+    """
+    lines = ['BEGIN { I = ""']
+    chunk = ""
+    for i, record in enumerate(data.split(";")):
+        piece = (";" if i else "") + record
+        if chunk and len(chunk) + len(piece) > width:
+            lines.append(f'I = I "{chunk}"')
+            chunk = ""
+        chunk += piece
+    if chunk:
+        lines.append(f'I = I "{chunk}"')
+    return "\n".join([*lines, "}"])
 
 
 def _sections(spec: Sequence[tuple[str, str]], mark: str) -> str:
@@ -290,14 +330,15 @@ def _sections(spec: Sequence[tuple[str, str]], mark: str) -> str:
 
 
 def router_program(candidates: Sequence[Candidate], *, apply: bool = True) -> str:
-    """The one-line program that repairs whichever candidate the router matches.
+    """The command that repairs whichever candidate the router matches.
 
     With ``apply=False`` it only prints the fixes it would run (a dry run).
     """
     if not candidates:
         raise ValueError("a router program needs at least one candidate intent")
     observe = "{ " + _sections(OBSERVE, "@") + "; } 2>/dev/null"
-    decide = f"awk -v I={quote(intent_data(candidates))} {quote(one_line(ENGINE))}"
+    program = intent_block(intent_data(candidates)) + "\n" + one_line(ENGINE, breaks=True)
+    decide = f"awk {quote(program, lines=True)}"
     run = '$cmd 2>&1' if apply else ':'
     act = (
         "while read -r kind cmd; do case $kind in "
@@ -350,7 +391,7 @@ def host_program(host_candidates: Sequence[tuple[str, str, str, str]]) -> str:
 
 
 def fix_program(commands: Sequence[Sequence[str]], nudges: Sequence[Sequence[str]] = ()) -> str:
-    """Exact fixes, each announced, then the state dump (for a later turn).
+    """Exact fixes, each announced, then the state dump (for a later turn), one step a line in a group.
 
     ``nudges``: ``(device, host...)`` per interface whose hosts must learn
     the router again (see :func:`nudge`).
@@ -359,4 +400,4 @@ def fix_program(commands: Sequence[Sequence[str]], nudges: Sequence[Sequence[str
     steps += [settle(quote(c[4])) for c in commands if tuple(c[:4]) == ("ip", "link", "set", "dev") and tuple(c[5:]) == ("up",)]
     steps += [f"cmd={quote(' '.join(line))}; {nudge()}" for line in nudges]
     dump = "{ " + _sections(DUMP, STATE_MARK + " ") + "; } 2>/dev/null"
-    return check_command("( " + "; ".join([*steps, dump]) + " )")
+    return check_command("( " + "\n".join([*steps, dump]) + " )")  # one step a line: no line grows too long

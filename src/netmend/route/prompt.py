@@ -2,9 +2,9 @@
 
 Every prompt ends with the newest pingall after a ``Pingall result:`` line;
 before it, within the evaluator's context window, come the earlier turns:
-each a pingall block, then ``Machine:``, ``Command:``, ``Packet Loss:`` (and
-``Elapsed Time:``), then, when the command ran, ``Command Output:`` and its
-output. Worked examples in few-shot envelopes carry pingall text too, but
+each a pingall block, then ``Machine:``, ``Command:`` (possibly several
+lines long), ``Packet Loss:`` (and ``Elapsed Time:``), then, when the
+command ran, ``Command Output:`` and its output. Worked examples in few-shot envelopes carry pingall text too, but
 never after a ``Pingall result:`` line, so they are never read as state.
 """
 
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from netmend.route.pingall import Pingall, PingallError
 
 MARKER = "Pingall result:"
+# A command may span lines (a long program's text inside its quotes).
 _ENTRY = re.compile(
-    r"^Machine: (?P<machine>.*?)[ \t]*\nCommand: (?P<command>.*?)[ \t]*\nPacket Loss: (?P<loss>\d+)%",
+    r"^Machine: (?P<machine>.*?)[ \t]*\nCommand: (?P<command>(?s:.*?))[ \t]*\nPacket Loss: (?P<loss>\d+)%",
     re.MULTILINE,
 )
 _OUTPUT = re.compile(r"^Command Output:[ \t]*\n", re.MULTILINE)

@@ -2,13 +2,22 @@
 
 The evaluator skips (silently) any command containing a banned substring,
 anywhere, comments included; its shell is an interactive bash, where ``!``
-outside single quotes triggers history expansion; and a newline ends the
-command early. Words built here avoid all three.
+outside single quotes triggers history expansion; a newline outside quotes
+ends the command early; and the shell reads its input from a terminal in
+canonical mode, whose line buffer keeps at most 4095 characters of a line
+(the rest is dropped, so a longer line arrives cut, often inside a quote,
+and the shell then waits for the quote's end forever). Commands built here
+avoid all four: a long program spans several physical lines, each short,
+every line break inside single quotes or a parenthesised group (the shell
+reads on, so it is still one command).
 """
 
 from __future__ import annotations
 
 BANNED: tuple[str, ...] = ("sudo", "tcpdump", "systemctl", "frr", "ethtool", "ping")
+# A terminal in canonical mode keeps 4095 characters of a line (N_TTY_BUF_SIZE - 1,
+# the newline included); commands built here stay a little below it.
+MAX_LINE = 4000
 
 
 class ShellError(ValueError):
@@ -24,17 +33,21 @@ def banned_in(text: str) -> tuple[str, ...]:
     return tuple(word for word in BANNED if word in text)
 
 
-def quote(word: str) -> str:
+def quote(word: str, *, lines: bool = False) -> str:
     """``word`` as one shell word whose text holds no banned substring and no ``!``.
 
     Single quotes make everything literal; a banned substring is split by
     closing and reopening the quotes in its middle; ``!`` and ``'`` travel as
     ``\\!`` and ``\\'`` outside the quotes (a backslash quotes ``!`` in bash).
+    With ``lines``, ``word`` may hold line breaks (a program's text): they
+    stay inside the quotes, where the shell keeps reading.
 
     >>> quote("p1_r0-eth1"), quote("mapping"), quote("it's")
     ("'p1_r0-eth1'", "'mappi''ng'", "'it'\\\\''s'")
+    >>> quote("a\\nb", lines=True)
+    "'a\\nb'"
     """
-    if "\n" in word or "\r" in word or "\0" in word:
+    if (not lines and "\n" in word) or "\r" in word or "\0" in word:
         raise ShellError(f"a shell word may not hold a line break or NUL: {word!r}")
     pieces: list[str] = []
     current = ""
@@ -64,14 +77,58 @@ def _single(text: str) -> str:
     return out + "'"
 
 
+def _breaks_outside_quotes(command: str) -> bool:
+    """Whether a line break would end the command early.
+
+    A break is safe inside single quotes and inside a parenthesised group
+    (the shell reads on to the closing parenthesis); anywhere else it ends
+    the command. Double quotes and backslashes are respected; a ``)`` of a
+    ``case`` pattern counts as closing a group, which errs on the safe side.
+    """
+    single = double = escaped = False
+    depth = 0
+    for char in command:
+        if escaped:
+            if char == "\n":  # a continuation: allowed by the shell, but only quotes and groups are allowed here
+                return True
+            escaped = False
+        elif single:
+            single = char != "'"
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            double = not double
+        elif double:
+            if char == "\n":
+                return True
+        elif char == "'":
+            single = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "\n" and depth <= 0:
+            return True
+    return False
+
+
 def check_command(command: str) -> str:
-    """``command`` itself, or :class:`ShellError` when the evaluator would skip or mangle it."""
+    """``command`` itself, or :class:`ShellError` when the evaluator would skip or mangle it.
+
+    >>> check_command("awk 'BEGIN {\\n print 1 }'")
+    "awk 'BEGIN {\\n print 1 }'"
+    """
     problems = []
     found = banned_in(command)
     if found:
         problems.append(f"holds banned substrings {list(found)}")
-    if "\n" in command or "\r" in command:
-        problems.append("spans several lines")
+    if "\r" in command:
+        problems.append("holds a carriage return")
+    if _breaks_outside_quotes(command):
+        problems.append("has a line break outside single quotes and groups (the shell would run it as several commands)")
+    longest = max(len(line) for line in command.split("\n"))
+    if longest + 1 > MAX_LINE:
+        problems.append(f"has a line of {longest} characters (a terminal keeps {MAX_LINE - 1} at most here)")
     if "!" in command.replace("\\!", ""):
         problems.append("holds '!' (history expansion in an interactive bash)")
     if not command.strip():

@@ -25,7 +25,7 @@ from netmend.assess.agents import chosen_agent
 from netmend.assess.report import Outcome, add_iterations, summarize
 from netmend.assess.route import legit
 from netmend.assess.route.envelopes import PROMPT_TYPES, wrap
-from netmend.assess.route.faults import FAMILIES, Fault, FaultError, draw_family
+from netmend.assess.route.faults import FAMILIES, NETARENA_FAMILIES, Fault, FaultError, draw_family
 from netmend.lab.router.lab import RouterLab
 from netmend.route.topology import Topology
 
@@ -58,6 +58,7 @@ class RouteAssessment:
     agent_url: str | None = None
     ping_timeout: float = 0.3
     legit: bool = True
+    lab: str = "namespaces"  # or "mininet": the same network in real Mininet, commands through its Node.cmd
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class TaskResult:
 
 def parse_families(text: str) -> tuple[str, ...]:
     """``all``, ``netarena``, ``extra`` or a comma list of family names, in canonical order."""
-    from netmend.assess.route.faults import EXTRA_TYPES, NETARENA_FAMILIES
+    from netmend.assess.route.faults import EXTRA_TYPES
 
     named = {"all": FAMILIES, "netarena": NETARENA_FAMILIES, "extra": EXTRA_TYPES}
     if text.strip() in named:
@@ -277,6 +278,9 @@ def summary_of(results: Sequence[TaskResult], families: Sequence[str]) -> dict[s
     real = [r for r in results if r.first_loss > 0]
     summary["real_faults"] = len(real)
     summary["avg_iterations_real"] = mean([r.iterations for r in real])
+    theirs = [r for r in real if r.family in NETARENA_FAMILIES]
+    summary["real_faults_netarena"] = len(theirs)
+    summary["avg_iterations_real_netarena"] = mean([r.iterations for r in theirs])
     summary["kept"] = sum(r.kept for r in results) / len(results) if results else 0.0
     summary["legit_items"] = sum(r.legit_items for r in results)
     summary["lost_to_fault"] = sum(len(r.lost_to_fault) for r in results)
@@ -303,6 +307,17 @@ def tasks(config: RouteAssessment) -> list[tuple[str, str, str, random.Random]]:
     return out
 
 
+LABS: tuple[str, ...] = ("namespaces", "mininet")
+
+
+def _start_lab(config: RouteAssessment):
+    if config.lab == "mininet":
+        from netmend.lab.router.real_mininet import MininetLab
+
+        return MininetLab.start(fidelity=config.fidelity)
+    return RouterLab.start(fidelity=config.fidelity, tied=True)
+
+
 def assess_route(
     config: RouteAssessment,
     agent: Callable[[str], str | None] | None = None,
@@ -313,7 +328,9 @@ def assess_route(
     if config.switches < 2:
         raise FaultError("Route faults need at least two subnets (--switches 2 or more)")
     results: list[TaskResult] = []
-    with chosen_agent(agent, config.agent_url) as ask, RouterLab.start(fidelity=config.fidelity, tied=True) as lab:
+    if config.lab not in LABS:
+        raise FaultError(f"lab {config.lab!r}: expected one of {', '.join(LABS)}")
+    with chosen_agent(agent, config.agent_url) as ask, _start_lab(config) as lab:
         for task_id, family, prompt_type, rng in tasks(config):
             result = run_task(lab, topology, task_id, family, prompt_type, rng, ask, config)
             results.append(result)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pty
+import select
 import signal
 import socket
 import subprocess
@@ -31,7 +33,37 @@ from netmend.route.topology import Topology
 _PRIVATE = Path("/run/netmend")
 _SHADOW = _PRIVATE / "netarena-bin"
 _PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-_BASH_NOISE = ("bash: cannot set terminal process group", "bash: no job control in this shell")
+# Mininet's prompt: the shell prints it when a command is done.
+_PROMPT = chr(127)
+
+
+def _until_prompt(master: int, data: bytes, deadline: float) -> bytes | None:
+    """Write ``data`` to the terminal, then read up to the next prompt; ``None`` past ``deadline``.
+
+    Reading goes on while writing (the shell's continuation prompts must
+    never fill the terminal and stall the write).
+    """
+    out = b""
+    prompt = _PROMPT.encode()
+    while data or prompt not in out:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        readable, writable, _ = select.select([master], [master] if data else [], [], left)
+        if writable:
+            with contextlib.suppress(BlockingIOError):
+                data = data[os.write(master, data) :]
+        if readable:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except BlockingIOError:
+                continue
+            except OSError:  # EIO: the shell is gone
+                return out
+            if not chunk:
+                return out
+            out += chunk
+    return out[: out.index(prompt)]
 
 
 def _shadow_bin() -> None:
@@ -115,37 +147,46 @@ class RouterNode:
         return in_netns(self.fds[node], self.home)
 
     def execute(self, node: str, command: str, timeout: float) -> dict:
-        """Run ``command`` in an interactive bash on ``node`` (stdout and stderr merged)."""
+        """Run ``command`` on ``node`` as Mininet's ``cmd`` does (stdout and stderr merged).
+
+        An interactive bash on a terminal, echo off, prompt ``\\x7f``: the
+        command and a newline are written at once and the output is what comes
+        before the next prompt. The terminal's canonical mode is kept, so a
+        line over 4095 characters arrives cut, as there; a command that never
+        gives the prompt back (a wait, an unterminated quote) is killed after
+        ``timeout`` seconds and reported ``blocked``.
+        """
         if node not in self.fds:
             raise LabError(f"no node {node!r} in this lab")
         env = {
             "PATH": str(_SHADOW) if self.fidelity == "netarena" else _PATH,
-            "PS1": "",
-            "PS2": "",
+            "PS1": _PROMPT,
             "HOME": "/root",
             "LANG": "C.UTF-8",
             "TERM": "dumb",
         }
-        proc = subprocess.Popen(
-            ["nsenter", f"--net=/run/netns/{node}", "/bin/bash", "--norc", "--noprofile", "--noediting", "-i"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            env=env, cwd="/", start_new_session=True,
-        )  # fmt: skip
+        master, slave = pty.openpty()
         try:
-            out, _ = proc.communicate((command + "\n").encode(), timeout=timeout)
-            blocked = False
-        except subprocess.TimeoutExpired:
+            proc = subprocess.Popen(
+                ["nsenter", f"--net=/run/netns/{node}", "/bin/bash", "--norc", "--noediting", "-is", f"netmend:{node}"],
+                stdin=slave, stdout=slave, stderr=slave, env=env, cwd="/", start_new_session=True,
+            )  # fmt: skip
+        finally:
+            os.close(slave)
+        os.set_blocking(master, False)
+        deadline = time.monotonic() + timeout
+        try:
+            _until_prompt(master, b"", deadline)  # the first prompt
+            _until_prompt(master, b"unset HISTFILE; stty -echo; set +m\n", deadline)
+            out = _until_prompt(master, (command + "\n").encode(), deadline)
+            blocked = out is None
+        finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
-            blocked = True
-        lines = [
-            line for line in out.decode(errors="replace").splitlines()
-            if not line.startswith(_BASH_NOISE)
-        ]  # fmt: skip
-        if lines and lines[-1].strip() == "exit":
-            lines.pop()
-        return {"output": "\n".join(lines), "blocked": blocked, "returncode": proc.returncode}
+            proc.wait()
+            os.close(master)
+        text = (out or b"").decode(errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+        return {"output": text.rstrip("\n"), "blocked": blocked, "returncode": proc.returncode}
 
     def pingall(self, timeout: float) -> dict:
         if self.topology is None:
