@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from test_nca_differential import _check_batch
 
 from netmend.assess.k8s.app import load_app
 from netmend.assess.k8s.harness import app_setup, deployed, fuzz_tasks
+from netmend.k8s.model import Cluster, Requirement
 
 pytestmark = pytest.mark.needs_nca
 APPS = Path(__file__).parent / "apps"
@@ -16,11 +18,35 @@ APPS = Path(__file__).parent / "apps"
 
 def test_applications_agree_with_nca(nca, tmp_path):
     batch = []
-    for name in ("bank", "iot", "tiny-shop"):
+    for name in ("bank", "clinic", "iot", "tiny-shop"):
         setup = app_setup(load_app(APPS / name))
-        batch.append(deployed(setup, _no_faults()).model())
-        batch.extend(deployed(setup, task).model() for task in fuzz_tasks(setup, 1, 3)[::4])
+        batch.append(_nca_readable(deployed(setup, _no_faults()).model()))
+        batch.extend(_nca_readable(deployed(setup, task).model()) for task in fuzz_tasks(setup, 1, 3)[::4])
     _check_batch(nca, batch, tmp_path)
+
+
+def _nca_readable(cluster: Cluster) -> Cluster:
+    """The same cluster with each ``Exists`` of an AND peer's podSelector written as
+    ``In`` over the values the cluster's pods carry for that key: the same pods
+    match, and NCA 2.1.0 reads ``In`` there as Kubernetes does (it admits
+    nothing through ``Exists``, see tests/k8s/data/nca_deviations/)."""
+
+    def rewrite(expr: Requirement) -> Requirement:
+        if expr.operator != "Exists":
+            return expr
+        values = sorted({dict(p.labels)[expr.key] for p in cluster.pods if expr.key in dict(p.labels)})
+        return Requirement(expr.key, "In", tuple(values)) if values else expr
+
+    def peer(p):
+        if p.namespace_selector is None or p.pod_selector is None:
+            return p
+        sel = p.pod_selector
+        return replace(p, pod_selector=replace(sel, match_expressions=tuple(rewrite(e) for e in sel.match_expressions)))
+
+    def rules(rs):
+        return None if rs is None else tuple(replace(r, peers=None if r.peers is None else tuple(peer(p) for p in r.peers)) for r in rs)
+
+    return cluster.with_policies(tuple(replace(pol, ingress=rules(pol.ingress), egress=rules(pol.egress)) for pol in cluster.policies))
 
 
 def _no_faults():

@@ -111,6 +111,19 @@ def test_known_deviation_empty_egress_list(nca, tmp_path):
     assert theirs.with_address("default/client", "8.8.8.8", "Egress") == PortSet()
 
 
+def test_known_deviation_exists_in_an_and_peer(nca, tmp_path):
+    text = (DEVIATIONS / "exists-in-and-peer.yaml").read_text(encoding="utf-8")
+    cluster = build_cluster(parse_text(text, "exists-in-and-peer.yaml"))
+    names = [p.name for p in cluster.pods]
+    client, server = names.index("client"), names.index("server")
+    # Kubernetes: the client has the key, in a namespace the peer selects.
+    assert Simulator(cluster, NCA_SEMANTICS).snapshot().connections(client, server).is_all()
+    theirs = run_nca(nca, [cluster], tmp_path)[0]
+    # NCA 2.1.0 admits nothing; if this changes, the rewrite in
+    # test_nca_apps._nca_readable can go.
+    assert theirs.pod_pair("monitoring/client", "default/server") == PortSet()
+
+
 def _nca_probe(
     cluster: Cluster, theirs: NcaConnectivity, source: str, target: str, dns: bool
 ) -> bool:

@@ -111,7 +111,7 @@ def _reference_step(step: tuple):
     if op == "nodes":
         return ref.ListNodes(_nodes(step[1]))
     if op == "capacity":
-        return ref.CapacityOf(step[1])
+        return ref.CapacityOf(step[1], total=len(step) == 2 or step[2])
     if op == "aggregate":
         return ref.Aggregate(step[1], _nodes(step[2]))
     if op == "top":

@@ -77,3 +77,16 @@ def test_the_new_questions_read_well() -> None:
     record = json.loads(run("set all ports of ju1.a1.m1.s2c1 to 0 bps", "--json").output)
     assert record["committed_safe"] and not record["change"]["changed_attributes"]
     assert any("kept the capacity" in note for note in record["notes"])
+
+
+def test_a_plain_capacity_is_asked_of_ports_and_switches_only() -> None:
+    """Named without a kind, an agg block is found in the topology and the plain question refused."""
+    refused = run("what is the bandwidth of ju1.a1.m1", "--json")
+    assert json.loads(refused.output)["error"]["code"] == "invalid" and refused.exit_code != 0
+    total = json.loads(run("what is the total bandwidth of ju1.a1.m1", "--json").output)
+    ports = json.loads(run("what is the sum of the capacity of the ports in ju1.a1.m1",
+                           "--json").output)
+    assert total["data"] == ports["data"] > 0
+    switch = json.loads(run("what is the capacity of ju1.a1.m1.s2c1", "--json").output)
+    assert switch["data"] == json.loads(run("total capacity of the ports of ju1.a1.m1.s2c1",
+                                            "--json").output)["data"]

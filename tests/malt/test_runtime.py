@@ -115,9 +115,15 @@ def test_typed_children_descendants_parents_and_ancestors() -> None:
 
 def test_capacity_is_own_plus_every_port_below() -> None:
     assert _read(ir.CapacityOf("s1.p2")) == 4e9
-    assert _read(ir.CapacityOf("s1")) == 5e9
-    assert _read(ir.CapacityOf("agg")) == 10e9  # each port once, though dom holds them too
+    assert _read(ir.CapacityOf("s1")) == 5e9 == _read(ir.CapacityOf("s1", total=True))
+    assert _read(ir.CapacityOf("agg", total=True)) == 10e9  # each port once, though dom holds them too
     assert _read(ir.CapacityOf("ghost")) is None
+
+
+def test_only_a_port_or_a_switch_has_a_plain_capacity() -> None:
+    """An agg block's capacity is defined only as a total: the plain question answers None."""
+    assert _read(ir.CapacityOf("agg")) is None
+    assert _read(ir.CapacityOf("agg", total=True)) == 10e9
 
 
 def test_aggregates_and_their_empty_cases() -> None:
@@ -186,9 +192,16 @@ filters = st.one_of(
     st.builds(ir.NameLike, st.sampled_from(ir.NAME_MATCHES),
               st.sampled_from(["p1", "s2c", "ju1.a1", ".p2", "m2", "zz", "ju1"])),
 )
-selections = st.builds(
-    ir.Select, st.one_of(st.none(), existing), st.one_of(st.none(), st.sampled_from(KINDS)),
-    st.sampled_from(ir.AXES), st.lists(filters, max_size=2).map(tuple))
+selections = st.one_of(
+    st.builds(ir.Select, st.one_of(st.none(), existing),
+              st.one_of(st.none(), st.sampled_from(KINDS)),
+              st.sampled_from([axis for axis in ir.AXES if axis != "named"]),
+              st.lists(filters, max_size=2).map(tuple)),
+    st.builds(ir.Select, st.none(), st.one_of(st.none(), st.sampled_from(KINDS)),
+              st.just("named"), st.lists(filters, max_size=2).map(tuple),
+              st.lists(st.one_of(existing, st.just("no.such")), min_size=1, max_size=4).map(
+                  tuple)),
+)
 mutations = st.one_of(
     st.builds(ir.Add, st.from_regex(r"new_[a-z0-9]{1,6}", fullmatch=True), st.sampled_from(KINDS),
               existing),
@@ -203,7 +216,7 @@ reads = st.one_of(
     st.builds(ir.ListChildren, existing),
     st.builds(ir.Rank, existing, st.booleans()),
     st.builds(ir.ListNodes, selections),
-    st.builds(ir.CapacityOf, existing),
+    st.builds(ir.CapacityOf, existing, st.booleans()),
     st.builds(ir.Aggregate, st.sampled_from(ir.AGGREGATES), selections),
     st.builds(ir.Top, selections, metrics, st.one_of(st.none(), st.integers(1, 5)), st.booleans()),
 )

@@ -27,7 +27,7 @@ from netmend.repair.clients import extract_clients
 from netmend.repair.netarena import build_prompt, task_text
 
 APPS = Path(__file__).parents[1] / "k8s" / "apps"
-APP_NAMES = ("bank", "iot", "tiny-shop")
+APP_NAMES = ("bank", "clinic", "iot", "tiny-shop")
 
 
 @pytest.fixture(scope="module", params=APP_NAMES)
@@ -129,3 +129,19 @@ def test_emitted_app_patches_apply_the_same_under_the_real_kubectl(kubectl, tmp_
             assert json.loads(done.stdout)["spec"] == patch_document(before, words[-1], "json")["spec"]
             checked += 1
     assert checked >= 5
+
+
+def test_a_fault_hidden_by_another_in_the_same_policy_is_repaired_in_two_steps():
+    # the podSelector key misspelt: the policy selects nothing, so its DNS rule's
+    # misspelt key does no harm yet; restoring the selector alone would cut DNS
+    from netmend.assess.k8s.fuzz import Mutation
+    from netmend.assess.k8s.harness import Task
+
+    setup = app_setup(load_app(APPS / "iot"))
+    spec = json.loads(json.dumps(setup.manifests["iot/dashboard"]["spec"]))
+    spec["podSelector"] = {"matchLabels": {"aapp": "dashboard"}}
+    dns = spec["egress"][1]["to"][0]["podSelector"]["matchLabels"]
+    dns["k8sapp"] = dns.pop("k8s-app")
+    task = Task("pair-same-policy", 0, (Mutation("pair-same-policy", "iot/dashboard", "two keys", json.dumps(spec)),))
+    result = run_task(setup, task, respond_k8s)
+    assert (result.success, result.safe, result.iterations) == (True, True, 2)

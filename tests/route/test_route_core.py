@@ -154,6 +154,36 @@ def test_a_host_alone_in_its_failures_is_checked_first_unless_a_router_fault_loo
     assert host_suspect(_pingall(t1, broken), (t1,)) is None
 
 
+def _host_broken(t: Topology, host: str) -> set[tuple[str, str]]:
+    """Failures of a host without a default route, spelled out pair by pair."""
+    me = t.host(host)
+    out = {(host, o.name) for o in t.hosts if o.subnet != me.subnet}
+    out |= {(o.name, host) for o in t.hosts if o.subnet != me.subnet}
+    return out | ({(host, t.router)} if me.subnet != 1 else set())
+
+
+def _subnet_cut(t: Topology, k: int) -> set[tuple[str, str]]:
+    """Failures when the router forwards nothing to or from subnet ``k`` (its own pings still work)."""
+    inside = [h.name for h in t.hosts if h.subnet == k]
+    return {(a, b.name) for a in inside for b in t.hosts if b.subnet != k} | {(b.name, a) for a in inside for b in t.hosts if b.subnet != k}
+
+
+@pytest.mark.parametrize("size", [(2, 1), (2, 2), (3, 3), (4, 2), (5, 4), (6, 2), (8, 1), (8, 4)])
+def test_a_host_is_suspected_exactly_when_its_pattern_has_no_router_explanation(size):
+    t = Topology("z_", *size)
+    every = candidates(t.nodes)  # the participant does not know the size; 8 hosts may be 8x1, 4x2 or 2x4
+    for h in t.hosts:
+        alone_in_first = h.subnet == 1 and size[1] == 1
+        assert host_suspect(_pingall(t, _host_broken(t, h.name)), every) == (None if alone_in_first else h.name)
+    for k in range(1, size[0] + 1):
+        assert host_suspect(_pingall(t, _subnet_cut(t, k)), every) is None
+    forwarded = {(a.name, b.name) for a in t.hosts for b in t.hosts if a.subnet != b.subnet}
+    assert host_suspect(_pingall(t, forwarded), every) is None
+    # A router fault aimed at one host also cuts the router's pings to it.
+    victim = t.hosts[-1].name
+    assert host_suspect(_pingall(t, _host_broken(t, victim) | {(t.router, victim)}), every) is None
+
+
 def test_prompts_that_are_not_router_networks_are_refused_as_json():
     from netmend.agent import respond
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from netmend.malt import codegen
+from netmend.malt import phrasing as P
 from netmend.malt.parser import QueryError, UnknownRequest, parse
 
 _CLOSING_BLOCK = "Begin!"
@@ -50,6 +51,10 @@ def respond_malt(text: str) -> str:
         query = parse(request)
     except QueryError as exc:
         return refusal(request, exc)
+    except Exception as exc:  # noqa: BLE001 - a defect must still be a refusal, never a crash
+        return refusal(request, QueryError(
+            f"netmend could not read this request ({type(exc).__name__})",
+            expected=P.EXPECTED["any"]))
     return codegen.fenced(codegen.emit(query))
 
 

@@ -10,6 +10,7 @@ message in the task's history.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from typing import Any
@@ -118,3 +119,27 @@ class A2AAgent:
         if reply is None:
             return None, "the agent's reply held no text"
         return reply, ""
+
+
+class SyncA2A:
+    """A blocking wrapper around :class:`A2AAgent` for the rooms whose loops are synchronous."""
+
+    def __init__(self, url: str):
+        self._loop = asyncio.new_event_loop()
+        self._agent = A2AAgent(url)
+        try:
+            self._loop.run_until_complete(self._agent.__aenter__())
+        except BaseException:
+            self._loop.close()
+            raise
+
+    def __call__(self, prompt: str) -> str | None:
+        reply, _problem = self._loop.run_until_complete(self._agent.ask(prompt))
+        return reply
+
+    def close(self) -> None:
+        """Close the connection and the private event loop."""
+        try:
+            self._loop.run_until_complete(self._agent.__aexit__(None, None, None))
+        finally:
+            self._loop.close()

@@ -1,4 +1,4 @@
-"""Bar charts of an assessment summary: correctness, safety and latency by family.
+"""Bar charts of an assessment summary: correctness, safety, latency and iterations by family.
 
 Drawn with matplotlib's object API on the Agg canvas: no display, no global
 pyplot state, the same bytes for the same summary.
@@ -97,3 +97,19 @@ def write_plots(summary: dict[str, Any], out_dir: str | Path, *, title: str) -> 
         percent=False,
     )
     return paths
+
+
+def write_iterations_plot(summary: dict[str, Any], out_dir: str | Path, *, title: str) -> Path:
+    """``iterations.png``: mean turns per family (NetArena's third metric)."""
+    path = Path(out_dir) / "iterations.png"
+    labels = list(summary["by_family"])
+    _bar_chart(
+        path,
+        labels,
+        [summary["by_family"][f]["avg_iterations"] for f in labels],
+        title=f"{title}: mean iterations by family (overall {summary['avg_iterations']:.2f})",
+        ylabel="iterations",
+        color="tab:purple",
+        percent=False,
+    )
+    return path

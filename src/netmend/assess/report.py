@@ -2,7 +2,9 @@
 
 Any assessment reduces each task to an :class:`Outcome` (its group, whether
 it was correct and safe, and its latency); this module aggregates them per
-group and overall, and renders the per-group table.
+group and overall, and renders the per-group table. Rooms that count turns
+(K8s, Route) add mean iterations with :func:`add_iterations` and print them
+with :func:`iterations_table`.
 """
 
 from __future__ import annotations
@@ -129,3 +131,34 @@ def json_summary(summary: dict[str, Any]) -> dict[str, Any]:
     if "by_prompt_type" in summary:
         line["by_prompt_type"] = summary["by_prompt_type"]
     return line
+
+
+def add_iterations(summary: dict[str, Any], iterations: Iterable[tuple[str, int]]) -> dict[str, Any]:
+    """Put mean iterations into ``summary``, overall and per group, from ``(group, iterations)`` pairs.
+
+    >>> s = add_iterations(summarize([Outcome('a', True, True, 0.1)] * 2), [('a', 2), ('a', 3)])
+    >>> s['avg_iterations'], s['by_family']['a']['avg_iterations']
+    (2.5, 2.5)
+    """
+    pairs = list(iterations)
+    summary["avg_iterations"] = sum(n for _, n in pairs) / len(pairs) if pairs else 0.0
+    for group, stats in summary["by_family"].items():
+        mine = [n for g, n in pairs if g == group]
+        stats["avg_iterations"] = sum(mine) / len(mine)
+    return summary
+
+
+def iterations_table(summary: dict[str, Any]) -> str:
+    """Mean iterations per family, as a two-column table.
+
+    >>> print(iterations_table(add_iterations(summarize([Outcome('a', True, True, 0.1)]), [('a', 2)])))
+    family  iterations
+    a             2.00
+    total         2.00
+    """
+    rows = [(name, f"{stats['avg_iterations']:.2f}") for name, stats in summary["by_family"].items()]
+    rows.append(("total", f"{summary['avg_iterations']:.2f}"))
+    width = max(len(name) for name, _ in [("family", ""), *rows])
+    lines = [f"{'family'.ljust(width)}  iterations"]
+    lines += [f"{name.ljust(width)}  {value.rjust(10)}" for name, value in rows]
+    return "\n".join(lines)

@@ -84,15 +84,9 @@ def k8s(
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
     from netmend.assess.k8s.app import AppError
     from netmend.assess.k8s.inject import InjectionError
-    from netmend.assess.k8s.run import (
-        K8sAssessment,
-        assess_k8s,
-        iterations_table,
-        parse_families,
-        write_iterations_plot,
-    )
+    from netmend.assess.k8s.run import K8sAssessment, assess_k8s, parse_families
     from netmend.assess.records import write_jsonl
-    from netmend.assess.report import json_summary, render_table
+    from netmend.assess.report import iterations_table, json_summary, render_table
     from netmend.cli.common import finish_report, progress_bar
     from netmend.lab.errors import LabError
 
@@ -115,7 +109,7 @@ def k8s(
     write_jsonl(out / "records.jsonl", (r.as_record() for r in results))
     plots = []
     if not no_plots:
-        from netmend.assess.plots import write_plots
+        from netmend.assess.plots import write_iterations_plot, write_plots
 
         plots = write_plots(summary, out, title=agent_url or "netmend")
         plots.append(write_iterations_plot(summary, out, title=agent_url or "netmend"))

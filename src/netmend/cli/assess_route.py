@@ -42,9 +42,8 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
     Exits 1 when any task fails, is unsafe or loses legitimate configuration.
     """
     from netmend.assess.a2a_client import A2AConnectionError, A2AUnavailable
-    from netmend.assess.k8s.run import iterations_table, write_iterations_plot
     from netmend.assess.records import write_jsonl
-    from netmend.assess.report import json_summary, render_table
+    from netmend.assess.report import iterations_table, json_summary, render_table
     from netmend.assess.route.envelopes import PROMPT_TYPES
     from netmend.assess.route.faults import FaultError
     from netmend.assess.route.run import RouteAssessment, assess_route, parse_families
@@ -72,7 +71,7 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
     plots = []
     title = f"{agent_url or 'netmend'} route {switches}x{hosts} {fidelity}"
     if not no_plots:
-        from netmend.assess.plots import write_plots
+        from netmend.assess.plots import write_iterations_plot, write_plots
 
         plots = write_plots(summary, out, title=title)
         plots.append(write_iterations_plot(summary, out, title=title))

@@ -6,24 +6,26 @@ import json
 
 import click
 
+from netmend.cli.k8s_check import check
 from netmend.cli.k8s_common import (
     default_probes,
     dns_option,
     expected_option,
     format_option,
+    load_inputs,
+    manifests_option,
+    policies_option,
     read_expected,
 )
+from netmend.cli.k8s_diff import diff
+from netmend.cli.k8s_explain import explain
 from netmend.cli.k8s_repair import repair
 from netmend.k8s import (
     K8sError,
     Prober,
     compare,
     demo_expected,
-    demo_policies,
-    demo_workloads,
-    load_cluster,
     mismatch_summary,
-    read_policies,
     render_grid,
 )
 
@@ -34,20 +36,8 @@ def k8s() -> None:
 
 
 @k8s.command()
-@click.option(
-    "--manifests",
-    "manifests",
-    multiple=True,
-    type=click.Path(exists=True),
-    help="Manifest file or directory (YAML or kubectl JSON); repeatable. Default: the built-in Online Boutique demo.",
-)
-@click.option(
-    "--policies",
-    "policies",
-    multiple=True,
-    type=click.Path(exists=True),
-    help="NetworkPolicy file or directory; repeatable. Replaces the demo's policies; adds to --manifests'.",
-)
+@manifests_option()
+@policies_option()
 @expected_option("Expected matrix (YAML/JSON: source -> service:port -> bool). Default: the demo's.")
 @dns_option("require: a source must reach kube-dns on UDP 53 to resolve names; ignore: skip that step.")
 @format_option("netarena: mismatch lines; grid: compact matrix; json: everything.")
@@ -55,11 +45,7 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
     """Probe source workloads -> service:port offline and compare with the expected matrix."""
     require_dns = dns == "require"
     try:
-        if manifests:
-            cluster = load_cluster(manifests, policies, kube_dns=require_dns)
-        else:
-            chosen = tuple(read_policies(policies)) if policies else demo_policies()
-            cluster = demo_workloads().with_policies(chosen)
+        cluster = load_inputs(manifests, policies, kube_dns=require_dns)
         if expected:
             want = read_expected(expected)
         elif not manifests:
@@ -101,5 +87,9 @@ def probe(manifests, policies, expected, dns, fmt) -> None:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
 
 
-# ``netmend k8s repair`` (cluster mode) lives in its own module.
+# ``netmend k8s repair`` (cluster mode), ``explain`` and the CI toolkit (``check``, ``diff``)
+# live in their own modules.
 k8s.add_command(repair)
+k8s.add_command(explain)
+k8s.add_command(check)
+k8s.add_command(diff)

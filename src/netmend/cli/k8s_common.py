@@ -8,8 +8,40 @@ from pathlib import Path
 import click
 import yaml
 
-from netmend.k8s import Matrix
+from netmend.k8s import Matrix, demo_policies, demo_workloads, load_cluster, read_all_policies
 from netmend.k8s.model import Cluster
+
+
+def load_inputs(manifests, policies, *, kube_dns: bool) -> Cluster:
+    """The cluster ``--manifests``/``--policies`` describe (the demo's workloads without
+    ``--manifests``, and its policies without ``--policies``). Raises ``K8sError``."""
+    if manifests:
+        return load_cluster(manifests, policies, kube_dns=kube_dns)
+    chosen, admin = read_all_policies(policies) if policies else (demo_policies(), ())
+    return demo_workloads().with_policies(tuple(chosen)).with_admin_policies(tuple(admin))
+
+
+def manifests_option():
+    return click.option(
+        "--manifests",
+        "manifests",
+        multiple=True,
+        type=click.Path(exists=True),
+        help="Manifest file or directory (YAML or kubectl JSON); repeatable. Default: the built-in Online Boutique demo.",
+    )
+
+
+def policies_option():
+    return click.option(
+        "--policies",
+        "policies",
+        multiple=True,
+        type=click.Path(exists=True),
+        help=(
+            "Policy file or directory (NetworkPolicy, ClusterNetworkPolicy, AdminNetworkPolicy, "
+            "BaselineAdminNetworkPolicy); repeatable. Replaces the demo's policies; adds to --manifests'."
+        ),
+    )
 
 
 def default_probes(cluster: Cluster) -> Matrix:

@@ -66,6 +66,12 @@ def _now() -> str:
     help="Where --apply writes the rollback script (default: netmend-rollback-<UTC time>.sh).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the plan (and outcome) as JSON.")
+@click.option("--manifests", "manifests", multiple=True, type=click.Path(exists=True),
+              help="Offline: workload manifests (file or directory; repeatable) instead of a live cluster.")
+@click.option("--policies", "policies", multiple=True, type=click.Path(exists=True),
+              help="Offline: the NetworkPolicy file or directory to repair.")
+@click.option("--write-to", "write_to", default=None, type=click.Path(file_okay=False),
+              help="Offline: write the repaired policy tree here (comments and layout kept) and print the diff.")
 def repair(
     intent_path: str,
     kubeconfig: str | None,
@@ -77,8 +83,14 @@ def repair(
     audit_path: str,
     rollback_path: str | None,
     as_json: bool,
+    manifests: tuple[str, ...] = (),
+    policies: tuple[str, ...] = (),
+    write_to: str | None = None,
 ) -> None:
     """Repair NetworkPolicies so the probe matrix matches an intent, with the fewest edits.
+
+    Offline (no cluster), with --manifests and --policies: plan the same way and,
+    with --write-to DIR, write the repaired policy files there and print their diff.
 
     Reads the live state with kubectl, plans a minimal verified edit set
     (no probe outside the intent moves), shows the diff and the commands.
@@ -86,6 +98,14 @@ def repair(
     record and writes a rollback script. Exits 1 when there is no safe plan
     or the verification after --apply fails.
     """
+    if manifests or policies or write_to:
+        from netmend.cli.k8s_inputs import BadInput
+        from netmend.cli.k8s_offline import run
+
+        if not dry_run:
+            raise BadInput("--apply acts on a live cluster; an offline repair writes files with --write-to")
+        run(manifests=manifests, policies=policies, intent_path=intent_path, write_to=write_to,
+            dns=dns == "require", namespaces=namespaces, as_json=as_json)
     from netmend.repair.cluster import (
         audit_record,
         dumps,

@@ -58,6 +58,15 @@ Oracle adapter (:mod:`.nca`, runs a subprocess)
     ``run_nca(executable, clusters, workdir)``: IBM network-config-analyzer's
     connectivity map of many clusters in one run, as ``PortSet`` per pod pair.
 
+Admin tiers (:mod:`.admin` reads them, :mod:`.tiers` evaluates them)
+    ``ClusterNetworkPolicy`` (v1alpha2, tier Admin|Baseline), ``AdminNetworkPolicy``
+    and ``BaselineAdminNetworkPolicy`` (v1alpha1) load with everything else
+    (``load_cluster``, ``read_all_policies``) into ``Cluster.admin_policies``;
+    ``parse_admin_policy(dict)``, ``admin_policy_to_dict(policy)``. Snapshots
+    walk admin, NetworkPolicy (final when isolating), baseline, default allow;
+    a ``DirectionVerdict`` names its ``tier`` and ``decided_by``.
+    ``tier_findings(sim)``: same-priority overlaps and peers not modelled.
+
 Effective view for packet filters (:mod:`.effective`)
     ``effective_view(cluster)`` -> ``PodView`` per pod: per direction
     ``isolated`` and ``AllowRule(rule, PeerSet(any, pod_ips, cidrs), PortSet)``
@@ -66,6 +75,7 @@ Effective view for packet filters (:mod:`.effective`)
 
 from __future__ import annotations
 
+from netmend.k8s.admin import admin_policy_to_dict, parse_admin_policy
 from netmend.k8s.cluster import build_cluster, kube_dns_objects, with_kube_dns
 from netmend.k8s.demo import (
     demo_cluster,
@@ -76,14 +86,26 @@ from netmend.k8s.demo import (
 )
 from netmend.k8s.effective import AllowRule, Cidr, DirectionView, PeerSet, PodView, effective_view
 from netmend.k8s.errors import K8sError, ManifestError, MismatchParseError, PatchError, ProbeError
-from netmend.k8s.load import load_cluster, parse_text, read_objects, read_policies
+from netmend.k8s.load import (
+    load_cluster,
+    parse_text,
+    read_all_policies,
+    read_objects,
+    read_policies,
+)
 from netmend.k8s.manifest import as_list, parse_object, parse_policy, policy_to_dict, to_dict
 from netmend.k8s.model import (
+    AdminPeer,
+    AdminPolicy,
+    AdminPort,
+    AdminRule,
+    AdminSubject,
     Cluster,
     ContainerPort,
     IPBlock,
     LabelSelector,
     Namespace,
+    NamespacedPods,
     NetworkPolicy,
     Peer,
     Pod,
@@ -105,9 +127,14 @@ from netmend.k8s.probe import (
     probe_matrix,
     render_grid,
 )
-from netmend.k8s.semantics import RuleRef, Semantics, Simulator, Snapshot, Verdict
+from netmend.k8s.semantics import DirectionVerdict, RuleRef, Semantics, Simulator, Snapshot, Verdict
+from netmend.k8s.tiers import TierFinding, TierMatch
+from netmend.k8s.tiers import findings as tier_findings
 
 __all__ = [
+    "AdminPeer", "AdminPolicy", "AdminPort", "AdminRule", "AdminSubject", "DirectionVerdict",
+    "NamespacedPods", "TierFinding", "TierMatch", "admin_policy_to_dict", "parse_admin_policy",
+    "read_all_policies", "tier_findings",
     "PATCH_TYPES", "AllowRule", "Cidr", "Cluster", "ContainerPort", "DirectionView", "IPBlock", "K8sError",
     "LabelSelector", "ManifestError", "Matrix", "Mismatch", "MismatchParseError", "Namespace",
     "NetworkPolicy", "PatchError", "Peer", "PeerSet", "Pod", "PodView", "PolicyPort", "PortRange",

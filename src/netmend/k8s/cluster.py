@@ -10,6 +10,7 @@ from netmend.k8s.errors import ManifestError
 from netmend.k8s.manifest import ModelObject, Skipped
 from netmend.k8s.model import (
     NAMESPACE_NAME_LABEL,
+    AdminPolicy,
     Cluster,
     ContainerPort,
     Namespace,
@@ -54,7 +55,7 @@ def build_cluster(objects: Iterable[ModelObject | Skipped]) -> Cluster:
     for obj in objects:
         if isinstance(obj, Skipped):
             continue
-        kind = type(obj).__name__
+        kind = obj.kind if isinstance(obj, AdminPolicy) else type(obj).__name__
         key = obj.name if isinstance(obj, Namespace) else obj.key
         if (kind, key) in seen:
             raise ManifestError("", "metadata.name", f"one {kind} named {key}", key)
@@ -63,6 +64,7 @@ def build_cluster(objects: Iterable[ModelObject | Skipped]) -> Cluster:
     pods = sorted((o for o in seen.values() if isinstance(o, Pod)), key=lambda p: p.key)
     services = sorted((o for o in seen.values() if isinstance(o, Service)), key=lambda s: s.key)
     policies = [o for o in seen.values() if isinstance(o, NetworkPolicy)]
+    admin = tuple(o for o in seen.values() if isinstance(o, AdminPolicy))
     for obj in (*pods, *services, *policies):
         if obj.namespace not in namespaces:
             namespaces[obj.namespace] = Namespace(
@@ -73,7 +75,7 @@ def build_cluster(objects: Iterable[ModelObject | Skipped]) -> Cluster:
         pods=_assign_pod_ips(pods),
         services=_assign_cluster_ips(services),
     )
-    return cluster.with_policies(tuple(policies))
+    return cluster.with_policies(tuple(policies)).with_admin_policies(admin)
 
 
 def _assign_pod_ips(pods: list[Pod]) -> tuple[Pod, ...]:
@@ -81,7 +83,9 @@ def _assign_pod_ips(pods: list[Pod]) -> tuple[Pod, ...]:
     free = (str(ip) for ip in POD_NETWORK.hosts() if ip.packed[-1] not in (0, 1, 255))
     out = []
     for pod in pods:
-        if not pod.ip:
+        if not pod.ip and pod.host_network:
+            pod = replace(pod, ip=NODE_ADDRESS)  # a hostNetwork pod has its node's address
+        elif not pod.ip:
             ip = next(free)
             while ip in used:
                 ip = next(free)

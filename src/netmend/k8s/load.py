@@ -16,7 +16,7 @@ import yaml
 from netmend.k8s.cluster import build_cluster, with_kube_dns
 from netmend.k8s.errors import ManifestError
 from netmend.k8s.manifest import ModelObject, Skipped, expand_lists, parse_object
-from netmend.k8s.model import Cluster, NetworkPolicy
+from netmend.k8s.model import ADMIN_KINDS, AdminPolicy, Cluster, NetworkPolicy
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -80,15 +80,35 @@ def read_objects(paths: Iterable[str | Path]) -> list[ModelObject | Skipped]:
 
 def read_policies(paths: Iterable[str | Path]) -> list[NetworkPolicy]:
     """NetworkPolicies from ``paths``; any other kind there is an error."""
-    out = []
+    policies, admin = read_all_policies(paths)
+    if admin:
+        raise ManifestError(
+            "", "kind", "NetworkPolicy only here (admin policies need read_all_policies)", admin[0].key
+        )
+    return policies
+
+
+def read_all_policies(
+    paths: Iterable[str | Path],
+) -> tuple[list[NetworkPolicy], list[AdminPolicy]]:
+    """NetworkPolicies and admin policies (ClusterNetworkPolicy, AdminNetworkPolicy,
+    BaselineAdminNetworkPolicy) from ``paths``; any other kind there is an error."""
+    policies: list[NetworkPolicy] = []
+    admin: list[AdminPolicy] = []
     for file, obj in _read(paths):
-        if not isinstance(obj, NetworkPolicy):
+        if isinstance(obj, NetworkPolicy):
+            policies.append(obj)
+        elif isinstance(obj, AdminPolicy):
+            admin.append(obj)
+        else:
             kind = obj.kind if isinstance(obj, Skipped) else type(obj).__name__
             raise ManifestError(
-                file, "kind", "NetworkPolicy (a policy path holds policies only)", kind
+                file,
+                "kind",
+                f"NetworkPolicy or {', '.join(ADMIN_KINDS)} (a policy path holds policies only)",
+                kind,
             )
-        out.append(obj)
-    return out
+    return policies, admin
 
 
 def load_cluster(
@@ -99,5 +119,6 @@ def load_cluster(
     With ``kube_dns`` the standard kube-dns objects are added when the
     manifests lack them, as every real cluster has them.
     """
-    objects = read_objects(manifests) + list(read_policies(policies))
+    policy_objects, admin = read_all_policies(policies)
+    objects = read_objects(manifests) + policy_objects + admin
     return build_cluster(with_kube_dns(objects) if kube_dns else objects)

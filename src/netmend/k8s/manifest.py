@@ -14,12 +14,14 @@ from typing import Any
 
 from netmend.k8s.errors import ManifestError
 from netmend.k8s.model import (
+    ADMIN_KINDS,
     NAMESPACE_NAME_LABEL,
     POLICY_TYPES,
     PROTOCOLS,
     SELECTOR_OPERATORS,
     SERVICE_TYPES,
     TRAFFIC_POLICIES,
+    AdminPolicy,
     ContainerPort,
     IPBlock,
     Labels,
@@ -46,7 +48,9 @@ WORKLOAD_KINDS: tuple[str, ...] = (
     "ReplicationController",
     "Job",
 )
-MODEL_KINDS: tuple[str, ...] = ("Namespace", "Pod", "Service", "NetworkPolicy", *WORKLOAD_KINDS)
+MODEL_KINDS: tuple[str, ...] = (
+    "Namespace", "Pod", "Service", "NetworkPolicy", *ADMIN_KINDS, *WORKLOAD_KINDS,
+)
 # IANA service name: 1-15 lowercase letters, digits and inner hyphens, one letter at least.
 _PORT_NAME = re.compile(r"^(?=.*[a-z])[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$")
 # Label values: empty, or up to 63 alphanumerics with inner '-', '_', '.'.
@@ -63,7 +67,7 @@ _LABEL_VALUE_EXPECTED = (
     "a label value (at most 63 alphanumerics, '-', '_', '.', alphanumeric at both ends)"
 )
 
-ModelObject = Namespace | Pod | Service | NetworkPolicy
+ModelObject = Namespace | Pod | Service | NetworkPolicy | AdminPolicy
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,10 @@ def parse_object(
     name = meta.key("name").name()
     if kind == "NetworkPolicy":
         return parse_policy(obj, source, default_namespace)
+    if kind in ADMIN_KINDS:
+        from netmend.k8s.admin import parse_admin_policy  # admin builds on this module
+
+        return parse_admin_policy(obj, source)
     namespace = meta.key("namespace").name(default_namespace)
     if kind == "Namespace":
         labels = dict(meta.key("labels").labels())
@@ -202,6 +210,7 @@ def parse_object(
             ip=_ip(status.key("podIP"), ip) if ip else "",
             ports=_container_ports(top.key("spec")),
             workload=_owner(meta) or name,
+            host_network=_host_network(top.key("spec")),
         )
     if kind in WORKLOAD_KINDS:
         template = top.key("spec").key("template")
@@ -212,6 +221,7 @@ def parse_object(
             labels=template.key("metadata").key("labels").labels(),
             ports=_container_ports(template.key("spec")),
             workload=name,
+            host_network=_host_network(template.key("spec")),
         )
     if kind == "Service":
         return _service(top, name, namespace)
@@ -396,6 +406,15 @@ def _policy_port(at: _At) -> PolicyPort:
             raise end_at.fail("no endPort unless port is a number")
         end = end_at.integer(port, 65535)
     return PolicyPort(protocol=_protocol(at.key("protocol")), port=port, end_port=end)
+
+
+def _host_network(spec: _At) -> bool:
+    at = spec.key("hostNetwork")
+    if not at.present():
+        return False
+    if not isinstance(at.value, bool):
+        raise at.fail("true or false")
+    return at.value
 
 
 def _container_ports(spec: _At) -> tuple[ContainerPort, ...]:
@@ -600,7 +619,10 @@ def pod_to_dict(pod: Pod) -> dict:
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": metadata,
-        "spec": {"containers": [{"name": "main", "image": "unused", "ports": ports}]},
+        "spec": {
+            "containers": [{"name": "main", "image": "unused", "ports": ports}],
+            **({"hostNetwork": True} if pod.host_network else {}),
+        },
         "status": {"podIP": pod.ip} if pod.ip else {},
     }
 
@@ -643,6 +665,10 @@ def to_dict(obj: ModelObject) -> dict:
         return namespace_to_dict(obj)
     if isinstance(obj, Pod):
         return pod_to_dict(obj)
+    if isinstance(obj, AdminPolicy):
+        from netmend.k8s.admin import admin_policy_to_dict
+
+        return admin_policy_to_dict(obj)
     return service_to_dict(obj)
 
 

@@ -203,6 +203,8 @@ class Pod:
     ip: str = ""
     ports: tuple[ContainerPort, ...] = ()
     workload: str = ""
+    # hostNetwork pods share the node's address; no policy selector picks them.
+    host_network: bool = False
 
     @property
     def key(self) -> str:
@@ -254,6 +256,121 @@ class Service:
         return f"{self.namespace}/{self.name}"
 
 
+# -- cluster-scoped admin policies (policy.networking.k8s.io) ---------------------
+
+ADMIN_TIER, BASELINE_TIER = "Admin", "Baseline"
+TIERS: tuple[str, ...] = (ADMIN_TIER, BASELINE_TIER)
+CLUSTER_NETWORK_POLICY = "ClusterNetworkPolicy"
+ADMIN_NETWORK_POLICY = "AdminNetworkPolicy"
+BASELINE_ADMIN_NETWORK_POLICY = "BaselineAdminNetworkPolicy"
+ADMIN_KINDS: tuple[str, ...] = (
+    CLUSTER_NETWORK_POLICY,
+    ADMIN_NETWORK_POLICY,
+    BASELINE_ADMIN_NETWORK_POLICY,
+)
+# Actions in force: v1alpha1's Allow means what v1alpha2's Accept means.
+ACCEPT, DENY, PASS = "Accept", "Deny", "Pass"
+
+
+@dataclass(frozen=True)
+class NamespacedPods:
+    """Pods matching ``pod_selector`` in namespaces matching ``namespace_selector``."""
+
+    namespace_selector: LabelSelector = field(default_factory=LabelSelector)
+    pod_selector: LabelSelector = field(default_factory=LabelSelector)
+
+
+@dataclass(frozen=True)
+class AdminSubject:
+    """Who an admin policy applies to: exactly one of ``namespaces`` or ``pods``."""
+
+    namespaces: LabelSelector | None = None
+    pods: NamespacedPods | None = None
+
+
+@dataclass(frozen=True)
+class AdminPeer:
+    """One entry of ``from``/``to`` of an admin rule; exactly one field is set.
+
+    ``nodes`` and ``domain_names`` are parsed but only partly modelled (see
+    :mod:`netmend.k8s.tiers`).
+    """
+
+    namespaces: LabelSelector | None = None
+    pods: NamespacedPods | None = None
+    networks: tuple[str, ...] | None = None
+    nodes: LabelSelector | None = None
+    domain_names: tuple[str, ...] | None = None
+
+    @property
+    def kind(self) -> str:
+        """The field that is set: ``namespaces``, ``pods``, ``networks``, ``nodes`` or ``domainNames``."""
+        for name, value in (
+            ("namespaces", self.namespaces),
+            ("pods", self.pods),
+            ("networks", self.networks),
+            ("nodes", self.nodes),
+            ("domainNames", self.domain_names),
+        ):
+            if value is not None:
+                return name
+        return ""
+
+
+@dataclass(frozen=True)
+class AdminPort:
+    """A destination port match: ``protocol`` ports ``start..end``, or a container port name."""
+
+    protocol: str | None = None
+    start: int | None = None
+    end: int | None = None
+    named: str | None = None
+
+
+@dataclass(frozen=True)
+class AdminRule:
+    """One ordered rule: ``action`` (Accept, Deny or Pass) on peers and ports.
+
+    ``ports`` ``None`` matches every protocol and port. ``written_action`` is
+    the manifest's spelling (``Allow`` in v1alpha1).
+    """
+
+    action: str
+    peers: tuple[AdminPeer, ...]
+    ports: tuple[AdminPort, ...] | None = None
+    name: str = ""
+    written_action: str = ""
+
+
+@dataclass(frozen=True)
+class AdminPolicy:
+    """A ClusterNetworkPolicy, AdminNetworkPolicy or BaselineAdminNetworkPolicy.
+
+    ``tier`` is ``Admin`` or ``Baseline``; lower ``priority`` goes first
+    within a tier (a BaselineAdminNetworkPolicy has none: 0).
+    """
+
+    kind: str
+    name: str
+    tier: str
+    priority: int
+    subject: AdminSubject
+    ingress: tuple[AdminRule, ...] = ()
+    egress: tuple[AdminRule, ...] = ()
+    api_version: str = ""
+    labels: Labels = ()
+    annotations: Labels = ()
+
+    @property
+    def key(self) -> str:
+        """``Kind/name``, the identity used in verdicts."""
+        return f"{self.kind}/{self.name}"
+
+    def rules(self, direction: str) -> tuple[AdminRule, ...]:
+        """The ingress or egress rules."""
+        return self.ingress if direction == "Ingress" else self.egress
+
+
 @dataclass(frozen=True)
 class Cluster:
     """The network surface of a cluster. Collections are sorted by key."""
@@ -262,6 +379,7 @@ class Cluster:
     pods: tuple[Pod, ...] = ()
     services: tuple[Service, ...] = ()
     policies: tuple[NetworkPolicy, ...] = ()
+    admin_policies: tuple[AdminPolicy, ...] = ()
 
     def policy(self, name: str, namespace: str = "default") -> NetworkPolicy:
         """The policy ``namespace/name``; ``KeyError`` when absent."""
@@ -285,6 +403,17 @@ class Cluster:
     def with_policies(self, policies: tuple[NetworkPolicy, ...]) -> Cluster:
         """A new cluster whose policy set is exactly ``policies``."""
         return replace(self, policies=tuple(sorted(policies, key=_policy_order)))
+
+    def with_admin_policies(self, policies: tuple[AdminPolicy, ...]) -> Cluster:
+        """A new cluster whose admin policy set is exactly ``policies``."""
+        return replace(self, admin_policies=tuple(sorted(policies, key=lambda p: p.key)))
+
+    def admin_policy(self, key: str) -> AdminPolicy:
+        """The admin policy ``Kind/name``; ``KeyError`` when absent."""
+        for pol in self.admin_policies:
+            if pol.key == key:
+                return pol
+        raise KeyError(f"no admin policy {key}")
 
     def without_policy(self, name: str, namespace: str = "default") -> Cluster:
         """A new cluster without the policy ``namespace/name``."""

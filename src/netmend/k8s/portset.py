@@ -112,6 +112,30 @@ class PortSet:
                         out.setdefault(proto, []).append((max(lo, olo), min(hi, ohi)))
         return PortSet._build(out)
 
+    def __sub__(self, other: PortSet) -> PortSet:
+        """The ports of ``self`` not in ``other``.
+
+        >>> str(PortSet.of([PortRange("TCP", 1, 100)]) - PortSet.of([PortRange("TCP", 50, 60)]))
+        'TCP 1-49,TCP 61-100'
+        """
+        out: dict[str, list[Interval]] = {}
+        theirs = dict(other.parts)
+        for proto, ivs in self.parts:
+            holes = theirs.get(proto, ())
+            for lo, hi in ivs:
+                start = lo
+                for hlo, hhi in holes:
+                    if hhi < start or hlo > hi:
+                        continue
+                    if hlo > start:
+                        out.setdefault(proto, []).append((start, hlo - 1))
+                    start = max(start, hhi + 1)
+                    if start > hi:
+                        break
+                if start <= hi:
+                    out.setdefault(proto, []).append((start, hi))
+        return PortSet._build(out)
+
     def __str__(self) -> str:
         if not self.parts:
             return "No connections"

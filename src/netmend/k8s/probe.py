@@ -375,7 +375,9 @@ class Prober:
         return (), f"Service {svc.key} has no {PROBE_PROTOCOL} endpoint on port {target.port}"
 
     def _dns_ok(self, snap: Snapshot, src: int) -> bool:
-        return any(snap.allowed(src, pod, DNS_PROTOCOL, port) for pod, port in self._dns_endpoints)
+        return any(
+            snap.allowed(src, pod, DNS_PROTOCOL, port, via_service=True) for pod, port in self._dns_endpoints
+        )
 
     def run(self, policies: Iterable[NetworkPolicy] | None = None) -> Matrix:
         """Probe under ``policies`` (default: the cluster's own policies)."""
@@ -409,7 +411,7 @@ class Prober:
             for target, endpoints in targets:
                 ok = False
                 for pod, port in endpoints:
-                    if allowed(src, pod, PROBE_PROTOCOL, port):
+                    if allowed(src, pod, PROBE_PROTOCOL, port, via_service=True):
                         ok = True
                         break
                 cells.append((target, ok))
@@ -446,7 +448,7 @@ class Prober:
         if self.dns:
             dns_ok = False
             for pod, port in self._dns_endpoints:
-                verdict = snap.verdict(src, pod, DNS_PROTOCOL, port)
+                verdict = snap.verdict(src, pod, DNS_PROTOCOL, port, via_service=True)
                 dns_ok = dns_ok or verdict.allowed
                 steps.append(f"DNS {DNS_PROTOCOL}/{port} to {pods[pod].key}: {verdict.explain()}")
             if not self._dns_endpoints:
@@ -457,7 +459,7 @@ class Prober:
             steps.append(self._notes[key])
         reachable = False
         for pod, port in endpoints:
-            verdict = snap.verdict(src, pod, PROBE_PROTOCOL, port)
+            verdict = snap.verdict(src, pod, PROBE_PROTOCOL, port, via_service=True)
             reachable = reachable or verdict.allowed
             steps.append(f"{PROBE_PROTOCOL}/{port} to {pods[pod].key}: {verdict.explain()}")
         return ProbeExplanation(pods[src].key, reachable, tuple(steps))

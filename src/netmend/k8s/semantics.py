@@ -19,6 +19,13 @@ The rules implemented (Kubernetes ``networking.k8s.io/v1``):
   matching namespaces), both (AND), ipBlock (CIDR minus excepts).
 - Ports: number, number..endPort, or a name resolved on the destination
   pod's container ports (for egress: on each peer); protocol defaults to TCP.
+- hostNetwork pods are never selected, as subjects or as selector peers
+  (an ipBlock still covers their address, the node's).
+
+With admin policies in the cluster (ClusterNetworkPolicy, AdminNetworkPolicy,
+BaselineAdminNetworkPolicy) each direction walks the tiers of
+:mod:`netmend.k8s.tiers`: admin, NetworkPolicy (final for isolated pods),
+baseline, default allow; verdicts name the deciding tier, policy and rule.
 """
 
 from __future__ import annotations
@@ -27,8 +34,27 @@ import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, Peer, Pod, Rule
+from netmend.k8s.model import (
+    ACCEPT,
+    DENY,
+    PASS,
+    AdminPolicy,
+    Cluster,
+    LabelSelector,
+    NetworkPolicy,
+    Peer,
+    Pod,
+    Rule,
+)
 from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
+from netmend.k8s.tiers import (
+    ADMIN_TIER,
+    BASELINE_TIER,
+    CompiledAdminPolicy,
+    TierIndex,
+    TierMatch,
+    compile_admin_policy,
+)
 
 INGRESS, EGRESS = "Ingress", "Egress"
 _COMPILE_CACHE_LIMIT = 4096
@@ -65,12 +91,19 @@ class RuleRef:
         return f"{self.policy} {self.direction.lower()}[{self.index}]"
 
 
+TIER_NETWORK_POLICY, TIER_DEFAULT = "NetworkPolicy", "Default"
+
+
 @dataclass(frozen=True)
 class DirectionVerdict:
     """The egress side (at the source) or ingress side (at the destination).
 
-    ``policies`` are the policies isolating the pod for this direction and
-    ``allowed_by`` the rules among theirs that admit the connection.
+    ``policies`` are the NetworkPolicies isolating the pod for this direction
+    and ``allowed_by`` the rules among theirs that admit the connection.
+    ``admin`` is the first admin-tier rule that matched (Accept, Deny or
+    Pass), ``baseline`` the first baseline rule, when that tier was reached;
+    ``exempt`` says why the admin tiers do not apply (own address), and
+    ``tiered`` whether any admin policy exists at all.
     """
 
     direction: str
@@ -78,20 +111,75 @@ class DirectionVerdict:
     isolated: bool
     policies: tuple[str, ...] = ()
     allowed_by: tuple[RuleRef, ...] = ()
+    admin: TierMatch | None = None
+    baseline: TierMatch | None = None
+    exempt: str = ""
+    tiered: bool = False
+
+    @property
+    def tier(self) -> str:
+        """The tier that decided: ``Admin``, ``NetworkPolicy``, ``Baseline`` or ``Default``."""
+        if self.admin is not None and self.admin.action != PASS:
+            return ADMIN_TIER
+        if self.isolated:
+            return TIER_NETWORK_POLICY
+        if self.baseline is not None and self.baseline.action != PASS:
+            return BASELINE_TIER
+        return TIER_DEFAULT
 
     @property
     def allowed(self) -> bool:
-        """Not isolated, or admitted by at least one rule."""
-        return not self.isolated or bool(self.allowed_by)
+        """The deciding tier's answer (the NetworkPolicy tier: admitted by a rule)."""
+        tier = self.tier
+        if tier == ADMIN_TIER:
+            return self.admin.action == ACCEPT
+        if tier == TIER_NETWORK_POLICY:
+            return bool(self.allowed_by)
+        if tier == BASELINE_TIER:
+            return self.baseline.action == ACCEPT
+        return True
+
+    @property
+    def decided_by(self) -> str:
+        """The policy and rule that decided, or what the default was."""
+        tier = self.tier
+        if tier == ADMIN_TIER:
+            return str(self.admin)
+        if tier == BASELINE_TIER:
+            return str(self.baseline)
+        if tier == TIER_NETWORK_POLICY:
+            if self.allowed_by:
+                return ", ".join(str(r) for r in self.allowed_by)
+            return "implicit deny of " + ", ".join(self.policies)
+        if self.baseline is not None:
+            return f"{self.baseline} (to the default: allow)"
+        return "default allow"
 
     def explain(self) -> str:
         """One line saying why this side admits or drops the connection."""
         side = f"{self.direction.lower()} of {self.pod}"
+        tier = self.tier
+        if tier == ADMIN_TIER:
+            verb = "allowed" if self.allowed else "denied"
+            return f"{side}: {verb} by admin tier {self.admin}"
+        lead = ""
+        if self.exempt:
+            lead = f"{self.exempt}; "
+        elif self.admin is not None:
+            lead = f"admin tier passes ({self.admin}); "
+        if tier == BASELINE_TIER:
+            verb = "allowed" if self.allowed else "denied"
+            return f"{side}: {lead}not isolated by a NetworkPolicy; {verb} by baseline tier {self.baseline}"
         if not self.isolated:
-            return f"{side}: not isolated (no policy selects it for {self.direction})"
+            text = f"{side}: {lead}not isolated (no policy selects it for {self.direction})"
+            if self.baseline is not None:
+                text += f"; baseline tier passes ({self.baseline}): default allow"
+            elif self.tiered and not self.exempt:
+                text += "; no admin or baseline rule matches: default allow"
+            return text
         if self.allowed_by:
-            return f"{side}: allowed by " + ", ".join(str(r) for r in self.allowed_by)
-        return f"{side}: isolated by {', '.join(self.policies)}; no rule admits it"
+            return f"{side}: {lead}allowed by " + ", ".join(str(r) for r in self.allowed_by)
+        return f"{side}: {lead}isolated by {', '.join(self.policies)}; no rule admits it"
 
 
 @dataclass(frozen=True)
@@ -108,6 +196,14 @@ class Verdict:
     def allowed(self) -> bool:
         """Allowed by the source's egress AND the destination's ingress."""
         return all(side.allowed for side in (self.egress, self.ingress) if side is not None)
+
+    @property
+    def deciding(self) -> DirectionVerdict | None:
+        """The side that drops the connection (egress first), or ``None`` when allowed."""
+        for side in (self.egress, self.ingress):
+            if side is not None and not side.allowed:
+                return side
+        return None
 
     def explain(self) -> str:
         """The sides' explanations, egress first, joined by ``; ``."""
@@ -255,6 +351,11 @@ class Simulator:
         self.pod_index: dict[str, int] = {p.key: i for i, p in enumerate(self.pods)}
         self._labels = [dict(p.labels) for p in self.pods]
         self._ips = [ipaddress.ip_address(p.ip) if p.ip else None for p in self.pods]
+        self.addresses = self._ips
+        # hostNetwork pods: never selected by any policy selector.
+        self.host_pods: frozenset[int] = frozenset(
+            i for i, p in enumerate(self.pods) if p.host_network
+        )
         # Container port names are unique within a pod.
         self.named_ports: list[dict[str, tuple[str, int]]] = [
             {cp.name: (cp.protocol, cp.port) for cp in p.ports if cp.name} for p in self.pods
@@ -267,6 +368,8 @@ class Simulator:
         self._selector_cache: dict[tuple[LabelSelector, str | None], frozenset[int]] = {}
         self._ns_cache: dict[LabelSelector, tuple[str, ...]] = {}
         self._compiled: dict[NetworkPolicy, CompiledPolicy] = {}
+        self._admin_compiled: dict[AdminPolicy, CompiledAdminPolicy] = {}
+        self._tier_cache: dict[tuple[AdminPolicy, ...], TierIndex | None] = {}
         self._default: Snapshot | None = None
 
     # -- selection -------------------------------------------------------------
@@ -297,11 +400,15 @@ class Simulator:
         """Pods a selector peer (not an ipBlock) of a policy in ``namespace`` matches."""
         pod_selector = peer.pod_selector or LabelSelector()
         if peer.namespace_selector is None:
-            return self.select_pods(pod_selector, namespace)
+            return self._policy_selectable(self.select_pods(pod_selector, namespace))
         pods: set[int] = set()
         for ns in self.select_namespaces(peer.namespace_selector):
             pods |= self.select_pods(pod_selector, ns)
-        return frozenset(pods)
+        return self._policy_selectable(frozenset(pods))
+
+    def _policy_selectable(self, pods: frozenset[int]) -> frozenset[int]:
+        """``pods`` without hostNetwork pods (policy selectors never pick them)."""
+        return pods - self.host_pods if self.host_pods else pods
 
     # -- compilation -----------------------------------------------------------
 
@@ -358,7 +465,7 @@ class Simulator:
                 )
         hit = CompiledPolicy(
             policy=policy,
-            selected=self.select_pods(policy.pod_selector, policy.namespace),
+            selected=self._policy_selectable(self.select_pods(policy.pod_selector, policy.namespace)),
             ingress=sides.get(INGRESS),
             egress=sides.get(EGRESS),
         )
@@ -367,15 +474,42 @@ class Simulator:
         self._compiled[policy] = hit
         return hit
 
-    def snapshot(self, policies: Iterable[NetworkPolicy] | None = None) -> Snapshot:
-        """The policy set ``policies`` (default: the cluster's) compiled per pod."""
-        if policies is None:
+    def compile_admin_policy(self, policy: AdminPolicy) -> CompiledAdminPolicy:
+        """Resolve an admin policy against the index (cached by value)."""
+        hit = self._admin_compiled.get(policy)
+        if hit is None:
+            if len(self._admin_compiled) >= _COMPILE_CACHE_LIMIT:
+                self._admin_compiled.clear()
+            hit = self._admin_compiled[policy] = compile_admin_policy(self, policy)
+        return hit
+
+    def tier_index(self, admin_policies: Iterable[AdminPolicy] | None = None) -> TierIndex | None:
+        """The admin and baseline rules per pod (``None`` when there are no admin policies)."""
+        key = self.cluster.admin_policies if admin_policies is None else tuple(admin_policies)
+        if key not in self._tier_cache:
+            if len(self._tier_cache) >= 64:
+                self._tier_cache.clear()
+            self._tier_cache[key] = (
+                TierIndex(len(self.pods), [self.compile_admin_policy(p) for p in key]) if key else None
+            )
+        return self._tier_cache[key]
+
+    def snapshot(
+        self,
+        policies: Iterable[NetworkPolicy] | None = None,
+        admin_policies: Iterable[AdminPolicy] | None = None,
+    ) -> Snapshot:
+        """The policy set ``policies`` (default: the cluster's) compiled per pod,
+        under ``admin_policies`` (default: the cluster's admin policies)."""
+        tiers = self.tier_index(admin_policies)
+        if policies is None and admin_policies is None:
             if self._default is None:
                 self._default = Snapshot(
-                    self, [self.compile_policy(p) for p in self.cluster.policies]
+                    self, [self.compile_policy(p) for p in self.cluster.policies], tiers
                 )
             return self._default
-        return Snapshot(self, [self.compile_policy(p) for p in policies])
+        chosen = self.cluster.policies if policies is None else policies
+        return Snapshot(self, [self.compile_policy(p) for p in chosen], tiers)
 
     def pod(self, key: str) -> int:
         """Index of the pod ``namespace/name``; ``KeyError`` when absent."""
@@ -393,11 +527,14 @@ class Snapshot:
 
     ``ingress[i]`` / ``egress[i]`` is ``None`` when pod ``i`` is not isolated
     for that direction, else the rules of every policy isolating it.
+    ``tiers`` holds the admin and baseline rules per pod (``None``: no admin
+    policy, and the NetworkPolicy answer is the whole answer).
     """
 
     __slots__ = (
         "sim",
         "compiled",
+        "tiers",
         "ingress",
         "egress",
         "_isolating",
@@ -405,9 +542,10 @@ class Snapshot:
         "_egress_gate",
     )
 
-    def __init__(self, sim: Simulator, compiled: list[CompiledPolicy]):
+    def __init__(self, sim: Simulator, compiled: list[CompiledPolicy], tiers: TierIndex | None = None):
         self.sim = sim
         self.compiled = tuple(compiled)
+        self.tiers = tiers
         n = len(sim.pods)
         ingress: list[list[CompiledRule] | None] = [None] * n
         egress: list[list[CompiledRule] | None] = [None] * n
@@ -432,9 +570,52 @@ class Snapshot:
         self._ingress_gate = [_gate(rules) for rules in ingress]
         self._egress_gate = [_gate(rules) for rules in egress]
 
-    def allowed(self, src: int, dst: int, protocol: str, port: int) -> bool:
-        """Whether pod ``src`` may open ``protocol``/``port`` to pod ``dst``."""
+    # -- one direction through the tiers ------------------------------------------
+
+    def _side_allows(
+        self, direction: str, subject: int, peer: int | None, ip, protocol: str, port: int,
+        named: dict[str, tuple[str, int]], exempt: bool,
+    ) -> bool:
+        """Whether ``direction`` of pod ``subject`` admits the peer (pod ``peer``, or
+        address ``ip`` when ``peer`` is None), walking admin, NetworkPolicy, baseline."""
+        if peer is None:
+            def peer_ok(r):
+                return r.admits_address(ip)
+        else:
+            def peer_ok(r):
+                return r.admits_peer(peer)
+        tiers = self.tiers
+        if tiers is not None and not exempt:
+            for r in tiers.rules(ADMIN_TIER, direction)[subject]:
+                if peer_ok(r) and r.admits_port(protocol, port, named):
+                    if r.match.action == PASS:
+                        break
+                    return r.match.action == ACCEPT
+        rules = self.ingress[subject] if direction == INGRESS else self.egress[subject]
+        if rules is not None:
+            gate = self._ingress_gate[subject] if direction == INGRESS else self._egress_gate[subject]
+            if gate is None:
+                return True
+            return any(peer_ok(r) and r.admits_port(protocol, port, named) for r in gate)
+        if tiers is not None and not exempt:
+            for r in tiers.rules(BASELINE_TIER, direction)[subject]:
+                if peer_ok(r) and r.admits_port(protocol, port, named):
+                    return r.match.action != DENY  # Accept, or Pass to the default (allow)
+        return True
+
+    def allowed(self, src: int, dst: int, protocol: str, port: int, *, via_service: bool = False) -> bool:
+        """Whether pod ``src`` may open ``protocol``/``port`` to pod ``dst``.
+
+        ``via_service``: the connection went to a Service address and was
+        translated to ``dst`` (a pod reaching itself that way is subject to
+        the admin tiers; reaching its own address directly, it is not).
+        """
         named = self.sim.named_ports[dst]
+        if self.tiers is not None:
+            exempt = src == dst and not via_service
+            return self._side_allows(EGRESS, src, dst, None, protocol, port, named, exempt) and (
+                self._side_allows(INGRESS, dst, src, None, protocol, port, named, exempt)
+            )
         rules = self._egress_gate[src]
         if rules is not None:
             for r in rules:
@@ -453,36 +634,56 @@ class Snapshot:
     def allowed_from_address(self, ip, dst: int, protocol: str, port: int) -> bool:
         """Whether an address outside the cluster (``ipaddress`` object) may open
         ``protocol``/``port`` to pod ``dst`` (only the destination's ingress decides)."""
+        named = self.sim.named_ports[dst]
+        if self.tiers is not None:
+            return self._side_allows(INGRESS, dst, None, ip, protocol, port, named, False)
         rules = self._ingress_gate[dst]
         if rules is None:
             return True
-        named = self.sim.named_ports[dst]
         return any(r.admits_address(ip) and r.admits_port(protocol, port, named) for r in rules)
 
     def isolating(self, pod: int, direction: str) -> tuple[str, ...]:
         """Keys of the policies isolating pod ``pod`` for ``direction``, sorted."""
         return tuple(sorted(self._isolating.get((pod, direction), ())))
 
-    def _side(self, pod: int, direction: str, admits) -> DirectionVerdict:
+    def _side(
+        self, pod: int, direction: str, peer_ok, protocol: str, port: int,
+        named: dict[str, tuple[str, int]], exempt: bool = False,
+    ) -> DirectionVerdict:
         rules = self.ingress[pod] if direction == INGRESS else self.egress[pod]
+        admin = baseline = None
+        tiers = self.tiers
+        if tiers is not None and not exempt:
+            for r in tiers.rules(ADMIN_TIER, direction)[pod]:
+                if peer_ok(r) and r.admits_port(protocol, port, named):
+                    admin = r.match
+                    break
+            if rules is None and (admin is None or admin.action == PASS):
+                for r in tiers.rules(BASELINE_TIER, direction)[pod]:
+                    if peer_ok(r) and r.admits_port(protocol, port, named):
+                        baseline = r.match
+                        break
         return DirectionVerdict(
             direction=direction,
             pod=self.sim.pods[pod].key,
             isolated=rules is not None,
             policies=self.isolating(pod, direction),
-            allowed_by=tuple(r.ref for r in rules or () if admits(r)),
+            allowed_by=tuple(
+                r.ref for r in rules or () if peer_ok(r) and r.admits_port(protocol, port, named)
+            ),
+            admin=admin,
+            baseline=baseline,
+            exempt="own address: not subject to admin policies" if exempt and tiers is not None else "",
+            tiered=tiers is not None,
         )
 
-    def verdict(self, src: int, dst: int, protocol: str, port: int) -> Verdict:
-        """Like :meth:`allowed`, with the policies and rules behind the answer."""
+    def verdict(self, src: int, dst: int, protocol: str, port: int, *, via_service: bool = False) -> Verdict:
+        """Like :meth:`allowed`, with the tiers, policies and rules behind the answer."""
         named = self.sim.named_ports[dst]
+        exempt = src == dst and not via_service
         return Verdict(
-            egress=self._side(
-                src, EGRESS, lambda r: r.admits_peer(dst) and r.admits_port(protocol, port, named)
-            ),
-            ingress=self._side(
-                dst, INGRESS, lambda r: r.admits_peer(src) and r.admits_port(protocol, port, named)
-            ),
+            egress=self._side(src, EGRESS, lambda r: r.admits_peer(dst), protocol, port, named, exempt),
+            ingress=self._side(dst, INGRESS, lambda r: r.admits_peer(src), protocol, port, named, exempt),
         )
 
     def verdict_external(
@@ -495,35 +696,75 @@ class Snapshot:
         ip = ipaddress.ip_address(address)
         if direction == EGRESS:
             # A name cannot be resolved on an address outside the cluster.
-            side = self._side(
-                pod, EGRESS, lambda r: r.admits_address(ip) and r.admits_port(protocol, port, {})
-            )
+            side = self._side(pod, EGRESS, lambda r: r.admits_address(ip), protocol, port, {})
             return Verdict(egress=side, ingress=None)
         named = self.sim.named_ports[pod]
-        side = self._side(
-            pod, INGRESS, lambda r: r.admits_address(ip) and r.admits_port(protocol, port, named)
-        )
+        side = self._side(pod, INGRESS, lambda r: r.admits_address(ip), protocol, port, named)
         return Verdict(egress=None, ingress=side)
 
-    def connections(self, src: int, dst: int) -> PortSet:
+    def _side_ports(
+        self, direction: str, subject: int, peer_ok, named: dict[str, tuple[str, int]] | None, exempt: bool
+    ) -> PortSet:
+        """Every (protocol, port) ``direction`` of pod ``subject`` admits for one peer."""
+        rules = self.ingress[subject] if direction == INGRESS else self.egress[subject]
+        tiers = self.tiers
+        if tiers is None or exempt:
+            if rules is None:
+                return PortSet.all()
+            side = PortSet()
+            for r in rules:
+                if peer_ok(r):
+                    side = side | r.port_set(named)
+            return side
+        allowed, remaining, passed = PortSet(), PortSet.all(), PortSet()
+        for r in tiers.rules(ADMIN_TIER, direction)[subject]:
+            if not remaining:
+                break
+            if not peer_ok(r):
+                continue
+            hit = remaining & r.port_set(named)
+            if not hit:
+                continue
+            remaining = remaining - hit
+            if r.match.action == ACCEPT:
+                allowed = allowed | hit
+            elif r.match.action == PASS:
+                passed = passed | hit
+        undecided = remaining | passed
+        if rules is not None:
+            side = PortSet()
+            for r in rules:
+                if peer_ok(r):
+                    side = side | r.port_set(named)
+            return allowed | (undecided & side)
+        for r in tiers.rules(BASELINE_TIER, direction)[subject]:
+            if not undecided:
+                break
+            if not peer_ok(r):
+                continue
+            hit = undecided & r.port_set(named)
+            if not hit:
+                continue
+            undecided = undecided - hit
+            if r.match.action != DENY:
+                allowed = allowed | hit
+        return allowed | undecided
+
+    def connections(self, src: int, dst: int, *, via_service: bool = False) -> PortSet:
         """Every (protocol, port) pod ``src`` may open to pod ``dst``."""
         named = self.sim.named_ports[dst]
-        out = PortSet.all()
-        for rules, peer in ((self.egress[src], dst), (self.ingress[dst], src)):
-            if rules is not None:
-                side = PortSet()
-                for r in rules:
-                    if r.admits_peer(peer):
-                        side = side | r.port_set(named)
-                out = out & side
-        return out
+        exempt = src == dst and not via_service
+        return self._side_ports(EGRESS, src, lambda r: r.admits_peer(dst), named, exempt) & (
+            self._side_ports(INGRESS, dst, lambda r: r.admits_peer(src), named, exempt)
+        )
 
     def pod_classes(self) -> list[list[int]]:
         """Pods this policy set cannot tell apart, grouped (in index order).
 
-        Selectors see a pod's namespace and labels, named ports resolve on
-        its container ports, and ipBlocks see its IP only through which
-        blocks hold it; pods equal in all of these get equal answers.
+        Selectors see a pod's namespace and labels (and whether it is on the
+        host network), named ports resolve on its container ports, and
+        ipBlocks and admin ``networks`` see its IP only through which blocks
+        hold it; pods equal in all of these get equal answers.
         """
         block_rules = [
             r
@@ -532,13 +773,21 @@ class Snapshot:
             for r in rs or ()
             if r.block_pods
         ]
+        network_rules = [
+            r
+            for cp in (self.tiers.compiled if self.tiers is not None else ())
+            for r in (*cp.ingress, *cp.egress)
+            if r.networks
+        ]
         groups: dict[tuple, list[int]] = {}
         for i, pod in enumerate(self.sim.pods):
             key = (
                 pod.namespace,
                 pod.labels,
                 pod.ports,
+                pod.host_network,
                 tuple(i in r.block_pods for r in block_rules),
+                tuple(i in r.peer_pods for r in network_rules),
             )
             groups.setdefault(key, []).append(i)
         return list(groups.values())
@@ -553,7 +802,13 @@ class Snapshot:
         out: dict[tuple[int, int], PortSet] = {}
         for src_class in classes:
             for dst_class in classes:
-                conns = self.connections(src_class[0], dst_class[0])
+                if src_class[0] == dst_class[0]:
+                    if len(src_class) == 1:
+                        continue  # a pod and itself only: not a pair
+                    # A representative must not stand for pairs with itself.
+                    conns = self.connections(src_class[0], src_class[1])
+                else:
+                    conns = self.connections(src_class[0], dst_class[0])
                 if not conns:
                     continue
                 for i in src_class:
@@ -565,12 +820,5 @@ class Snapshot:
     def connections_external(self, pod: int, address: str, direction: str) -> PortSet:
         """Every (protocol, port) allowed between pod ``pod`` and an outside address."""
         ip = ipaddress.ip_address(address)
-        rules = self.egress[pod] if direction == EGRESS else self.ingress[pod]
-        if rules is None:
-            return PortSet.all()
         named = None if direction == EGRESS else self.sim.named_ports[pod]
-        out = PortSet()
-        for r in rules:
-            if r.admits_address(ip):
-                out = out | r.port_set(named)
-        return out
+        return self._side_ports(direction, pod, lambda r: r.admits_address(ip), named, False)

@@ -630,7 +630,7 @@ _SAMPLE_STEPS: dict[str, tuple[tuple, ...]] = {
     "list": (("list", "x"),),
     "rank": (("rank", "x"),),
     "nodes": (("nodes", _SAMPLE_SET), ("nodes", _SAMPLE_FILTERED)),
-    "capacity": (("capacity", "x"),),
+    "capacity": (("capacity", "x"), ("capacity", "x", False)),
     "aggregate": (("aggregate", "sum", _SAMPLE_SET), ("aggregate", "sum", _SAMPLE_FILTERED)),
     "top": (("top", _SAMPLE_SET, ("capacity",), 1, True),
             ("top", _SAMPLE_FILTERED, ("capacity",), 1, True)),

@@ -92,7 +92,7 @@ class Rank:
 
 # ---------------------------------------------------------------- node sets
 
-AXES: tuple[str, ...] = ("children", "descendants", "parents", "ancestors")
+AXES: tuple[str, ...] = ("children", "descendants", "parents", "ancestors", "named")
 COMPARISONS: tuple[str, ...] = ("<", "<=", ">", ">=", "==")
 NAME_MATCHES: tuple[str, ...] = ("contains", "prefix", "suffix")
 
@@ -161,22 +161,33 @@ class Select:
     breadth-first order (graph order for the whole graph), each node once.
 
     ``children``/``parents`` follow one RK_CONTAINS edge down or up;
-    ``descendants``/``ancestors`` follow them at any depth.
+    ``descendants``/``ancestors`` follow them at any depth. ``named`` is the
+    nodes called ``names``, in the order given (the first node of each name, as
+    everywhere); its ``root`` is None.
     """
 
     root: str | None
     kind: str | None = None
     axis: str = "descendants"
     filters: tuple[Filter, ...] = ()
+    names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.axis not in AXES:
             raise ValueError(f"unknown axis {self.axis!r}")
         if self.kind is not None and self.kind not in K.ENTITY_KINDS:
             raise ValueError(f"unknown entity kind {self.kind!r}")
+        if (self.axis == "named") != bool(self.names) or (self.names and self.root is not None):
+            raise ValueError("a set of named nodes has names and no root; no other set has names")
+
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The names the set starts from: its root, or the nodes it names."""
+        return self.names or (() if self.root is None else (self.root,))
 
     def literal(self) -> tuple:
-        return (self.root, self.kind, self.axis, tuple(f.literal() for f in self.filters))
+        start = self.names if self.axis == "named" else self.root
+        return (start, self.kind, self.axis, tuple(f.literal() for f in self.filters))
 
 
 @dataclass(frozen=True)
@@ -212,12 +223,20 @@ class ListNodes:
 
 @dataclass(frozen=True)
 class CapacityOf:
-    """The capacity of the node named ``name``: its own if a port, plus every port below it."""
+    """The capacity of the node named ``name``: its own if a port, plus every port below it.
+
+    Capacity is a port's attribute. A packet switch's capacity is its ports'
+    total (what NetArena's rank calls a child's total physical capacity), so
+    the plain question is defined for ports and switches only; of any other
+    node only the ``total`` is (the request must say "total" or "sum"), and
+    the plain question answers None.
+    """
 
     name: str
+    total: bool = False
 
     def literal(self) -> tuple:
-        return ("capacity", self.name)
+        return ("capacity", self.name) if self.total else ("capacity", self.name, False)
 
 
 AGGREGATES: tuple[str, ...] = ("sum", "min", "max", "average", "count")

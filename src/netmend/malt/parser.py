@@ -106,7 +106,7 @@ _ATTACHED_UNITS = frozenset(f"{p}{u}" for p in ("", "k", "m", "g", "t")
 _NAME_MARK = re.compile(r"[0-9._]")
 _NEW_NAME_KIND = re.compile(r"new_(EK_[A-Z_]+?)_\d+$")
 _SENTENCE_ENDS = frozenset({".", ";", "?", "!"})
-_COMMAS = frozenset({",", ":", "(", ")"})
+_COMMAS = frozenset({",", ":", "(", ")", "-", "--"})
 
 
 def _unquote(raw: str) -> str:
@@ -699,8 +699,11 @@ BUILDERS["one"] = lambda b, c: (b["g"],)
 BUILDERS["more"] = lambda b, c: (b["g"], *b["rest"])
 BUILDERS["plain"] = lambda b, c: ("group", (), b["c"])
 BUILDERS["before"] = lambda b, c: ("group", (b["b"],), b["c"])
-BUILDERS["after"] = lambda b, c: ("group", (b["b"],), b["c"])
+# said after the request it conditions: a pronoun there may mean the request's node
+BUILDERS["after"] = lambda b, c: ("group", (b["b"],), b["c"], "request first")
 BUILDERS["before_only"] = lambda b, c: ("group", (b["b"],), None)
+BUILDERS["topic"] = lambda b, c: ("group", (("focus", b["t"]),), b["c"])
+BUILDERS["topic_before"] = lambda b, c: ("group", (("focus", b["t"]), b["b"]), b["c"])
 
 # changes
 BUILDERS["removed"] = lambda b, c: ("remove", b["t"], b.get("f"))
@@ -708,6 +711,10 @@ BUILDERS["added"] = lambda b, c: ("add", b["n"], b["p"])
 BUILDERS["set_to"] = lambda b, c: ("update", b["t"], b["v"])
 BUILDERS["set_to_rate"] = lambda b, c: ("update", b["t"], b["v"])
 BUILDERS["add"] = lambda b, c: ("add", b["n"], b["p"])
+BUILDERS["add_here"] = lambda b, c: ("add", b["n"], ("here",))
+BUILDERS["add_more"] = lambda b, c: ("adds", ((b["n"], b["p"]), *b["rest"]))
+BUILDERS["adds_one"] = lambda b, c: ((b["n"], b["p"]),)
+BUILDERS["adds_more"] = lambda b, c: ((b["n"], b["p"]), *b["rest"])
 BUILDERS["add_kinded"] = lambda b, c: ("add", tuple(n[:2] + (n[2] + (b["k"],), n[3])
                                                     for n in b["n"]), b["p"])
 BUILDERS["add_called"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),), b["p"])
@@ -725,7 +732,16 @@ BUILDERS["remove_listed"] = lambda b, c: ("remove", ("names", b["t"], None), b.g
 BUILDERS["from_graph"] = lambda b, c: ("graph",)
 BUILDERS["from_node"] = lambda b, c: b["p"]
 BUILDERS["update"] = lambda b, c: ("update", b["t"], b["v"])
+BUILDERS["update_each"] = lambda b, c: ("update", ("set_of", b["t"]), b["v"])
 BUILDERS["cap_of_it"] = lambda b, c: ("it",)
+
+
+@_builder("set_poss_cap")
+def _set_poss_cap(b: dict, cats: tuple) -> object:
+    core = _core(b["p"], b)
+    return core if core is _REJECT else ("set_of", core)
+
+
 BUILDERS["for_each"] = lambda b, c: ("for_each", b["pk"], b["k"])
 BUILDERS["one_kind"] = lambda b, c: ("counted_kind", b["one"], b["k"])
 
@@ -761,6 +777,14 @@ BUILDERS["core_has"] = lambda b, c: _core(b["p"], b)
 BUILDERS["core_children"] = lambda b, c: ("set", b["p"], b["k"], "children", ())
 BUILDERS["core_rate"] = lambda b, c: ("set", b["p"], b["k"], "descendants",
                                       (("where", ("capacity",), "==", b["v"]),))
+
+
+@_builder("each_one")
+def _each_one(b: dict, cats: tuple) -> object:
+    core = _core(b["p"], b)
+    return core if core is _REJECT or "f" not in b else core[:4] + (b["f"],)
+
+
 BUILDERS["core_graph"] = lambda b, c: ("set", None, b["k"], "descendants", ())
 
 
@@ -780,9 +804,18 @@ def _op(cats: tuple, pos: int) -> str:
     return _OPS[_cat(cats, pos, tuple(_OPS))]
 
 
-BUILDERS["cap_filter"] = lambda b, c: ("where", ("capacity",), _op(c, b["c"]), b["v"])
-BUILDERS["cap_post"] = lambda b, c: ("where", ("capacity",), _op(c, b["c"]), b["v"])
-BUILDERS["cap_equal"] = lambda b, c: ("where", ("capacity",), "==", b["v"])
+
+
+def _measured(b: dict, cats: tuple) -> tuple:
+    """The capacity metric, when the words say it is capacity: a unit ("10 Gbps") or the
+    word "capacity"; "with more than 10" says neither (10 what?)."""
+    return ("capacity",) if "said" in b or "RATE" in cats[b["v"]] else ("unsaid",)
+
+
+BUILDERS["cap_filter"] = lambda b, c: ("where", _measured(b, c), _op(c, b["c"]), b["v"])
+BUILDERS["cap_post"] = lambda b, c: ("where", _measured(b, c), _op(c, b["c"]), b["v"])
+BUILDERS["cap_equal"] = lambda b, c: ("where", _measured(b, c), "==", b["v"])
+BUILDERS["speed_filter"] = lambda b, c: ("where", ("capacity",), _op(c, b["c"]), b["v"])
 BUILDERS["count_filter"] = lambda b, c: ("where", ("count", b["k"]), _op(c, b["c"]), b["v"])
 BUILDERS["count_post"] = lambda b, c: ("where", ("count", b["k"]), _op(c, b["c"]), b["v"])
 BUILDERS["count_equal"] = lambda b, c: ("where", ("count", b["k"]), "==", b["v"])
@@ -796,11 +829,26 @@ BUILDERS["capacity_metric"] = lambda b, c: ("capacity",)
 # reads
 BUILDERS["children"] = lambda b, c: ("list", b["p"])
 BUILDERS["children_it"] = lambda b, c: ("list", ("it",))
+BUILDERS["children_here"] = lambda b, c: ("list", ("here",))
+BUILDERS["sum_named"] = lambda b, c: ("aggregate", "sum", ("named", b["l"]))
+BUILDERS["aggregate_named"] = lambda b, c: ("aggregate", _agg(c, b["a"]), ("named", b["l"]))
+
+
+@_builder("kind_clause")
+def _kind_clause(b: dict, cats: tuple) -> object:
+    """"the children of X that are switches": the children (or descendants) of that kind."""
+    target = b["c"]
+    if target[0] == "list":
+        return ("nodes", ("set", target[1], b["k"], "children", ()))
+    _, (_, root, kind, axis, filters) = target
+    return _REJECT if kind is not None else ("nodes", ("set", root, b["k"], axis, filters))
+
 BUILDERS["descendants"] = lambda b, c: ("nodes", ("set", b["p"], None, "descendants", ()))
 BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
-BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"])
-BUILDERS["capacity_of_it"] = lambda b, c: ("capacity", ("it",))
+BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
+BUILDERS["capacity_of_it"] = lambda b, c: ("capacity", ("it",), "t" in b)
+BUILDERS["capacity_total"] = lambda b, c: ("capacity", b["p"], True)
 _AGGREGATES = {"SUM": "sum", "AVG": "average", "MOST": "max", "LEAST": "min"}
 
 
@@ -875,12 +923,28 @@ def _top_by(b: dict, cats: tuple) -> object:
 BUILDERS["top_speed"] = lambda b, c: ("top", b["s"], ("capacity",),
                                       ("pos", b["k"]) if "k" in b else "implied",
                                       "FASTEST" in c[b["d"]])
-BUILDERS["top_k_sg"] = lambda b, c: ("top", ("set", b["p"], b["ks"], "descendants", ()), b["m"],
-                                     ("pos", b["k"]), _sup(c, b["d"]))
-BUILDERS["top_one"] = lambda b, c: ("top", ("set", b["p"], b["ks"], "descendants", ()), b["m"], 1,
-                                    _sup(c, b["d"]))
-BUILDERS["top_q"] = lambda b, c: ("top", ("set", b["p"], b["kp"], "descendants", ()), b["m"],
-                                  ("pos", b["k"]), _sup(c, b["d"]))
+
+
+def _scope(b: dict) -> object:
+    """The root a ``scope`` gave (None for the whole graph, said or not); two is one too many."""
+    said = [b[k] for k in ("p", "p2") if k in b]
+    if len(said) > 1:
+        return _REJECT
+    return None if not said or said[0] == ("graph",) else said[0]
+
+
+def _top_of(b: dict, kind: str, limit: object, descending: bool) -> object:
+    root = _scope(b)
+    if root is _REJECT:
+        return _REJECT
+    return ("top", ("set", root, b[kind], "descendants", ()), b["m"], limit, descending)
+
+
+BUILDERS["whole_graph"] = lambda b, c: ("graph",)
+BUILDERS["top_k_sg"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), _sup(c, b["d"]))
+BUILDERS["top_one"] = lambda b, c: _top_of(b, "ks", 1, _sup(c, b["d"]))
+BUILDERS["top_q"] = lambda b, c: _top_of(b, "kp", ("pos", b["k"]), _sup(c, b["d"]))
+BUILDERS["top_by_kind"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), "TOP" in c[b["d"]])
 BUILDERS["ancestor"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "ancestors", ()))
 BUILDERS["parents"] = lambda b, c: ("nodes", ("set", b["p"], None, "parents", ()))
 BUILDERS["ancestors"] = lambda b, c: ("nodes", ("set", b["p"], None, "ancestors", ()))
@@ -913,12 +977,15 @@ def _count_in_q(b: dict, cats: tuple) -> object:
 BUILDERS["count_graph_q"] = lambda b, c: ("count", ("set", None, b["k"], "descendants", ()))
 BUILDERS["count_test_q"] = lambda b, c: ("count", b["s"][:4] + ((b["f"],),))
 BUILDERS["count_children_q"] = lambda b, c: ("count_children", b["p"])
-BUILDERS["capacity_q"] = lambda b, c: ("capacity", b["p"])
+BUILDERS["capacity_q"] = lambda b, c: ("capacity", b["p"], "t" in b)
 BUILDERS["sum_q"] = lambda b, c: ("aggregate", "sum", b["s"])
 BUILDERS["avg_q"] = lambda b, c: ("aggregate", "average", b["s"])
 
 
 # ---------------------------------------------------------------- resolution
+
+
+_HAS_CAPACITY = frozenset({K.PORT, K.PACKET_SWITCH})
 
 
 class _Resolve:
@@ -928,17 +995,22 @@ class _Resolve:
         self.lex = lexemes
         self.text = text
         self.qualifiers: list[tuple[str, str]] = []
+        self.references = 0  # how often a pronoun or an unsaid place meant the focus
 
     def value(self, pos: int):
         return self.lex[pos].value
 
     # nodes -------------------------------------------------------------
     def name(self, frame: Frame, focus: str | None) -> str:
-        if frame[0] == "it":
-            if focus is None:
+        if frame[0] in ("it", "here"):
+            if focus is None and frame[0] == "it":
                 raise AmbiguousRequest("'it' (or 'its', 'them') refers to no earlier node",
                                        expected="the node's name instead of a pronoun",
                                        text=self.text)
+            if focus is None:
+                raise IncompleteRequest("the request does not say which node it is about",
+                                        expected=P.EXPECTED["any"], text=self.text)
+            self.references += 1
             return focus
         _, n, k = frame
         name = self.value(n)
@@ -947,6 +1019,9 @@ class _Resolve:
         return name
 
     def select(self, frame: Frame, focus: str | None) -> ir.Select:
+        if frame[0] == "named":
+            names = tuple(dict.fromkeys(self.name(node, focus) for node in frame[1]))
+            return ir.Select(None, None, "named", names=names)
         _, root, kind, axis, filters = frame
         root_name = None if root is None else self.name(root, focus)
         kind_value = None if kind is None else self.value(kind)
@@ -961,6 +1036,11 @@ class _Resolve:
             return ir.NameLike(mode, str(self.value(text)))
         _, metric, op, value = frame
         number = self.value(value)
+        if metric[0] == "unsaid":
+            raise IncompleteRequest(
+                f"{self.lex[value].text or number!r} has no unit and names no measure "
+                "(10 what?)", expected="a unit or what is compared, e.g. 'with capacity "
+                "above 10 Gbps' or 'with more than 10 ports'", text=self.text)
         if metric[0] == "count":
             if "RATE" in self.lex[value].cats or not isinstance(number, int):
                 raise UnknownRequest("a count is compared with a whole number",
@@ -977,6 +1057,14 @@ class _Resolve:
         op = frame[0]
         if op == "add":
             return self.adds(frame, focus)
+        if op == "adds":
+            steps: list[ir.Step] = []
+            parents = []
+            for new_nodes, parent in frame[1]:
+                found, parent_name = self.adds(("add", new_nodes, parent), focus)
+                steps += found
+                parents.append(parent_name)
+            return steps, (parents[0] if len(set(parents)) == 1 else None)
         if op == "remove":
             found = self.removes(frame, focus)
             # after "remove the ports of S ...", "its" means S
@@ -994,7 +1082,7 @@ class _Resolve:
             return self.value(frame)
         _, one, kind = frame
         if self.value(one) != 1:
-            raise UnknownRequest("a for-each addition adds one node to each parent",
+            raise UnknownRequest("'a new <kind>' here adds one node, not a number of them",
                                  expected=P.EXPECTED["for_each_add"], text=self.text)
         return self.value(kind)
 
@@ -1008,7 +1096,7 @@ class _Resolve:
         steps = []
         for _, n, kinds, _count in new_nodes:
             name = self.value(n)
-            given = {self.value(k) for k in kinds}
+            given = {self.new_kind(k) for k in kinds}
             named = _NEW_NAME_KIND.match(name)
             if named and named.group(1) in K.ENTITY_KINDS and not given:
                 given = {named.group(1)}
@@ -1068,7 +1156,15 @@ class _Resolve:
         if op == "nodes":
             return ir.ListNodes(self.select(frame[1], focus))
         if op == "capacity":
-            return ir.CapacityOf(self.name(frame[1], focus))
+            _, node, total = frame
+            name = self.name(node, focus)
+            kind = node[2] if node[0] == "node" and node[2] is not None else None
+            if not total and kind is not None and self.value(kind) not in _HAS_CAPACITY:
+                raise AmbiguousRequest(
+                    f"capacity is a port's attribute (a switch's is its ports' total), so "
+                    f"{self.value(kind)} {name!r} has none of its own",
+                    expected=P.EXPECTED["total"], text=self.text)
+            return ir.CapacityOf(name, total)
         if op == "aggregate":
             return ir.Aggregate(frame[1], self.select(frame[2], focus))
         if op == "count_children":
@@ -1267,16 +1363,42 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
                       ) -> tuple[list[ir.Step], str | None]:
     steps: list[ir.Step] = []
     for group in frame:
-        _, before, clause = group
+        _, before, clause, *order = group
+        topic = None
+        if order and focus is None:
+            # "How many ports does S have after N is added to it?": "it" is S
+            antecedent = _first_node(clause)
+            focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
+            if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
+                topic = focus = resolver.name(change[1], focus)
+                references = resolver.references
+                continue
             found, focus = resolver.steps(change, focus)
             steps += found
         if clause is None:  # "If X is removed." : what to do then comes next
             continue
         found, new_focus = resolver.steps(clause, focus)
+        if topic is not None and resolver.references == references:
+            raise AmbiguousRequest(
+                f"the request starts with {topic!r} but then never refers to it",
+                expected="'its' or no place in the rest, e.g. 'for agg block A, rank its "
+                "children by capacity'", text=resolver.text)
         steps += found
         focus = new_focus if new_focus is not None else focus
     return steps, focus
+
+
+def _first_node(frame: object) -> Frame | None:
+    """The first node a frame names (depth first, as written)."""
+    if isinstance(frame, tuple):
+        if len(frame) == 3 and frame[0] == "node":
+            return frame
+        for part in frame:
+            found = _first_node(part)
+            if found is not None:
+                return found
+    return None
 
 
 def parse(text: str) -> ir.Query:

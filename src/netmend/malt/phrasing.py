@@ -50,6 +50,7 @@ _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "
      "unplugging", "destroy", "destroying", "purge", "purging", "retire", "retiring", "discard",
      "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
      "evict", "strip", "strip out", "cut")
+_say("REMOVE", "rm", "del")
 _say("TAKE", "take")
 _say("OUT", "out")
 _say("SET", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
@@ -59,7 +60,8 @@ _say("SET", "set", "setting", "update", "updating", "change", "changing", "modif
      "boost", "cap", "throttle", "tune")
 _say("MAKE", "make", "making", "turn")
 _say("GIVE", "give", "giving", "equip", "fit")
-_say("GET", "get", "gets", "receive", "receives", "obtain", "obtains")
+_say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
+     "requires", "require")
 _say("CALL", "call", "name it", "label")
 _say("ASK", "list", "list out", "show", "show me", "display", "enumerate", "print", "give me",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
@@ -73,7 +75,10 @@ _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", 
 _say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up")
 _say("FOREACH", "for each", "for every", "for all", "for each and every", "for each single",
      "for every single")
-_say("RETURN", "return", "give back", "respond with", "reply with", "answer with")
+_say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
+     "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
+     "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
+     "as a graph", "in text form", "as an integer")
 
 # questions
 _say("WH", "what", "which", "whichever")
@@ -85,7 +90,13 @@ _say("HOWMUCH", "how much")
 _say("HOWFAST", "how fast", "how quick", "how big", "how large", "how wide")
 _say("AUX", "is", "are", "was", "were", "be", "been", "being", "does", "do", "did", "can",
      "could", "will", "would", "should", "must", "may", "shall", "has", "have", "had",
-     "needs to", "need to", "has to", "have to", "is going to", "are going to")
+     "needs to", "need to", "has to", "have to", "is going to", "are going to", "is to",
+     "are to", "ought to")
+# Words that make "X should be 40 Gbps" a wish (a change), not a statement or a question.
+_say("MODAL", "should", "must", "shall", "needs to", "need to", "has to", "have to", "is to",
+     "are to", "ought to")
+# "First ..., then ...": only a request's first word may say it comes first.
+_say("FIRST", "first", "firstly", "first of all", "to begin with", "to start with", "to start")
 _say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resides", "residing",
      "exist", "exists", "existing", "remain", "remains", "remaining", "lie", "lies", "fall",
      "falls", "hangs", "located", "situated", "found", "are located", "is located",
@@ -100,7 +111,8 @@ _say("HOLDING", "containing", "holding", "housing", "hosting", "including", "car
 _say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at")
 
 # nouns
-_say("CHILD", "children", "child", "child nodes", "child node", "child entities", "child entity",
+_say("CHILD", "children", "child", "child node names", "child names", "child node name",
+     "children's names", "names of the children", "names of the child nodes", "child nodes", "child node", "child entities", "child entity",
      "child elements", "child element", "members", "member", "contents", "content", "subnodes",
      "sub-nodes", "sub nodes", "subordinates", "offspring", "kids", "sub-elements",
      "subcomponents", "sub-components", "immediate members", "immediate contents")
@@ -172,7 +184,10 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "located in", "located under", "located on", "living in", "living under", "sitting in",
      "sitting under", "sitting on", "residing in", "residing under", "part of", "a part of",
      "member of", "a member of", "inside the", "held by", "owned by",
-     "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of")
+     "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of",
+     "hanging off", "hangs off", "hang off", "hanging from", "hangs from", "hang from",
+     "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
+     "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
@@ -214,7 +229,7 @@ _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged 
 _say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
-_say("BECOME", "become", "becomes", "be made", "end up at", "ends up at", "be changed to")
+_say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
 
 # comparisons
 _say("LT", "below", "under", "less than", "lower than", "smaller than", "fewer than",
@@ -284,7 +299,7 @@ CRITICAL: frozenset[str] = frozenset({
     "partially", "partly", "half", "double", "triple", "twice", "thrice", "halve", "again",
     "reverse", "reversed", "inverse", "inverted", "alphabetically", "alphabetical", "randomly",
     "random", "whether", "else", "otherwise", "unused", "idle", "free", "down", "up", "off",
-    "disabled", "enabled", "active", "inactive", "broken", "failed", "faulty", "first", "last",
+    "disabled", "enabled", "active", "inactive", "broken", "failed", "faulty", "last",
     "previous", "next one", "second", "third", "another one", "percent", "%",
     "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
 })
@@ -297,13 +312,33 @@ CONTRACTIONS: dict[str, str] = {
 S_IS: frozenset[str] = frozenset({"what", "that", "there", "it", "here", "where", "how", "who",
                                   "which", "this"})
 
-# Number words (small counts only).
-NUMBER_WORDS: dict[str, int] = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "a couple of": 2, "a pair of": 2, "single": 1,
-}
+# Number words: 0-999 as people write them ("forty", "twenty-five", "twenty five",
+# "one hundred", "a hundred", "four hundred"), "a thousand", and a few counting phrases.
+_ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+         "eighteen", "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def _number_words() -> dict[str, int]:
+    words = dict(zip(_ONES, range(20), strict=True))
+    for tens, word in enumerate(_TENS, 2):
+        words[word] = tens * 10
+        for one in range(1, 10):
+            words[f"{word}-{_ONES[one]}"] = words[f"{word} {_ONES[one]}"] = tens * 10 + one
+    below_hundred = dict(words)
+    for hundreds in range(1, 10):
+        words[f"{_ONES[hundreds]} hundred"] = hundreds * 100
+        for text, value in below_hundred.items():
+            if value:
+                words[f"{_ONES[hundreds]} hundred {text}"] = hundreds * 100 + value
+                words[f"{_ONES[hundreds]} hundred and {text}"] = hundreds * 100 + value
+    words.update({"a hundred": 100, "a thousand": 1000, "one thousand": 1000,
+                  "a couple of": 2, "a pair of": 2, "single": 1})
+    return words
+
+
+NUMBER_WORDS: dict[str, int] = _number_words()
 
 # Capacity units -> bits per second. A number followed by one is a rate.
 UNITS: dict[str, int] = {}
@@ -362,6 +397,7 @@ _kind(K.JUPITER, ("jupiter", "fabric", "jupiter fabric"), ("jupiters", "fabrics"
 RETURN_WORDS: dict[str, str] = {
     "graph": "graph", "topology": "graph", "network": "graph",
     "list": "list", "lists": "list", "tuple": "list", "tuples": "list", "names": "list",
+    "pairs": "list", "pair": "list",
     "count": "text", "counts": "text", "number": "text", "text": "text", "value": "text",
     "capacity": "text", "sum": "text", "total": "text", "average": "text",
 }
@@ -382,6 +418,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "lead": (
         ("(THEN|AND|AND THEN|COMMA) [COMMA]", None),
+        ("FIRST [COMMA]", None),
     ),
     "steps": (
         ("group:g", "one"),
@@ -399,8 +436,16 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[gap] clause:c [gap]", "plain"),
         ("[gap] before:b [COMMA] clause:c [gap]", "before"),
         ("[gap] clause:c [COMMA] before:b [gap]", "after"),
+        ("topic:t [COMMA] clause:c [gap]", "topic"),
+        ("topic:t COMMA bare:c", "topic"),
+        ("topic:t COMMA before:b [COMMA] clause:c", "topic_before"),
+    ),
+    # The node a request is about, said first: "for agg block A, ...", "on switch S, ...".
+    "topic": (
+        ("(OF|IN) node:p", None),
     ),
     "before": (
+        ("AFTER new_nodes:n auxes place:p", "added"),
         ("AFTER change:m", None),
         ("AFTER event:m", None),
         ("WITH state:m", None),
@@ -411,6 +456,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED place:p", "added"),
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "set_to"),
+        ("cap_target:t [auxes] BECOME amount:v", "set_to"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "set_to_rate"),
     ),
     "state": (
@@ -437,6 +483,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
+        ("new_nodes:n [COMMA] ADDED place:p", "add"),
     ),
     # ---------------------------------------------------------------- changes
     "change": (
@@ -456,8 +503,17 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD new_kind:k place:p (AND|COMMA|THEN|COMMA AND) CALL IT [AS] NAME:n", "add_called"),
         ("ADD new_kind:k place:p [COMMA] CALLED NAME:n", "add_called"),
         ("MAKE new_nodes:n [COMMA] [AS] [DIRECT] CHILD OF node:p", "add"),
+        ("ADD new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "add_more"),
+        ("new_nodes:n [auxes] ADDED AS [DIRECT] KIND_SG:k (OF|TO|IN|UNDER) node:p", "add_kinded"),
+        ("new_nodes:n [auxes] ADDED AS [DIRECT] CHILD (OF|TO|IN) node:p", "add"),
+        ("ADD new_nodes:n", "add_here"),
         ("GIVE node:p new_nodes:n", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
+    ),
+    # "... and port B to S2": more new nodes, each with its own parent.
+    "more_adds": (
+        ("new_nodes:n place:p", "adds_one"),
+        ("new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "adds_more"),
     ),
     "new_nodes": (
         ("new_node:n", "new_one"),
@@ -492,22 +548,32 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "update": (
         ("SET cap_target:t (TO|AS|IN|UPTO) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO) RATE:v [KIND]", "update"),
+        ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
+        ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
+        ("targets:t MODAL [auxes] RATE:v", "update"),
         ("MAKE cap_target:t amount:v", "update"),
         ("MAKE targets:t RATE:v [KIND]", "update"),
         ("MAKE targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("GIVE targets:t CAP (OF|EQ) amount:v", "update"),
         ("GIVE targets:t RATE:v [CAP]", "update"),
         ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "update"),
+        ("cap_target:t [auxes] BECOME amount:v", "update"),
+        ("MAKE cap_target:t EQ amount:v", "update"),
         ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "update"),
-        ("FOREACH set:t [COMMA] SET (ITS|THE) CAP TO amount:v", "update"),
-        ("FOREACH set:t [COMMA] SET CAP TO amount:v", "update"),
-        ("FOREACH set:t [COMMA] SET IT TO RATE:v", "update"),
+        ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
+        ("FOREACH each:t [COMMA] SET (IT|ITS CAP) (TO|AS) RATE:v", "update_each"),
+    ),
+    # What "for each" / "for all" ranges over: "for all ports in A", "for every port of S".
+    "each": (
+        ("set:s", None),
+        ("KIND_SG:k [DIRECT:d] [relative] loc:p [[COMMA] DEEP:e3] [filters:f]", "each_one"),
     ),
     "cap_target": (
         ("CAP (OF|FOR|AMONG) targets:t", None),
         ("targets:t POSS CAP", None),
         ("ITS CAP", "cap_of_it"),
+        ("[ALL] (KIND_SG|KIND_PL):k POSS CAP [DIRECT:d] loc:p", "set_poss_cap"),
     ),
     "amount": (
         ("NUM:v", None),
@@ -575,22 +641,22 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("filter:f [COMMA] (AND|COMMA) filters:rest", "filter_more"),
     ),
     "filter": (
-        ("WITH [CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
+        ("WITH [CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
         ("WITH cmp:c amount:v", "cap_filter"),
-        ("WITH [CAP] (OF|EQ) amount:v", "cap_equal"),
-        ("WITH CAP amount:v", "cap_equal"),
-        ("WITH [CAP] amount:v post:c [CAP]", "cap_post"),
-        ("WITH amount:v post:c [OF] [CAP]", "cap_post"),
-        ("(WHOSE|REL) CAP [auxes] cmp:c amount:v", "cap_filter"),
-        ("(WHOSE|REL) CAP [auxes] EQ amount:v", "cap_equal"),
-        ("(WHOSE|REL) CAP [auxes] amount:v post:c", "cap_post"),
-        ("(WHOSE|REL) CAP [auxes] RATE:v", "cap_equal"),
-        ("REL [auxes] HAVE [CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
-        ("REL [auxes] HAVE [CAP] amount:v post:c [OF] [CAP]", "cap_post"),
+        ("WITH [CAP:said] (OF|EQ) amount:v", "cap_equal"),
+        ("WITH CAP:said amount:v", "cap_equal"),
+        ("WITH [CAP:said] [OF] amount:v post:c [CAP:said]", "cap_post"),
+        ("WITH amount:v post:c [OF] [CAP:said]", "cap_post"),
+        ("(WHOSE|REL) CAP:said [auxes] cmp:c amount:v", "cap_filter"),
+        ("(WHOSE|REL) CAP:said [auxes] EQ amount:v", "cap_equal"),
+        ("(WHOSE|REL) CAP:said [auxes] amount:v post:c", "cap_post"),
+        ("(WHOSE|REL) CAP:said [auxes] RATE:v", "cap_equal"),
+        ("REL [auxes] HAVE [CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
+        ("REL [auxes] HAVE [CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
         ("REL [auxes] cmp:c RATE:v", "cap_filter"),
-        ("REL [auxes] speed:c amount:v", "cap_filter"),
+        ("REL [auxes] speed:c amount:v", "speed_filter"),
         ("cmp:c RATE:v", "cap_filter"),
-        ("speed:c amount:v", "cap_filter"),
+        ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
         ("WITH cmp:c NUM:v KIND_PL:k", "count_filter"),
         ("WITH NUM:v KIND_PL:k", "count_equal"),
@@ -600,6 +666,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REL [auxes] HAVE [EQ] NUM:v KIND_PL:k", "count_equal"),
         ("(WHOSE|REL) NAME_N [auxes] (STARTS|ENDS|HAVE|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("WITH NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
+        ("WITH NAME_N REL [auxes] (STARTS|ENDS|HAVE|LIKE):m NAME:t", "name_filter"),
+        ("(STARTS|ENDS):m NAME:t", "name_filter"),
         ("WITH [NAME_N] (STARTS|ENDS):m NAME:t", "name_filter"),
         ("(CALLED|NAME_N) (STARTS|ENDS|LIKE|HOLDING):m NAME:t", "name_filter"),
     ),
@@ -616,7 +684,17 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_PL:k", "count_metric"),
         ("NUMBER OF KIND_PL:k", "count_metric"),
         ("KIND_SG:k NUMBER", "count_metric"),
-        ("[SUM] CAP", "capacity_metric"),
+        ("[ITS] [SUM] CAP", "capacity_metric"),
+        ("ITS NUMBER OF KIND_PL:k", "count_metric"),
+    ),
+    # "by capacity", "according to their total capacity"
+    "by_cap": (
+        ("BY [ITS] [SUM] CAP", None),
+    ),
+    # Where a set is: in a node, in the whole graph, or (when not said) the whole graph.
+    "scope": (
+        ("loc:p", None),
+        ("in_graph", "whole_graph"),
     ),
     "sup": (
         ("(MOST|LEAST):d", None),
@@ -634,11 +712,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("RANK ranked:w", None),
         ("SUMV CAP (OF|FOR) set:s", "sum_set"),
         ("SUMV set:s POSS CAP", "sum_set"),
-        ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_of"),
+        ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_total"),
+        ("SUMV [ALL] CAP (OF|FOR) name_list:l", "sum_named"),
+        ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
     ),
     # What a request asks for, as a noun phrase.
     "what": (
         ("children:w", None),
+        ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("set:s", "list_set"),
         ("quantity:w", "value_read"),
         ("counted_np:w", None),
@@ -648,6 +729,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "bare": (
         ("children:w", None),
+        ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("counted_np:w", None),
         ("top:w", None),
         ("ranking:w", None),
@@ -667,7 +749,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
     ),
     "children": (
-        ("[ALL] [DIRECT] CHILD (OF|IN) node:p", "children"),
+        ("[ALL] [DIRECT] CHILD [NAME_N] (OF|IN) node:p", "children"),
+        ("[ALL] [DIRECT] CHILD", "children_here"),
         ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
         ("ITS [DIRECT] CHILD", "children_it"),
@@ -679,10 +762,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("EVERYTHING IN node:p DEEP", "descendants"),
     ),
     "quantity": (
-        ("[SUM] CAP (OF|FOR) node:p", "capacity_of"),
-        ("node:p POSS [SUM] CAP", "capacity_of"),
-        ("node:p [SUM] CAP", "capacity_of"),
-        ("ITS [SUM] CAP", "capacity_of_it"),
+        ("[SUM:t] CAP (OF|FOR) node:p", "capacity_of"),
+        ("node:p POSS [SUM:t] CAP", "capacity_of"),
+        ("node:p [SUM:t] CAP", "capacity_of"),
+        ("ITS [SUM:t] CAP", "capacity_of_it"),
         ("agg:a CAP (OF|AMONG|IN|FOR) set:s", "aggregate"),
         ("agg:a CAP (OF|AMONG|IN|FOR) ALL KIND_SG:k loc:p", "aggregate_kind"),
         ("agg:a CAP AMONG KIND_SG:k loc:p", "aggregate_kind"),
@@ -693,6 +776,11 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
         ("set:s POSS agg:a CAP", "aggregate"),
+        ("agg:a CAP (OF|AMONG|FOR) name_list:l", "aggregate_named"),
+    ),
+    # Two or more nodes by name: "ports A, B and C".
+    "name_list": (
+        ("[KIND:k] [NODE] [CALLED] NAME:n (COMMA|AND|COMMA AND) names:rest", "name_more"),
     ),
     "agg": (
         ("SUM:a", None),
@@ -712,16 +800,16 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NUMBER OF KIND_PL:k node:p HAVE", "count_kind"),
     ),
     "ranked": (
-        ("children:c BY CAP [order:o]", "rank"),
-        ("children:c [order:o] BY CAP", "rank"),
+        ("children:c by_cap [order:o]", "rank"),
+        ("children:c [order:o] by_cap", "rank"),
         ("children:c order:o", "rank_order_only"),
         ("set:s BY metric:m [order:o]", "rank_set"),
         ("set:s [order:o] BY metric:m", "rank_set"),
     ),
     "ranking": (
-        ("children:c [COMMA] RANK BY CAP [order:o]", "rank"),
-        ("children:c [COMMA] BY CAP [order:o]", "rank"),
-        ("children:c [COMMA] RANK [order:o] BY CAP", "rank"),
+        ("children:c [COMMA] RANK by_cap [order:o]", "rank"),
+        ("children:c [COMMA] by_cap [order:o]", "rank"),
+        ("children:c [COMMA] RANK [order:o] by_cap", "rank"),
         ("children:c RANK order:o", "rank_order_only"),
         ("children:c order:o", "rank_order_only"),
         ("set:s [COMMA] RANK BY metric:m [order:o]", "rank_set"),
@@ -734,8 +822,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) metric:m", "top_by"),
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) sup:d2 metric:m", "top"),
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
-        ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m loc:p", "top_one"),
-        ("KIND_SG:ks loc:p (WITH|HOLDING) sup:d metric:m", "top_one"),
+        ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
+        ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
+        ("(TOP|BOTTOM):d NUM:k KIND_PL:ks BY metric:m [scope:p]", "top_by_kind"),
     ),
     "ancestry": (
         ("KIND_SG:k (OF|FOR) node:p", "ancestor"),
@@ -764,6 +853,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k auxes [ALL] DESC:e (OF|IN) node:p", "kinds_q"),
+        ("WH KIND_PL:k auxes [ALL] [DIRECT] CHILD:d (OF|IN) node:p", "kinds_q"),
+        ("WH NODE auxes [ALL] [DIRECT] CHILD (OF|IN) node:p", "children_q"),
         ("WH KIND_PL:k [auxes] GRAPH [auxes] HAVE", "kinds_graph_q"),
         ("WH core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH core:s [auxes] HAVE have_test:f", "set_test_q"),
@@ -775,11 +868,17 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
         ("WH [auxes] node:p POSS PARENT", "parents"),
         ("WH [auxes] HAVE node:p", "parents"),
-        ("WH KIND_SG:ks (IN|OF) node:p [auxes] HAVE sup:d metric:m", "top_one"),
-        ("WH KIND_SG:ks [auxes] HAVE sup:d metric:m loc:p", "top_one"),
-        ("WH NUM:k KIND_PL:kp (IN|OF) node:p [auxes] HAVE sup:d metric:m", "top_q"),
-        ("WH [auxes] KIND_SG:ks (WITH|HOLDING) sup:d metric:m loc:p", "top_one"),
-        ("WH [auxes] KIND_SG:ks loc:p (WITH|HOLDING) sup:d metric:m", "top_one"),
+        ("WH KIND_SG:ks [scope:p] [auxes] HAVE sup:d metric:m", "top_one"),
+        ("WH KIND_SG:ks [auxes] HAVE sup:d metric:m [scope:p]", "top_one"),
+        ("WH NUM:k KIND_PL:kp [scope:p] [auxes] HAVE sup:d metric:m [scope:p2]", "top_q"),
+        ("WH [auxes] KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
+        ("WH [auxes] KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
+        ("WH children:c auxes KIND_PL:k", "kind_clause"),
+        ("core:s [filters:f] COMMA HOWMANY [auxes] [THERE] [auxes]", "count_q"),
+        ("children:c COMMA HOWMANY [auxes] [THERE] [auxes]", "count_children"),
+        ("AVG:a [COMMA] WH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
+        ("WH CAP [auxes] set:s [auxes] HAVE AVG:a", "avg_q"),
+        ("HOWMUCH [SUM] CAP [auxes] name_list:l [auxes] HAVE [SUM]", "sum_named"),
         ("WH [auxes] [NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
         ("HOWMANY core:s [filters:f] [auxes] [BE]", "count_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [THERE] [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
@@ -792,27 +891,27 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY (CHILD|NODE) [auxes] node:p [auxes] HAVE", "count_children_q"),
         ("HOWMANY (CHILD|NODE) [auxes] [BE] [DIRECT] IN node:p", "count_children_q"),
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
-        ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_q"),
-        ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_q"),
+        ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
+        ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_total"),
         ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] HAVE", "sum_q"),
         ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
         ("HOWMUCH CAP [auxes] set:s [auxes] HAVE AVG:a", "avg_q"),
         ("HOWFAST [auxes] node:p", "capacity_q"),
-        ("WH [SUM] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
+        ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
     "test": (
         ("cmp:c RATE:v", "cap_filter"),
-        ("speed:c amount:v", "cap_filter"),
+        ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
     ),
     "have_test": (
-        ("[CAP] [OF] cmp:c amount:v [OF] [CAP]", "cap_filter"),
+        ("[CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
         ("NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("NAME:t IN ITS NAME_N", "name_contains"),
-        ("[CAP] amount:v post:c [OF] [CAP]", "cap_post"),
-        ("CAP (OF|EQ) amount:v", "cap_equal"),
+        ("[CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
+        ("CAP:said (OF|EQ) amount:v", "cap_equal"),
         ("cmp:c NUM:v KIND_PL:k", "count_filter"),
         ("[EQ] NUM:v KIND_PL:k", "count_equal"),
     ),
@@ -832,6 +931,8 @@ EXPECTED: dict[str, str] = {
              "ports in <node name>'",
     "top": "'list the 3 switches in <node name> with the most ports'",
     "ancestor": "'which agg block contains <node name>'",
+    "total": "'what is the total capacity of <node name>' (every port below it) or 'what is the "
+             "capacity of <port or switch name>'",
     "any": "an add, remove, update, list, count, rank or value request, e.g. 'list the child "
            "nodes of ju1.a1.m1' or 'what is the capacity of ju1.a1.m1.s2c1.p1'",
 }

@@ -304,7 +304,13 @@ def run_plan(graph, steps):
         return value == limit
 
     def select(root, kind, axis):
-        if root is None:
+        if axis == 'named':
+            members = []
+            for name in root:
+                node = find(name)
+                if node is not None and node not in members:
+                    members.append(node)
+        elif root is None:
             members = list(nodes)
         else:
             start = find(root)
@@ -375,9 +381,12 @@ def run_plan(graph, steps):
     def list_nodes(members):
         return [nodes[n].get('name') for n in members]
 
-    def read_capacity(name):
+    def read_capacity(name, total=True):
+        # Without "total", only a port (its own) or a switch (its ports') has a capacity.
         node = find(name)
-        return None if node is None else capacity_of(node)
+        if node is None or not (total or has_kind(node, port_kind) or has_kind(node, switch_kind)):
+            return None
+        return capacity_of(node)
 
     def aggregate(function, members):
         if function == 'count':

@@ -44,9 +44,15 @@ def validate(parsed: Parsed, graph: nx.Graph) -> None:
             _require(step.container, known)
         elif isinstance(step, ir.CapacityOf):
             _require(step.name, known)
+            if not step.total and not {K.PORT, K.PACKET_SWITCH} & set(known[step.name]):
+                raise QueryError(
+                    f"{step.name!r} is a {'/'.join(known[step.name]) or 'node'}: capacity is a "
+                    "port's attribute (a switch's is its ports' total), so it has none of its "
+                    "own", expected="'what is the total capacity of <node name>' (every port "
+                    "below it) or the capacity of a port or switch")
         elif isinstance(step, (ir.ListNodes, ir.Aggregate, ir.Top, ir.RemoveAll, ir.UpdateAll)):
-            if step.nodes.root is not None:
-                _require(step.nodes.root, known)
+            for name in step.nodes.roots:
+                _require(name, known)
         elif isinstance(step, ir.ForEachAdd) and not any(
             kinds and kinds[0] == step.parent_kind for kinds in known.values()
         ):

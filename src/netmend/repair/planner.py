@@ -73,6 +73,8 @@ MAX_NODES = 300_000  # partial sets visited per search
 PLAIN_BUDGET = 150  # re-simulations of the heavier-but-plain attempt before holding collateral
 KEEP_SLACK = 6  # weight the rules holding collateral may add
 MAX_KEPT = 12  # collateral probes the planner tries to hold with extra rules
+MAX_CHAINED = 3  # near-safe edit sets a two-step repair starts from
+MAX_CHAIN_DEPTH = 1  # a repair of a repair's side effects, not of its own
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,9 @@ class _Search:
         self._rows: list | None = None
         self._landings: dict[tuple[str, str], list] = {}
         self._spares: dict[tuple[str, str], bool] = {}
+        # edit sets that reach their changes but move other probes, fewest moved first
+        self._near: list[tuple[int, tuple[Edit, ...], tuple[tuple[str, str, bool], ...]]] = []
+        self.chain_depth = 0
 
     # -- simulation ------------------------------------------------------------
 
@@ -340,6 +345,7 @@ class _Search:
                     orphans.append((index, f"{change.source} -> {change.target} (want {change.expected}; {side})"))
                 for edit in found:
                     raw.setdefault(edit, set()).add(req)
+        raw = _merge_same_text(raw)
         for edit, covers in self._grouped(raw).items():
             raw.setdefault(edit, set()).update(covers)
         out = [_Candidate(e, frozenset(c)) for e, c in raw.items()]
@@ -705,6 +711,15 @@ class _Search:
         probes (collateral), candidates keeping those probes as they are join
         the pool and the search starts over (re-simulations are cached).
         """
+        try:
+            return self._search_holding(cands, targets, max_edits)
+        except NoPlan:
+            chained = self._chain(targets, max_edits)
+            if chained is None:
+                raise
+            return chained
+
+    def _search_holding(self, cands: Sequence[_Candidate], targets: frozenset[int], max_edits: int) -> tuple[Edit, ...] | None:
         pool = [c for c in cands if any(self.reqs[r][0] in targets for r in c.covers)]
         keeping = 0  # requirements "hold this collateral probe", added round by round
         limit = None
@@ -732,6 +747,10 @@ class _Search:
                     self.budget = saved - (min(saved, PLAIN_BUDGET) - max(self.budget, 0))
                 if plain is not None:
                     return plain
+                # a second fault the first repair uncovers: repair it on the policies that repair leaves
+                chained = self._chain(targets, max_edits)
+                if chained is not None:
+                    return chained
             covers: dict[Edit, set[int]] = {c.edit: set(c.covers) for c in pool}
             fresh: dict[Edit, set[int]] = {}
             for probe in collateral:
@@ -754,7 +773,82 @@ class _Search:
                 covers.setdefault(edit, set()).update(cover)
             limit = self.collateral_weight + KEEP_SLACK  # the near-safe repair plus rules holding its collateral
             pool = sorted((_Candidate(e, frozenset(c)) for e, c in covers.items()), key=lambda c: (c.edit.weight, edit_sort_key(c.edit)))
-        return self._search(pool, targets, max_edits, stop_at_collateral=False)[0]
+        found = self._search(pool, targets, max_edits, stop_at_collateral=False)[0]
+        return found if found is not None else self._chain(targets, max_edits)
+
+    def _note_near(self, edits: tuple[Edit, ...], missed: tuple[tuple[str, str, bool], ...]) -> None:
+        entry = (len(missed), edits, missed)
+        if any(e[1] == edits for e in self._near):
+            return
+        self._near.append(entry)
+        self._near.sort(key=lambda e: (e[0], plan_weight(e[1]), [edit_sort_key(x) for x in e[1]]))
+        del self._near[MAX_CHAINED:]
+
+    def _chain(self, targets: frozenset[int], max_edits: int) -> tuple[Edit, ...] | None:
+        """A repair in two steps: an edit set that reaches ``targets`` but moves other
+        probes, then a repair of those probes planned on the policies it leaves.
+
+        A second fault a first one hides (a policy that selects no pod, so its
+        broken egress rule shows only once its selector is restored) is found
+        so: its damage exists only in the world after the first repair. The
+        union is accepted only when its edits commute (applying them together
+        gives the same objects as in sequence) and it verifies on the model.
+        """
+        if self.chain_depth >= MAX_CHAIN_DEPTH:
+            return None
+        for _count, first, moved in list(self._near):
+            if len(first) >= max_edits:
+                continue
+            objects = dict(self.objects)
+            by_policy: dict[str, list[Edit]] = {}
+            for edit in first:
+                by_policy.setdefault(edit.key, []).append(edit)
+            try:
+                for key, group in by_policy.items():
+                    objects[key] = apply_edits(self.objects[key], group)
+                after = _Search(
+                    self.cluster, objects, self.intent, self.dns, self.editable, self.prober, self.externals, self.networks
+                )
+            except (K8sError, EmissionError):
+                continue
+            after.chain_depth = self.chain_depth + 1
+            probes = {(s, t) for s, t, _ in moved}
+            goals = frozenset(i for i, c in enumerate(after.changes) if (c.source, c.target) in probes)
+            if not goals:
+                continue
+            try:
+                cands, orphans = after.candidates()
+                if any(i in goals for i, _ in orphans):
+                    continue
+                second = after.search(cands, goals, max_edits - len(first))
+            except (NoPlan, EmissionError):
+                continue
+            if not second:
+                continue
+            union = (*first, *second)
+            if not self._commute(first, second):
+                continue
+            try:
+                if self.reaches(union, targets):
+                    return union
+            except EmissionError:
+                continue
+        return None
+
+    def _commute(self, first: Sequence[Edit], second: Sequence[Edit]) -> bool:
+        """Whether ``second`` (planned on the objects ``first`` leaves) means the same
+        applied together with ``first`` to the objects as read."""
+        for key in {e.key for e in second}:
+            mine = [e for e in first if e.key == key]
+            theirs = [e for e in second if e.key == key]
+            try:
+                together = apply_edits(self.objects[key], [*mine, *theirs])
+                stepwise = apply_edits(apply_edits(self.objects[key], mine), theirs)
+            except EmissionError:
+                return False
+            if together != stepwise:
+                return False
+        return True
 
     def _search(
         self, pool: list[_Candidate], targets: frozenset[int], max_edits: int, *, stop_at_collateral: bool, extra: int = 0,
@@ -817,6 +911,7 @@ class _Search:
                     if not missed:
                         return edits, ()
                     if not any((s, t) in wanted for s, t, _ in missed):
+                        self._note_near(edits, missed)
                         # keep only the smallest collateral: the repairs nearest to safe
                         if not collateral or len(missed) < fewest:
                             collateral, fewest = {}, len(missed)
@@ -860,6 +955,28 @@ class _Search:
                     edits, changed = rest, True
                     break
         return edits
+
+
+def _text_identity(edit: Edit) -> tuple:
+    """What an edit writes into the policy text, whatever direction proposed it."""
+    if isinstance(edit, SetValue):
+        return ("value", edit.key, edit.path, edit.value)
+    if isinstance(edit, SetPodSelector):
+        return ("selector", edit.key, edit.labels)
+    return ("edit", edit)
+
+
+def _merge_same_text(raw: Mapping[Edit, set[int]]) -> dict[Edit, set[int]]:
+    """One candidate per text change: a podSelector restored for an ingress and for an
+    egress requirement is one edit covering both (two would clash on one field)."""
+    groups: dict[tuple, list[Edit]] = {}
+    for edit in raw:
+        groups.setdefault(_text_identity(edit), []).append(edit)
+    out: dict[Edit, set[int]] = {}
+    for members in groups.values():
+        members.sort(key=lambda e: (e.weight, edit_sort_key(e)))
+        out[members[0]] = set().union(*(raw[m] for m in members))
+    return out
 
 
 def _block_holds(peer: Peer, ip) -> bool:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from netmend.route.pingall import Pingall
 from netmend.route.topology import Topology
 
+Pair = tuple[str, str]
+
 
 @dataclass(frozen=True)
 class Evidence:
@@ -79,3 +81,24 @@ class Evidence:
             frozenset(hosts),
             frozenset(topology.interface(k) for k in sorted(subnets)),
         )
+
+
+def host_route_failures(topology: Topology, host: str) -> frozenset[Pair]:
+    """The pairs that fail when ``host`` alone has no working default route.
+
+    The host still reaches its own subnet, so it loses every node outside
+    it both ways (a reply cannot leave either), and the router too unless
+    the router is pinged on the host's subnet; the router still reaches the
+    host from its on-link address.
+
+    >>> sorted(host_route_failures(Topology("p_", 2, 1), "p_h2"))
+    [('p_h1', 'p_h2'), ('p_h2', 'p_h1'), ('p_h2', 'p_r0')]
+    """
+    me = topology.host(host)
+    out: set[Pair] = set()
+    for other in topology.hosts:
+        if other.subnet != me.subnet:
+            out |= {(host, other.name), (other.name, host)}
+    if topology.router_target != me.gateway:  # pinged off the host's subnet
+        out.add((host, topology.router))
+    return frozenset(out)

@@ -5,9 +5,10 @@ the router program (:func:`netmend.route.program.router_program`): it reads
 the state, decides on the router and fixes only what deviates, for every
 topology the pingall's node list allows (the router's interfaces pick one).
 When the loss remains, a later turn diagnoses the state that program printed
-(:func:`netmend.route.diagnose.diagnose`) and sends the exact fixes; when the
-router conforms and one host is the odd one out, that host's default route is
-checked. A pingall without loss is answered with a read-only command (the
+(:func:`netmend.route.diagnose.diagnose`) and sends the exact fixes. A host
+goes first only when its own broken default route explains the pingall exactly
+and no router fault can (:func:`host_suspect`); when the router conforms and
+one host is the odd one out, that host's default route is checked. A pingall without loss is answered with a read-only command (the
 evaluator asks once more on the winning turn and never runs it).
 """
 
@@ -18,7 +19,7 @@ import json
 from dataclasses import dataclass
 
 from netmend.route.diagnose import diagnose
-from netmend.route.evidence import Evidence
+from netmend.route.evidence import Evidence, host_route_failures
 from netmend.route.intent import RouterIntent, from_topology
 from netmend.route.pingall import Pingall
 from netmend.route.program import (
@@ -57,31 +58,31 @@ def _pattern(p: Pingall) -> str:
 
 
 def host_suspect(p: Pingall, topologies: tuple[Topology, ...]) -> str | None:
-    """The one host every failing pair involves, when the router still reaches it.
+    """The host whose own broken default route explains the pingall exactly, if no router fault can.
 
-    That is a host's own routing going wrong, not the router's, unless a
-    router fault can look the same: a host alone in the router's first
-    subnet that still reaches the router (a FORWARD drop of that subnet
-    looks exactly so), so then the router goes first.
+    For each topology the pingall's nodes allow, the failures are compared
+    with those of one host without a working default route
+    (:func:`~netmend.route.evidence.host_route_failures`). A router fault acts
+    on a subnet, an interface or everything it forwards, and one aimed at a
+    single host also cuts the router's own pings to that host, which a host
+    fault never does. So a matching host is the one suspect unless, in a
+    topology where it matches, it is alone in its subnet and still reaches the
+    router: then forwarding for that subnet broken on the router fails the same
+    pairs, and the router goes first.
     """
-    failures = p.failures()
-    router = topologies[0].router
+    failures = frozenset(p.failures())
     if not failures:
         return None
-    common = set(failures[0]) - {router}
-    for pair in failures[1:]:
-        common &= set(pair)
-    if len(common) != 1:
-        return None
-    (host,) = common
-    if not p.reached[(router, host)]:
-        return None
-    if not p.reached[(host, router)]:
-        return host
+    found: set[str] = set()
     for t in topologies:
-        if sum(1 for h in t.hosts if h.subnet == t.host(host).subnet) < 2:
-            return None
-    return host
+        for h in t.hosts:
+            if host_route_failures(t, h.name) != failures:
+                continue
+            alone = all(o.subnet != h.subnet for o in t.hosts if o.name != h.name)
+            if alone and p.reached[(h.name, t.router)]:
+                return None
+            found.add(h.name)
+    return found.pop() if len(found) == 1 else None
 
 
 def _host_reply(host: str, topologies: tuple[Topology, ...], p: Pingall, why: str) -> Reply:

@@ -9,7 +9,7 @@ in which policy it applies) from the policy text alone; a task draws one
 site with a private ``random.Random`` seeded by (seed, kind, index,
 attempt), so a task never depends on how many others are drawn. The
 ``pair`` family stacks two random single faults (any kinds, any
-policies). Draws that leave every probe as expected are redrawn.
+policies); ``pair-same-policy`` strikes one policy twice. Draws that leave every probe as expected are redrawn.
 
 A fault is stored as the policy's whole spec after it, so applying a task
 is replaying specs in order.
@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 PAIR = "pair"
+SAME_POLICY_PAIR = "pair-same-policy"  # two faults of any kinds in one policy
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 _OPPOSITE = {"In": "NotIn", "NotIn": "In", "Exists": "DoesNotExist", "DoesNotExist": "Exists"}
 Site = tuple[str, Callable[[dict, random.Random], str]]  # (where, mutate spec in place -> detail)
@@ -308,6 +309,71 @@ def _rule_sites(spec: dict, what: str) -> list[Site]:
     return out
 
 
+def _emptied_sites(spec: dict, what: str) -> list[Site]:
+    """A structure replaced by ``{}``: the policy's podSelector (it then selects
+    every pod of its namespace) or a whole rule (it then admits everything)."""
+    out = []
+    if what == "pod-selector":
+        if spec.get("podSelector"):
+            def mutate(s, rng):
+                old = json.dumps(s["podSelector"], sort_keys=True)
+                s["podSelector"] = {}
+                return f"podSelector: {old} -> {{}}"
+            out.append(("podSelector", mutate))
+        return out
+    for field, _peers, i, rule in _rules(spec):
+        if not rule:
+            continue
+
+        def mutate(s, rng, field=field, i=i):
+            s[field][i] = {}
+            return f"{field}[{i}]: replaced by {{}} (allow-all)"
+        out.append((f"{field}[{i}]", mutate))
+    return out
+
+
+def _values_none_sites(spec: dict) -> list[Site]:
+    """Every value of an ``In`` expression misspelt: the selector selects nothing."""
+    out = []
+    for where, sel, _ in _selectors(spec):
+        for i, expr in enumerate(sel.get("matchExpressions") or []):
+            if expr.get("operator") != "In":
+                continue
+
+            def mutate(s, rng, where=where, i=i):
+                e = _find(s, where)["matchExpressions"][i]
+                old = list(e["values"])
+                e["values"] = sorted({_typo(v, rng) for v in old} - set(old)) or [old[0] + "x"]
+                return f"{where}.matchExpressions[{i}].values: {old} -> {e['values']}"
+            out.append((f"{where}.matchExpressions[{i}]", mutate))
+    return out
+
+
+def _dns_label_sites(spec: dict) -> list[Site]:
+    """A label of the peer of a DNS egress rule (port 53) misspelt, value or key."""
+    out = []
+    for i, rule in enumerate(spec.get("egress") or []):
+        if not any(p.get("port") == 53 for p in rule.get("ports") or []):
+            continue
+        for k, peer in enumerate(rule.get("to") or []):
+            for key in ("podSelector", "namespaceSelector"):
+                labels = (peer.get(key) or {}).get("matchLabels") or {}
+                for label in sorted(labels):
+                    def mutate(s, rng, i=i, k=k, key=key, label=label):
+                        ml = s["egress"][i]["to"][k][key]["matchLabels"]
+                        where = f"egress[{i}].to[{k}].{key}.matchLabels"
+                        if rng.random() < 0.5 and label != "kubernetes.io/metadata.name":
+                            new = _typo(label.rpartition("/")[2], rng)
+                            new = label.rpartition("/")[0] + ("/" if "/" in label else "") + new
+                            ml[new] = ml.pop(label)
+                            return f"{where}: key {label} -> {new}"
+                        old = ml[label]
+                        ml[label] = _typo(old, rng)
+                        return f"{where}.{label}: {old} -> {ml[label]}"
+                    out.append((f"egress[{i}].to[{k}].{key}.{label}", mutate))
+    return out
+
+
 # kind -> site finder (spec, context) -> sites
 KINDS: dict[str, Callable[[dict, Mapping], list[Site]]] = {
     "pod-selector-value": lambda s, c: _label_value_sites(s, "policy"),
@@ -335,8 +401,12 @@ KINDS: dict[str, Callable[[dict, Mapping], list[Site]]] = {
     "allow-all-added": lambda s, c: _rule_sites(s, "allow-all"),
     "rule-peers-dropped": lambda s, c: _rule_sites(s, "peers"),
     "rule-ports-dropped": lambda s, c: _rule_sites(s, "ports"),
+    "pod-selector-emptied": lambda s, c: _emptied_sites(s, "pod-selector"),
+    "rule-emptied": lambda s, c: _emptied_sites(s, "rule"),
+    "expression-values-none": lambda s, c: _values_none_sites(s),
+    "dns-peer-label": lambda s, c: _dns_label_sites(s),
 }
-FAMILIES: tuple[str, ...] = (*KINDS, PAIR)
+FAMILIES: tuple[str, ...] = (*KINDS, PAIR, SAME_POLICY_PAIR)
 
 
 def sites(kind: str, policies: Mapping[str, dict], contexts: Mapping[str, Mapping]) -> list[tuple[str, str, Callable]]:
@@ -372,18 +442,25 @@ def draw_mutation(kind: str, rng: random.Random, policies: Mapping[str, dict], c
 def draw_faults(family: str, index: int, seed: int, policies: Mapping[str, dict], contexts: Mapping[str, Mapping], attempt: int) -> tuple[Mutation, ...] | None:
     """The faults of task ``index`` of ``family`` (``None``: nothing to strike)."""
     rng = random.Random(f"netmend-fuzz:{seed}:{family}:{index}:{attempt}")
-    if family != PAIR:
+    if family not in (PAIR, SAME_POLICY_PAIR):
         one = draw_mutation(family, rng, policies, contexts)
         return None if one is None else (one,)
     current = dict(policies)
-    out = []
+    out: list[Mutation] = []
     for _ in range(2):
-        kinds = [k for k in KINDS if sites(k, current, contexts)]
-        one = draw_mutation(rng.choice(kinds), rng, current, contexts)
+        # the second fault of a same-policy pair strikes the policy of the first
+        scope = {out[0].policy: current[out[0].policy]} if out and family == SAME_POLICY_PAIR else current
+        kinds = [k for k in KINDS if sites(k, scope, contexts)]
+        if not kinds:
+            return None
+        one = draw_mutation(rng.choice(kinds), rng, scope, contexts)
         if one is None:
             return None
         out.append(one)
         current = one.apply(current)
+    if family == SAME_POLICY_PAIR:  # one policy, so one stored spec: the last
+        first, second = out
+        return (Mutation(SAME_POLICY_PAIR, first.policy, f"{first.kind}: {first.detail}; {second.kind}: {second.detail}", second.spec),)
     return tuple(out)
 
 

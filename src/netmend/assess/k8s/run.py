@@ -7,12 +7,11 @@ success, safety, iterations and latency per family.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
+from netmend.assess.agents import chosen_agent
 from netmend.assess.k8s.app import load_app
 from netmend.assess.k8s.harness import (
     Setup,
@@ -24,7 +23,7 @@ from netmend.assess.k8s.harness import (
     visible_tasks,
 )
 from netmend.assess.k8s.inject import FAMILIES, InjectionError
-from netmend.assess.report import Outcome, summarize
+from netmend.assess.report import Outcome, add_iterations, summarize
 from netmend.repair.netarena import MAX_ITERATIONS
 
 
@@ -67,35 +66,6 @@ def parse_families(text: str, faults: str = "netarena") -> tuple[str, ...]:
     return tuple(f for f in known if f in chosen)
 
 
-class SyncA2A:
-    """A blocking wrapper around the assess package's async A2A client."""
-
-    def __init__(self, url: str):
-        from netmend.assess.a2a_client import A2AAgent
-
-        self._loop = asyncio.new_event_loop()
-        self._agent = A2AAgent(url)
-        self._loop.run_until_complete(self._agent.__aenter__())
-
-    def __call__(self, prompt: str) -> str | None:
-        reply, _problem = self._loop.run_until_complete(self._agent.ask(prompt))
-        return reply
-
-    def close(self) -> None:
-        """Close the connection and the private event loop."""
-        try:
-            self._loop.run_until_complete(self._agent.__aexit__(None, None, None))
-        finally:
-            self._loop.close()
-
-
-def in_process_agent() -> Callable[[str], str]:
-    """The agent's own entry point (the route a served agent takes)."""
-    from netmend.agent import respond
-
-    return respond
-
-
 def outcome(result: TaskResult) -> Outcome:
     """The generic outcome of one task (latency: mean per reply)."""
     return Outcome(result.family, result.success, result.safe, result.mean_latency_s)
@@ -105,39 +75,8 @@ def summary_of(results: Sequence[TaskResult], families: Iterable[str] = FAMILIES
     """The generic summary plus iterations (overall and per family)."""
     ran = {r.family for r in results}
     summary = summarize((outcome(r) for r in results), group_order=tuple(f for f in families if f in ran))
-    summary["avg_iterations"] = sum(r.iterations for r in results) / len(results) if results else 0.0
-    for family, stats in summary["by_family"].items():
-        mine = [r.iterations for r in results if r.family == family]
-        stats["avg_iterations"] = sum(mine) / len(mine)
+    add_iterations(summary, ((r.family, r.iterations) for r in results))
     return summary
-
-
-def iterations_table(summary: dict[str, Any]) -> str:
-    """Mean iterations per family, as a two-column table."""
-    rows = [(name, f"{stats['avg_iterations']:.2f}") for name, stats in summary["by_family"].items()]
-    rows.append(("total", f"{summary['avg_iterations']:.2f}"))
-    width = max(len(name) for name, _ in [("family", ""), *rows])
-    lines = [f"{'family'.ljust(width)}  iterations"]
-    lines += [f"{name.ljust(width)}  {value.rjust(10)}" for name, value in rows]
-    return "\n".join(lines)
-
-
-def write_iterations_plot(summary: dict[str, Any], out_dir: str | Path, *, title: str) -> Path:
-    """``iterations.png``: mean turns per family (NetArena's third metric)."""
-    from netmend.assess.plots import _bar_chart  # the package's one bar-chart style
-
-    path = Path(out_dir) / "iterations.png"
-    labels = list(summary["by_family"])
-    _bar_chart(
-        path,
-        labels,
-        [summary["by_family"][f]["avg_iterations"] for f in labels],
-        title=f"{title}: mean iterations by family (overall {summary['avg_iterations']:.2f})",
-        ylabel="iterations",
-        color="tab:purple",
-        percent=False,
-    )
-    return path
 
 
 def assess_k8s(
@@ -153,13 +92,6 @@ def assess_k8s(
         tasks = fuzz_tasks(setup, config.per_type, config.seed, config.families, config.dns)
     else:
         tasks = visible_tasks(setup, config.per_type, config.seed, config.families, config.dns)
-    closer = None
-    if agent is None:
-        if config.agent_url:
-            remote = SyncA2A(config.agent_url)
-            agent, closer = remote, remote.close
-        else:
-            agent = in_process_agent()
     live = None
     if config.probes == "live":  # the same tasks, measured with real packets
         from netmend.lab.live import LiveProber
@@ -168,14 +100,13 @@ def assess_k8s(
         setup = replace(setup, measure=lambda cluster: live.run(cluster.policies))
     results = []
     try:
-        for task in tasks:
-            result = run_task(setup, task, agent, dns=config.dns, max_iterations=config.max_iterations)
-            results.append(result)
-            if progress is not None:
-                progress(result)
+        with chosen_agent(agent, config.agent_url) as ask:
+            for task in tasks:
+                result = run_task(setup, task, ask, dns=config.dns, max_iterations=config.max_iterations)
+                results.append(result)
+                if progress is not None:
+                    progress(result)
     finally:
-        if closer is not None:
-            closer()
         if live is not None:
             live.close()
     return tuple(results), summary_of(results, config.families)

@@ -284,9 +284,10 @@ class Rank:
 @dataclass(frozen=True)
 class Nodes:
     """A node set; ``filters`` are ``('capacity'|('count', kind), op, value)`` or
-    ``('name', 'contains'|'prefix'|'suffix', text)`` tuples."""
+    ``('name', 'contains'|'prefix'|'suffix', text)`` tuples. With axis ``named`` the set is
+    the first node called each of ``root`` (a tuple of names), in that order, each once."""
 
-    root: str | None
+    root: str | tuple[str, ...] | None
     kind: str | None
     axis: str = "descendants"
     filters: tuple = ()
@@ -301,9 +302,14 @@ class ListNodes:
 
 @dataclass(frozen=True)
 class CapacityOf:
-    """The capacity of the first node called ``name`` (None when there is none)."""
+    """The capacity of the first node called ``name`` (None when there is none).
+
+    Without ``total`` only a port (its attribute) or a packet switch (its ports'
+    sum) has one; anything else answers None.
+    """
 
     name: str
+    total: bool = False
 
 
 @dataclass(frozen=True)
@@ -411,7 +417,10 @@ def _keeps(graph: Any, node: Any, rule: tuple) -> bool:
 
 def node_set(graph: Any, nodes: Nodes) -> list:
     """The members of ``nodes``, in breadth-first order (graph order for the whole graph)."""
-    if nodes.root is None:
+    if nodes.axis == "named":
+        found = (_first_named(graph, name) for name in nodes.root)
+        members = list(dict.fromkeys(n for n in found if n is not None))
+    elif nodes.root is None:
         members = list(graph.nodes)
     else:
         start = _first_named(graph, nodes.root)
@@ -448,7 +457,10 @@ def _apply_own(step: Step, graph: Any) -> Any:
         return [graph.nodes[n].get("name") for n in node_set(graph, step.nodes)]
     if isinstance(step, CapacityOf):
         node = _first_named(graph, step.name)
-        return None if node is None else node_capacity(graph, node)
+        attrs = None if node is None else graph.nodes[node]
+        if attrs is None or not (step.total or _holds(attrs, PORT) or _holds(attrs, SWITCH)):
+            return None
+        return node_capacity(graph, node)
     if isinstance(step, Aggregate):
         return aggregate(graph, step.function, step.nodes)
     if isinstance(step, TopK):

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from netmend.assess.report import Outcome, summarize
+from netmend.assess.agents import chosen_agent
+from netmend.assess.report import Outcome, add_iterations, summarize
 from netmend.assess.route import legit
 from netmend.assess.route.envelopes import PROMPT_TYPES, wrap
 from netmend.assess.route.faults import FAMILIES, Fault, FaultError, draw_family
@@ -265,12 +266,6 @@ def run_task(
     return result
 
 
-def in_process_agent() -> Callable[[str], str]:
-    from netmend.agent import respond
-
-    return respond
-
-
 def summary_of(results: Sequence[TaskResult], families: Sequence[str]) -> dict[str, Any]:
     """The generic summary plus iterations, real-fault iterations and kept configuration."""
     summary = summarize((Outcome(r.family, r.success, r.safe, r.mean_latency_s) for r in results), group_order=tuple(families))
@@ -278,7 +273,7 @@ def summary_of(results: Sequence[TaskResult], families: Sequence[str]) -> dict[s
     def mean(values: list[int]) -> float:
         return sum(values) / len(values) if values else 0.0
 
-    summary["avg_iterations"] = mean([r.iterations for r in results])
+    add_iterations(summary, ((r.family, r.iterations) for r in results))
     real = [r for r in results if r.first_loss > 0]
     summary["real_faults"] = len(real)
     summary["avg_iterations_real"] = mean([r.iterations for r in real])
@@ -288,7 +283,6 @@ def summary_of(results: Sequence[TaskResult], families: Sequence[str]) -> dict[s
     summary["lost_to_repair"] = sum(len(r.lost_to_repair) for r in results)
     for family, stats in summary["by_family"].items():
         mine = [r for r in results if r.family == family]
-        stats["avg_iterations"] = mean([r.iterations for r in mine])
         stats["kept"] = sum(r.kept for r in mine) / len(mine)
     summary["by_prompt_type"] = {
         kind: {"n": len(mine), "correctness": sum(r.success for r in mine) / len(mine), "safety": sum(r.safe for r in mine) / len(mine)}
@@ -318,24 +312,11 @@ def assess_route(
     topology = Topology(prefix_for(config.seed), config.switches, config.hosts)
     if config.switches < 2:
         raise FaultError("Route faults need at least two subnets (--switches 2 or more)")
-    closer = None
-    if agent is None:
-        if config.agent_url:
-            from netmend.assess.k8s.run import SyncA2A  # the rooms' one blocking A2A wrapper
-
-            remote = SyncA2A(config.agent_url)
-            agent, closer = remote, remote.close
-        else:
-            agent = in_process_agent()
     results: list[TaskResult] = []
-    try:
-        with RouterLab.start(fidelity=config.fidelity, tied=True) as lab:
-            for task_id, family, prompt_type, rng in tasks(config):
-                result = run_task(lab, topology, task_id, family, prompt_type, rng, agent, config)
-                results.append(result)
-                if progress is not None:
-                    progress(result)
-    finally:
-        if closer is not None:
-            closer()
+    with chosen_agent(agent, config.agent_url) as ask, RouterLab.start(fidelity=config.fidelity, tied=True) as lab:
+        for task_id, family, prompt_type, rng in tasks(config):
+            result = run_task(lab, topology, task_id, family, prompt_type, rng, ask, config)
+            results.append(result)
+            if progress is not None:
+                progress(result)
     return tuple(results), summary_of(results, config.families)

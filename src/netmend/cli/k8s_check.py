@@ -1,0 +1,76 @@
+"""``netmend k8s check``: do the policies satisfy an intent? Exit codes for CI."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from netmend.cli.k8s_inputs import BadInput, Inputs, file_uri, load_inputs, read_intent
+
+FORMATS = ("text", "json", "junit", "sarif")
+
+
+def input_options(func):
+    """``--manifests``, ``--policies`` and ``--dns``, as ``k8s probe`` takes them."""
+    func = click.option(
+        "--dns", type=click.Choice(["require", "ignore"]), default="require", show_default=True,
+        help="require: a source must reach kube-dns on UDP 53 to resolve a Service name; ignore: skip that step.",
+    )(func)
+    func = click.option(
+        "--policies", "policies", multiple=True, type=click.Path(exists=True),
+        help="NetworkPolicy file or directory; repeatable. Replaces the demo's policies; adds to --manifests'.",
+    )(func)
+    return click.option(
+        "--manifests", "manifests", multiple=True, type=click.Path(exists=True),
+        help="Manifest file or directory (YAML or kubectl JSON); repeatable. Default: the built-in demo.",
+    )(func)
+
+
+def format_option(func):
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+                        help="text for people, json for scripts, junit and sarif for CI systems.")(func)
+
+
+def run_check(inputs: Inputs, intent_path: str, *, dns: bool, fmt: str, repair: bool,
+              kubectl_args: tuple[str, ...] = ()) -> int:
+    """Check, print the report, return the exit code (0 every assertion holds, 1 one fails)."""
+    from netmend.k8s import K8sError
+    from netmend.k8s.check import check as check_assertions
+    from netmend.k8s.reports import CheckReport, render_check
+
+    assertions = read_intent(intent_path)
+    try:
+        results = check_assertions(inputs.cluster, assertions, dns=dns)
+    except K8sError as exc:
+        raise BadInput(f"{intent_path}: {exc}") from None
+    suggestions = {}
+    if repair and any(not r.holds for r in results):
+        from netmend.repair.suggest import suggest
+
+        objects = inputs.policy_objects()
+        for r in results:
+            s = suggest(inputs.cluster, objects, r, dns=dns, kubectl_args=kubectl_args)
+            if s is not None:
+                suggestions[r.assertion.name] = s
+    report = CheckReport(
+        intent=intent_path, dns=dns, results=results, suggestions=suggestions,
+        intent_uri=file_uri(intent_path),
+        policy_uris={key: file_uri(path) for key, path in inputs.policy_files.items()},
+    )
+    click.echo(render_check(report, fmt), nl=False)
+    return 0 if all(r.holds for r in results) else 1
+
+
+@click.command("check")
+@click.option("--intent", "intent_path", required=True, type=click.Path(dir_okay=False),
+              help="Intent as code (assertions:), or a matrix / allow-deny intent as k8s repair reads.")
+@input_options
+@format_option
+@click.option("--repair/--no-repair", "repair", default=True, show_default=True,
+              help="Plan a suggested repair for each failing assertion.")
+def check(intent_path: str, manifests, policies, dns: str, fmt: str, repair: bool) -> None:
+    """Check the policies against an intent: exit 0 when every assertion holds, 1 when one
+    fails, 2 on bad input. Failing assertions say which policy decides and how to repair it."""
+    inputs = load_inputs(manifests, policies, dns=dns == "require")
+    sys.exit(run_check(inputs, intent_path, dns=dns == "require", fmt=fmt, repair=repair))

@@ -1,0 +1,175 @@
+"""``netmend k8s repair --manifests ... --policies DIR --intent F --write-to DIR2``: no cluster.
+
+The policies kept in git are repaired as files: the plan is made and
+verified by the same planner as on a live cluster, its patches are applied to
+the files as written (comments and layout kept), the result is parsed back
+and re-verified, and only then is DIR2 written: a mirror of DIR with the
+touched files rewritten and every other file copied byte for byte. The
+unified diff of every touched file is printed. Nothing is written when any
+step fails.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import click
+
+from netmend.cli.k8s_inputs import BadInput, Inputs, load_inputs, read_intent
+
+
+def _stated(intent_path: str, inputs: Inputs, dns: bool):
+    """The probes the repair must set: the intent's cells, or the failing connections
+    of intent-as-code assertions restated as probes."""
+    from netmend.k8s import K8sError
+    from netmend.k8s.check import check
+
+    assertions = read_intent(intent_path)
+    try:
+        results = check(inputs.cluster, assertions, dns=dns)
+    except K8sError as exc:
+        raise BadInput(f"{intent_path}: {exc}") from None
+    cells = [c for r in results for c in r.assertion.cells]
+    if cells:  # probe-matrix intent: every cell is stated, holding or not
+        return [(s, t, r.assertion.allow) for r in results for s, t in r.assertion.cells]
+    unprobed = [r.assertion.name for r in results if r.unprobed]
+    if unprobed:
+        raise click.ClickException(
+            f"{intent_path}: assertion(s) {', '.join(unprobed)} fail on connections no Service port stands for; "
+            "the planner repairs connections to Services"
+        )
+    failing = [p for r in results for p in r.probes]
+    return failing or None
+
+
+def _target_dir(policies: tuple[str, ...], write_to: str) -> tuple[Path, Path]:
+    if len(policies) != 1:
+        raise BadInput("--write-to mirrors one tree: expected exactly one --policies file or directory")
+    root, out = Path(policies[0]).resolve(), Path(write_to).resolve()
+    if out == root or root in out.parents or (root.is_file() and out == root.parent):
+        raise BadInput(f"--write-to {write_to}: expected a directory outside the --policies tree (nothing is edited in place)")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BadInput(f"--write-to {write_to}: expected a new or empty directory")
+    return root, out
+
+
+def offline_repair(
+    *, manifests: tuple[str, ...], policies: tuple[str, ...], intent_path: str, write_to: str | None,
+    dns: bool, namespaces: tuple[str, ...], as_json: bool,
+) -> int:
+    """Plan, patch the files, verify, write; returns the exit code."""
+    from netmend.k8s import K8sError, parse_policy, parse_text
+    from netmend.k8s.load import manifest_files
+    from netmend.k8s.writeback import (
+        WritebackError,
+        apply_json_patch,
+        load_policy_file,
+        plain,
+        policy_documents,
+        unified_diff,
+    )
+    from netmend.repair.errors import RepairError
+    from netmend.repair.suggest import plan_cells
+
+    if not manifests:
+        raise BadInput("an offline repair needs the workloads: pass --manifests")
+    root = out = None
+    if write_to is not None:
+        root, out = _target_dir(policies, write_to)
+    inputs = load_inputs(manifests, policies, dns=dns)
+    files = []
+    loaded = {}
+    where = {}
+    try:
+        for path in policies:
+            base = Path(path)
+            for file in manifest_files(base):
+                rel = file.name if base.is_file() else file.relative_to(base).as_posix()
+                pf = load_policy_file(str(file), file.read_text(encoding="utf-8"))
+                files.append((file, rel))
+                loaded[file] = pf
+                for key, _, obj in policy_documents(pf):
+                    where[key] = (file, obj)
+    except (OSError, UnicodeDecodeError, WritebackError) as exc:
+        raise BadInput(str(exc)) from None
+    objects = inputs.policy_objects()
+    objects.update({key: plain(obj) for key, (_, obj) in where.items()})
+    stated = _stated(intent_path, inputs, dns)
+    plan = repair = None
+    if stated is not None:
+        try:
+            repair = plan_cells(inputs.cluster, objects, stated, dns=dns, namespaces=namespaces or None)
+        except RepairError as exc:
+            raise click.ClickException(str(exc)) from None
+        except ValueError as exc:
+            raise click.ClickException(f"cannot plan: {exc}") from None
+        plan = repair.plan
+    touched: dict[Path, str] = {}
+    after_models = {p.key: p for p in inputs.cluster.policies}
+    try:
+        for patch in plan.patches if plan else ():
+            key = f"{patch.namespace}/{patch.name}"
+            if key not in where:
+                raise click.ClickException(
+                    f"the repair edits {key}, which comes from --manifests, not from --policies: "
+                    "move it under --policies to have it written back"
+                )
+            file, obj = where[key]
+            apply_json_patch(obj, patch.ops)
+            touched[file] = ""
+            after_models[key] = parse_policy(patch.after)
+        for file in touched:
+            touched[file] = loaded[file].render()
+            # The rewritten file must read back as exactly the planned policies.
+            for obj in parse_text(touched[file], str(file)):
+                if getattr(obj, "key", None) in after_models and obj != after_models[obj.key]:
+                    raise click.ClickException(f"{file}: the rewritten file does not read back as the planned {obj.key}")
+    except (WritebackError, K8sError) as exc:
+        raise click.ClickException(f"cannot write the repair back: {exc}") from None
+    if repair is not None and plan is not None and not plan.is_empty:
+        wrong = repair.reaches(inputs.cluster, after_models.values())
+        if wrong:
+            raise click.ClickException("the repaired files do not reach the intent: " + "; ".join(wrong))
+    diffs = [unified_diff(loaded[file].text, touched[file], rel) for file, rel in files if file in touched]
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        for file, rel in files:
+            target = out / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if file in touched:
+                target.write_text(touched[file], encoding="utf-8")
+            else:
+                shutil.copyfile(file, target)
+    report = {
+        "changes": [str(m) for m in plan.changes] if plan else [],
+        "edits": [e.describe() for e in plan.edits] if plan else [],
+        "patches": [{"policy": f"{p.namespace}/{p.name}", "ops": list(p.ops)} for p in (plan.patches if plan else ())],
+        "files": [{"path": rel, "changed": file in touched} for file, rel in files],
+        "diff": "".join(diffs),
+        "written": write_to,
+    }
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return 0
+    lines = []
+    if plan is None or plan.is_empty:
+        lines.append("The policies already match the intent; nothing to do.")
+    else:
+        lines.append(f"{len(plan.changes)} probe(s) change; no other probe moves ({'with' if dns else 'without'} DNS modelling).")
+        lines += [f"  {m}" for m in plan.changes]
+        lines.append(f"Edits ({len(plan.edits)}, weight {plan.weight}):")
+        lines += [f"  - {e.describe()}" for e in plan.edits]
+    click.echo("\n".join(lines))
+    if diffs:
+        click.echo("".join(diffs), nl=False)
+    if write_to is not None:
+        click.echo(f"Wrote {write_to}: {len(touched)} file(s) repaired, {len(files) - len(touched)} copied unchanged.")
+    return 0
+
+
+def run(**kwargs) -> None:
+    """Entry from ``k8s repair``: exit with the offline repair's code."""
+    sys.exit(offline_repair(**kwargs))
