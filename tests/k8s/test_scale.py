@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from admin_strategies import admin_policies, tiered_clusters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from k8s_strategies import (
@@ -27,7 +28,15 @@ from k8s_strategies import (
 )
 
 from netmend.k8s.cluster import build_cluster
-from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, Pod, PolicyPort, Rule
+from netmend.k8s.model import (
+    AdminPolicy,
+    Cluster,
+    LabelSelector,
+    NetworkPolicy,
+    Pod,
+    PolicyPort,
+    Rule,
+)
 from netmend.k8s.scale import ScaleError, analyze
 from netmend.k8s.semantics import Semantics, Simulator
 from netmend.k8s.synthetic import SyntheticError, policy_change, synthetic_cluster
@@ -119,6 +128,39 @@ def named_port_clusters(draw) -> Cluster:
 def test_named_ports_resolve_like_the_pod_engine(cluster):
     matrix = analyze(cluster)
     assert not pod_disagreements(cluster, matrix, Semantics())
+
+
+@PROPERTY
+@given(
+    cluster=tiered_clusters(max_pods=6, max_policies=3, max_admin=4),
+    ipblocks_hold_pods=st.booleans(),
+)
+def test_admin_tiers_and_host_network_like_the_pod_engine(cluster, ipblocks_hold_pods):
+    semantics = Semantics(ipblock_selects_pods=ipblocks_hold_pods)
+    matrix = analyze(cluster, semantics)
+    assert not pod_disagreements(cluster, matrix, semantics)
+
+
+@PROPERTY
+@given(data=st.data())
+def test_admin_policy_edits_incremental_equals_full(data):
+    cluster = data.draw(tiered_clusters(max_pods=6, max_policies=2, max_admin=3))
+    matrix = analyze(cluster)
+    for step in range(data.draw(st.integers(1, 3))):
+        admins = cluster.admin_policies
+        kind = data.draw(st.sampled_from(("replace", "remove", "add") if admins else ("add",)))
+        new = data.draw(admin_policies(10 + step)) if kind != "remove" else None
+        old = data.draw(st.sampled_from(admins)) if kind != "add" else None
+        if kind == "replace":
+            new = AdminPolicy(**{**new.__dict__, "name": old.name, "kind": old.kind})
+        if kind == "add" and any(a.key == new.key for a in admins):
+            continue
+        update = matrix.update(old, new)
+        kept = tuple(a for a in admins if old is None or a.key != old.key)
+        cluster = cluster.with_admin_policies(kept + ((new,) if new is not None else ()))
+        assert matrix.current_admin_policies() == cluster.admin_policies
+        assert matrix.disagreements(analyze(cluster)) == 0, update.reason
+        assert not pod_disagreements(cluster, matrix, Semantics())
 
 
 @st.composite
