@@ -39,7 +39,7 @@ from netmend.k8s.model import (
 )
 from netmend.k8s.scale import ScaleError, analyze
 from netmend.k8s.semantics import Semantics, Simulator
-from netmend.k8s.synthetic import SyntheticError, policy_change, synthetic_cluster
+from netmend.k8s.synthetic import SyntheticError, admin_change, policy_change, synthetic_cluster
 
 BOTH_SEMANTICS = (Semantics(ipblock_selects_pods=True), Semantics(ipblock_selects_pods=False))
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -330,3 +330,22 @@ def test_small_synthetic_cluster_agrees_with_nca(nca, tmp_path):
         if matrix.connections(i, j) != theirs.pod_pair(pods[i].key, pods[j].key)
     ]
     assert not diffs, "\n".join(diffs[:5])
+
+
+def test_synthetic_admin_tiers_match_pod_engine_and_edit_incrementally():
+    s = synthetic_cluster(pods=400, namespaces=10, policies=60, seed=3, admin_policies=30)
+    assert len(s.cluster.admin_policies) == 30
+    matrix = analyze(s.cluster)
+    snap = Simulator(s.cluster).snapshot()
+    reps = [cl.pods[:2] for cl in matrix.index.classes]
+    for a, b in itertools.product(reps, repeat=2):
+        for i in a:
+            for j in b:
+                if i != j:
+                    assert matrix.connections(i, j) == snap.connections(i, j), (i, j)
+    admins = s.cluster.admin_policies
+    for seed in range(20):
+        old, new = admin_change(admins, seed)
+        assert not matrix.update(old, new).full_recompute
+        admins = tuple(sorted((*(a for a in admins if a.key != old.key), new), key=lambda a: a.key))
+    assert matrix.disagreements(analyze(s.cluster.with_admin_policies(admins))) == 0
