@@ -51,6 +51,7 @@ from netmend.k8s.semantics import DEFAULT_SEMANTICS, EGRESS, INGRESS, Semantics
 # Rows of R computed per step: small enough that the transposed ingress block
 # stays in cache (256 measured fastest at 8k classes, against 64 and 1024).
 _BLOCK_ROWS = 256
+_TIER_CACHE_LIMIT = 1024  # admin-tier rows kept per matrix (each is one row of C cells)
 
 
 class ScaleError(K8sError, ValueError):
@@ -323,6 +324,7 @@ class ClassMatrix:
         # Per direction: class -> keys of the policies isolating it (isolated classes only).
         self._subject: dict[str, dict[int, set[str]]] = {INGRESS: {}, EGRESS: {}}
         self.admin: dict[str, _Admin] = {}
+        self._tier_cache: dict[tuple, TierRows] = {}
         # Per (tier, direction): class -> keys of the admin policies selecting it.
         self._admin_subject: dict[tuple[str, str], dict[int, set[str]]] = {
             (t, d): {} for t in (ADMIN_TIER, BASELINE_TIER) for d in (INGRESS, EGRESS)
@@ -434,6 +436,14 @@ class ClassMatrix:
         default, which allows)."""
         if not policies:
             return None
+        # Many profiles share one admin policy set: evaluate each set once.
+        named = ()
+        if direction == INGRESS and any(r.named for a in policies for r in a.ingress):
+            named = self.index.classes[cls].named_ports
+        key = (direction, tuple(a.serial for a in policies), named)
+        hit_rows = self._tier_cache.get(key)
+        if hit_rows is not None:
+            return hit_rows
         undecided = self.full_row.copy()
         allow = np.zeros_like(self.full_row)
         decided = np.zeros_like(self.full_row)
@@ -458,7 +468,11 @@ class ClassMatrix:
                 elif rule.action == DENY:
                     decided |= hit
                 undecided &= ~hit
-        return TierRows(allow=allow, decided=decided)
+        rows = TierRows(allow=allow, decided=decided)
+        if len(self._tier_cache) >= _TIER_CACHE_LIMIT:
+            self._tier_cache.clear()
+        self._tier_cache[key] = rows
+        return rows
 
     def _selecting_admin(self, tier: str, direction: str, cls: int) -> list[_Admin]:
         keys = self._admin_subject[(tier, direction)].get(cls, ())
