@@ -1,14 +1,16 @@
 """Full connectivity matrix and incremental re-check at 100k-pod scale.
 
 A seeded synthetic cluster (default: 100,000 pods in 1,000 namespaces with
-10,000 NetworkPolicies, see ``netmend.k8s.synthetic``) goes through:
+10,000 NetworkPolicies and 100 ClusterNetworkPolicies in the Admin and
+Baseline tiers, see ``netmend.k8s.synthetic``) goes through:
 
 - full analysis: pod classes, port atoms and the exact class-to-class
   connectivity matrix (``netmend.k8s.scale.analyze``), then its summary
   (ordered pod pairs connected, fully open);
 - incremental re-check: ``--changes`` random policy edits (port, peer,
-  rule added or dropped, selector, policy types, policy removed or added),
-  each applied with ``ClassMatrix.update`` and timed;
+  rule added or dropped, selector, policy types, policy removed or added;
+  every fifth one an admin policy's priority or first action), each applied
+  with ``ClassMatrix.update`` and timed;
 - peak memory: the process's peak resident set size (``ru_maxrss``), which
   includes the generator and the interpreter.
 
@@ -21,7 +23,8 @@ engine's ``Snapshot.connectivity()`` is timed on the same cluster for a
 side-by-side ratio.
 
     .venv/bin/python benchmarks/bench_k8s_scale.py [--pods 100000] [--namespaces 1000]
-        [--policies 10000] [--seed 1] [--changes 50] [--verify] [--baseline]
+        [--policies 10000] [--admin-policies 100] [--seed 1] [--changes 50] [--verify]
+        [--baseline]
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import time
 
 from netmend.k8s.scale import analyze
 from netmend.k8s.semantics import Simulator
-from netmend.k8s.synthetic import policy_change, synthetic_cluster
+from netmend.k8s.synthetic import admin_change, policy_change, synthetic_cluster
 
 GOAL_FULL_S, GOAL_INCREMENTAL_MS, GOAL_MEMORY_GB = 10.0, 100.0, 4.0
 
@@ -58,6 +61,7 @@ def main() -> int:
     parser.add_argument("--pods", type=int, default=100_000)
     parser.add_argument("--namespaces", type=int, default=1_000)
     parser.add_argument("--policies", type=int, default=10_000)
+    parser.add_argument("--admin-policies", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--changes", type=int, default=50)
     parser.add_argument("--verify", action="store_true", help="compare with a full recompute")
@@ -65,13 +69,16 @@ def main() -> int:
     args = parser.parse_args()
 
     synthetic, t_gen, _ = timed(
-        lambda: synthetic_cluster(args.pods, args.namespaces, args.policies, args.seed)
+        lambda: synthetic_cluster(
+            args.pods, args.namespaces, args.policies, args.seed, args.admin_policies
+        )
     )
     cluster = synthetic.cluster
     rss_before = peak_rss_gb()
     print(
         f"cluster: {len(cluster.pods)} pods, {len(cluster.namespaces)} namespaces, "
-        f"{len(cluster.policies)} NetworkPolicies (seed {args.seed}), generated in {t_gen:.2f} s"
+        f"{len(cluster.policies)} NetworkPolicies, {len(cluster.admin_policies)} admin policies "
+        f"(seed {args.seed}), generated in {t_gen:.2f} s"
     )
 
     matrix, t_full, c_full = timed(lambda: analyze(cluster))
@@ -90,21 +97,32 @@ def main() -> int:
         f"{summary.open_pod_pairs} fully open"
     )
 
-    current = cluster.policies
+    current, admins = cluster.policies, cluster.admin_policies
     patched: list[tuple[float, float]] = []
+    patched_admin: list[tuple[float, int]] = []
     rebuilt: list[tuple[float, str]] = []
     kinds: dict[str, int] = {}
     cells = gaining = losing = 0
     for k in range(args.changes):
-        change = policy_change(synthetic, current, seed=args.seed * 1_000_003 + k)
-        update, t_upd, c_upd = timed(lambda c=change: matrix.update(c.old, c.new))
-        kept = tuple(p for p in current if change.old is None or p.key != change.old.key)
-        current = kept + ((change.new,) if change.new is not None else ())
-        kinds[change.kind] = kinds.get(change.kind, 0) + 1
+        seed = args.seed * 1_000_003 + k
+        if admins and k % 5 == 4:
+            old, new = admin_change(admins, seed)
+            update, t_upd, c_upd = timed(lambda o=old, n=new: matrix.update(o, n))
+            admins = tuple(a for a in admins if a.key != old.key) + (new,)
+            kinds["admin"] = kinds.get("admin", 0) + 1
+        else:
+            change = policy_change(synthetic, current, seed=seed)
+            update, t_upd, c_upd = timed(lambda c=change: matrix.update(c.old, c.new))
+            kept = tuple(p for p in current if change.old is None or p.key != change.old.key)
+            current = kept + ((change.new,) if change.new is not None else ())
+            kinds[change.kind] = kinds.get(change.kind, 0) + 1
         if update.full_recompute:
             rebuilt.append((t_upd, update.reason))
             continue
-        patched.append((t_upd, c_upd))
+        if admins and k % 5 == 4:
+            patched_admin.append((t_upd, len(set(update.rows) | set(update.columns))))
+        else:
+            patched.append((t_upd, c_upd))
         cells += update.changed_cells
         gaining += update.pod_pairs_gaining
         losing += update.pod_pairs_losing
@@ -114,15 +132,24 @@ def main() -> int:
         p95 = walls[min(len(walls) - 1, int(0.95 * len(walls)))]
         cpu = statistics.median(c * 1e3 for _, c in patched)
         print(
-            f"incremental:    {median:8.2f} ms  ({cpu:.2f} ms CPU) median of {len(patched)} edits, "
+            f"incremental:    {median:8.2f} ms  ({cpu:.2f} ms CPU) median of {len(patched)} "
+            "NetworkPolicy edits, "
             f"p95 {p95:.2f} ms, max {worst:.2f} ms   goal <= {GOAL_INCREMENTAL_MS:g} ms"
             f"   {verdict(p95, GOAL_INCREMENTAL_MS)} (p95)"
         )
         print(
             "  edits: "
             + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-            + f"; {cells} class pairs changed, {gaining} pod pairs gained and {losing} lost"
+            + f"; {cells} class pairs changed by NetworkPolicy edits, {gaining} pod pairs gained and {losing} lost"
             " connections"
+        )
+    if patched_admin:
+        walls = sorted(w * 1e3 for w, _ in patched_admin)
+        touched = sorted(t for _, t in patched_admin)
+        print(
+            f"  admin policy edits: median {statistics.median(walls):.2f} ms, max {walls[-1]:.2f} ms"
+            f" over {len(walls)} (they select whole namespaces: {touched[0]}..{touched[-1]} of"
+            f" {summary.classes} classes recomputed)"
         )
     for t_upd, reason in rebuilt:
         print(f"  rebuilt instead of patched ({t_upd:.2f} s): {reason}")
@@ -134,7 +161,9 @@ def main() -> int:
     )
 
     if args.verify:
-        fresh, t_fresh, _ = timed(lambda: analyze(cluster.with_policies(current)))
+        fresh, t_fresh, _ = timed(
+            lambda: analyze(cluster.with_policies(current).with_admin_policies(admins))
+        )
         bad, t_cmp, _ = timed(lambda: matrix.disagreements(fresh))
         print(
             f"verify: edited matrix vs full recompute ({t_fresh:.2f} s): {bad} disagreeing cells"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from admin_strategies import admin_policies, tiered_clusters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from k8s_strategies import (
@@ -27,10 +28,18 @@ from k8s_strategies import (
 )
 
 from netmend.k8s.cluster import build_cluster
-from netmend.k8s.model import Cluster, LabelSelector, NetworkPolicy, Pod, PolicyPort, Rule
+from netmend.k8s.model import (
+    AdminPolicy,
+    Cluster,
+    LabelSelector,
+    NetworkPolicy,
+    Pod,
+    PolicyPort,
+    Rule,
+)
 from netmend.k8s.scale import ScaleError, analyze
 from netmend.k8s.semantics import Semantics, Simulator
-from netmend.k8s.synthetic import SyntheticError, policy_change, synthetic_cluster
+from netmend.k8s.synthetic import SyntheticError, admin_change, policy_change, synthetic_cluster
 
 BOTH_SEMANTICS = (Semantics(ipblock_selects_pods=True), Semantics(ipblock_selects_pods=False))
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -119,6 +128,39 @@ def named_port_clusters(draw) -> Cluster:
 def test_named_ports_resolve_like_the_pod_engine(cluster):
     matrix = analyze(cluster)
     assert not pod_disagreements(cluster, matrix, Semantics())
+
+
+@PROPERTY
+@given(
+    cluster=tiered_clusters(max_pods=6, max_policies=3, max_admin=4),
+    ipblocks_hold_pods=st.booleans(),
+)
+def test_admin_tiers_and_host_network_like_the_pod_engine(cluster, ipblocks_hold_pods):
+    semantics = Semantics(ipblock_selects_pods=ipblocks_hold_pods)
+    matrix = analyze(cluster, semantics)
+    assert not pod_disagreements(cluster, matrix, semantics)
+
+
+@PROPERTY
+@given(data=st.data())
+def test_admin_policy_edits_incremental_equals_full(data):
+    cluster = data.draw(tiered_clusters(max_pods=6, max_policies=2, max_admin=3))
+    matrix = analyze(cluster)
+    for step in range(data.draw(st.integers(1, 3))):
+        admins = cluster.admin_policies
+        kind = data.draw(st.sampled_from(("replace", "remove", "add") if admins else ("add",)))
+        new = data.draw(admin_policies(10 + step)) if kind != "remove" else None
+        old = data.draw(st.sampled_from(admins)) if kind != "add" else None
+        if kind == "replace":
+            new = AdminPolicy(**{**new.__dict__, "name": old.name, "kind": old.kind})
+        if kind == "add" and any(a.key == new.key for a in admins):
+            continue
+        update = matrix.update(old, new)
+        kept = tuple(a for a in admins if old is None or a.key != old.key)
+        cluster = cluster.with_admin_policies(kept + ((new,) if new is not None else ()))
+        assert matrix.current_admin_policies() == cluster.admin_policies
+        assert matrix.disagreements(analyze(cluster)) == 0, update.reason
+        assert not pod_disagreements(cluster, matrix, Semantics())
 
 
 @st.composite
@@ -288,3 +330,22 @@ def test_small_synthetic_cluster_agrees_with_nca(nca, tmp_path):
         if matrix.connections(i, j) != theirs.pod_pair(pods[i].key, pods[j].key)
     ]
     assert not diffs, "\n".join(diffs[:5])
+
+
+def test_synthetic_admin_tiers_match_pod_engine_and_edit_incrementally():
+    s = synthetic_cluster(pods=400, namespaces=10, policies=60, seed=3, admin_policies=30)
+    assert len(s.cluster.admin_policies) == 30
+    matrix = analyze(s.cluster)
+    snap = Simulator(s.cluster).snapshot()
+    reps = [cl.pods[:2] for cl in matrix.index.classes]
+    for a, b in itertools.product(reps, repeat=2):
+        for i in a:
+            for j in b:
+                if i != j:
+                    assert matrix.connections(i, j) == snap.connections(i, j), (i, j)
+    admins = s.cluster.admin_policies
+    for seed in range(20):
+        old, new = admin_change(admins, seed)
+        assert not matrix.update(old, new).full_recompute
+        admins = tuple(sorted((*(a for a in admins if a.key != old.key), new), key=lambda a: a.key))
+    assert matrix.disagreements(analyze(s.cluster.with_admin_policies(admins))) == 0

@@ -27,10 +27,14 @@ import numpy as np
 from netmend.k8s.errors import K8sError
 from netmend.k8s.model import (
     PROTOCOLS,
+    AdminPeer,
+    AdminPolicy,
+    AdminSubject,
     Cluster,
     IPBlock,
     Labels,
     LabelSelector,
+    NamespacedPods,
     NetworkPolicy,
     Peer,
 )
@@ -51,14 +55,31 @@ class Vocabulary:
     blocks: frozenset[IPBlock] = frozenset()
 
     @classmethod
-    def of(cls, policies: Iterable[NetworkPolicy], semantics: Semantics) -> Vocabulary:
-        """The vocabulary of ``policies`` (ipBlocks only when they cover pods)."""
+    def of(
+        cls,
+        policies: Iterable[NetworkPolicy],
+        semantics: Semantics,
+        admin_policies: Iterable[AdminPolicy] = (),
+    ) -> Vocabulary:
+        """The vocabulary of ``policies`` (ipBlocks only when they cover pods)
+        and ``admin_policies`` (their ``networks`` always cover pods)."""
         keys: set[str] = set()
         names: set[str] = set()
         blocks: set[IPBlock] = set()
+        for admin in admin_policies:
+            if admin.subject.pods is not None:
+                keys.update(_selector_keys(admin.subject.pods.pod_selector))
+            for direction in ("Ingress", "Egress"):
+                for rule in admin.rules(direction):
+                    for peer in rule.peers:
+                        if peer.pods is not None:
+                            keys.update(_selector_keys(peer.pods.pod_selector))
+                        for cidr in peer.networks or ():
+                            blocks.add(IPBlock(cidr))
+                    names.update(port.named for port in rule.ports or () if port.named)
         for policy in policies:
             keys.update(_selector_keys(policy.pod_selector))
-            for direction in policy.effective_types:
+            for direction in policy.effective_types:  # a property: computed once per policy
                 for rule in policy.rules(direction):
                     for peer in rule.peers or ():
                         if peer.ip_block is not None:
@@ -97,6 +118,7 @@ class PodClass:
     named_ports: tuple[tuple[str, str, int], ...]  # (name, protocol, port)
     blocks: tuple[bool, ...]
     pods: tuple[int, ...]
+    host_network: bool = False
 
 
 class _Blocks:
@@ -108,14 +130,21 @@ class _Blocks:
         for i, ip in enumerate(ips):
             if not ip:
                 continue
-            a = ipaddress.ip_address(ip) if ":" in ip else None
-            if a is None:
-                o = ip.split(".")
-                # Dotted quads are the common case: parsed by hand, 30x faster.
-                if len(o) == 4 and all(x.isdigit() and int(x) < 256 for x in o):
-                    self.v4[i] = int(o[0]) << 24 | int(o[1]) << 16 | int(o[2]) << 8 | int(o[3])
+            parts = ip.split(".")
+            # Plain dotted quads are the common case: parsed by hand, much faster
+            # than ipaddress (bytes() refuses octets over 255; leading zeros and
+            # anything else go to ipaddress, which decides).
+            if (
+                len(parts) == 4
+                and "".join(parts).isdigit()
+                and not any(len(x) > 1 and x[0] == "0" for x in parts)
+            ):
+                try:
+                    self.v4[i] = int.from_bytes(bytes(map(int, parts)), "big")
                     continue
-                a = ipaddress.ip_address(ip)
+                except ValueError:
+                    pass
+            a = ipaddress.ip_address(ip)
             if a.version == 6:
                 self.v6.append((i, a))
             else:
@@ -191,15 +220,15 @@ class ClassIndex:
                     sorted((cp.name, cp.protocol, cp.port) for cp in pod.ports if cp.name in names)
                 )
             held = held_rows[i] if held_rows is not None else ()
-            key = (pod.namespace, labels, named, held)
+            key = (pod.namespace, labels, named, held, pod.host_network)
             group = groups.get(key)
             if group is None:
                 groups[key] = [i]
             else:
                 group.append(i)
         self.classes: tuple[PodClass, ...] = tuple(
-            PodClass(ns, labels, named, held, tuple(members))
-            for (ns, labels, named, held), members in groups.items()
+            PodClass(ns, labels, named, held, tuple(members), host)
+            for (ns, labels, named, held, host), members in groups.items()
         )
         n = len(self.classes)
         self.size = n
@@ -229,6 +258,8 @@ class ClassIndex:
                     self._ns_keys[key] = np.zeros(m, dtype=bool)
                 self._ns_kv[(key, value)][j] = True
                 self._ns_keys[key][j] = True
+        # hostNetwork pods: no selector ever picks them (addresses still match blocks).
+        self.selectable = ~np.array([cl.host_network for cl in self.classes], dtype=bool)
         self._in_ns: dict[str, np.ndarray] = {}
         self._block_pos = {b: k for k, b in enumerate(self.blocks)}
         self._cache: dict[tuple, np.ndarray] = {}
@@ -274,7 +305,7 @@ class ClassIndex:
         if hit is None:
             if not _selector_keys(selector) <= self.vocabulary.label_keys:
                 raise NotRepresentable(f"selector {selector} reads labels the classes dropped")
-            hit = self._evaluate(selector, self._kv, self._keys, self.size)
+            hit = self._evaluate(selector, self._kv, self._keys, self.size) & self.selectable
             if namespace is not None:
                 hit &= self.in_namespace(namespace)
             hit.flags.writeable = False
@@ -320,6 +351,30 @@ class ClassIndex:
             hit.flags.writeable = False
             self._cache[key] = hit
         return hit
+
+    def namespaced(self, pods: NamespacedPods) -> np.ndarray:
+        """Classes an admin ``pods`` selector matches (namespace AND pod selector)."""
+        return self.select(pods.pod_selector, None) & self.select_namespaces(
+            pods.namespace_selector
+        )
+
+    def admin_subject(self, subject: AdminSubject) -> np.ndarray:
+        """Classes an admin policy applies to (never hostNetwork pods)."""
+        if subject.namespaces is not None:
+            return self.select_namespaces(subject.namespaces) & self.selectable
+        return self.namespaced(subject.pods or NamespacedPods())
+
+    def admin_peer(self, peer: AdminPeer) -> np.ndarray:
+        """Classes one admin peer matches (``networks`` by address; nodes and
+        domainNames match no pod)."""
+        if peer.namespaces is not None:
+            return self.select_namespaces(peer.namespaces) & self.selectable
+        if peer.pods is not None:
+            return self.namespaced(peer.pods)
+        out = np.zeros(self.size, dtype=bool)
+        for cidr in peer.networks or ():
+            out |= self.block(IPBlock(cidr))
+        return out
 
     @property
     def everything(self) -> np.ndarray:

@@ -471,7 +471,9 @@ def _service(top: _At, name: str, namespace: str) -> Service:
         ports=tuple(ports),
         cluster_ip=cluster_ip,
         type=_choice(spec.key("type"), SERVICE_TYPES, "ClusterIP"),
-        external_traffic_policy=_choice(spec.key("externalTrafficPolicy"), TRAFFIC_POLICIES, "Cluster"),
+        external_traffic_policy=_choice(
+            spec.key("externalTrafficPolicy"), TRAFFIC_POLICIES, "Cluster"
+        ),
     )
 
 

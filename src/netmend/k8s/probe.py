@@ -274,14 +274,18 @@ class Prober:
                 ) from None
             self._dns_endpoints = self._service_endpoints(svc, DNS_PORT, DNS_PROTOCOL)
 
-    def _external_target(self, source: str, target: str) -> tuple[str, object, tuple[tuple[int, int], ...]]:
+    def _external_target(
+        self, source: str, target: str
+    ) -> tuple[str, object, tuple[tuple[int, int], ...]]:
         """Where an outside client's probe lands: (target, address seen, endpoints)."""
         parsed = parse_target(target)
         namespace = parsed.namespace or "default"
         try:
             svc = self.sim.cluster.service(parsed.service, namespace)
         except KeyError:
-            raise ProbeError(f"probe target {target}: no Service {namespace}/{parsed.service}") from None
+            raise ProbeError(
+                f"probe target {target}: no Service {namespace}/{parsed.service}"
+            ) from None
         address = ipaddress.ip_address(
             self.externals[source] if svc.external_traffic_policy == "Local" else NODE_ADDRESS
         )
@@ -389,10 +393,21 @@ class Prober:
         internal = iter(self._probes)
         for name, outside in self._order:
             if outside:
-                rows.append((name, tuple(
-                    (target, any(snap.allowed_from_address(ip, pod, PROBE_PROTOCOL, port) for pod, port in endpoints))
-                    for target, ip, endpoints in self._external[name]
-                )))
+                rows.append(
+                    (
+                        name,
+                        tuple(
+                            (
+                                target,
+                                any(
+                                    snap.allowed_from_address(ip, pod, PROBE_PROTOCOL, port)
+                                    for pod, port in endpoints
+                                ),
+                            )
+                            for target, ip, endpoints in self._external[name]
+                        ),
+                    )
+                )
                 continue
             source, src, targets = next(internal)
             if self.dns and not self._dns_ok(snap, src):
@@ -421,7 +436,9 @@ class Prober:
                 for pod, port in endpoints:
                     verdict = snap.verdict_external(pod, str(ip), "Ingress", PROBE_PROTOCOL, port)
                     reachable = reachable or verdict.allowed
-                    steps.append(f"{PROBE_PROTOCOL}/{port} from {ip} to {self.sim.pods[pod].key}: {verdict.explain()}")
+                    steps.append(
+                        f"{PROBE_PROTOCOL}/{port} from {ip} to {self.sim.pods[pod].key}: {verdict.explain()}"
+                    )
                 return ProbeExplanation(source, reachable, tuple(steps))
         for name, src, targets in self._probes:
             if name != source:

@@ -36,13 +36,22 @@ import numpy as np
 
 from netmend.k8s.classes import ClassIndex, NotRepresentable, PortAtoms, Vocabulary
 from netmend.k8s.errors import K8sError
-from netmend.k8s.model import Cluster, NetworkPolicy
+from netmend.k8s.model import (
+    ACCEPT,
+    ADMIN_TIER,
+    BASELINE_TIER,
+    DENY,
+    AdminPolicy,
+    Cluster,
+    NetworkPolicy,
+)
 from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
 from netmend.k8s.semantics import DEFAULT_SEMANTICS, EGRESS, INGRESS, Semantics
 
 # Rows of R computed per step: small enough that the transposed ingress block
 # stays in cache (256 measured fastest at 8k classes, against 64 and 1024).
 _BLOCK_ROWS = 256
+_TIER_CACHE_LIMIT = 1024  # admin-tier rows kept per matrix (each is one row of C cells)
 
 
 class ScaleError(K8sError, ValueError):
@@ -120,6 +129,47 @@ class _Policy:
 
     def rules(self, direction: str) -> tuple[_Rule, ...] | None:
         return self.ingress if direction == INGRESS else self.egress
+
+
+@dataclass(frozen=True)
+class _AdminRule:
+    action: str
+    peers: np.ndarray
+    numeric: int  # atoms of the numbered ports (every atom when ports are absent)
+    named: tuple[str, ...]  # container port names (any protocol)
+
+
+@dataclass(frozen=True)
+class _Admin:
+    serial: int
+    policy: AdminPolicy
+    selected: np.ndarray
+    ingress: tuple[_AdminRule, ...]
+    egress: tuple[_AdminRule, ...]
+
+    def rules(self, direction: str) -> tuple[_AdminRule, ...] | None:
+        rules = self.ingress if direction == INGRESS else self.egress
+        return rules or None  # a policy without rules of a direction does not touch it
+
+
+def _admin_range(port) -> PortRange | None:
+    if port.named:
+        return None
+    start = port.start or MIN_PORT
+    end = port.end if port.end is not None else (port.start or MAX_PORT)
+    return PortRange(port.protocol or "TCP", start, end)
+
+
+def _admin_port_ranges(policies: Iterable[AdminPolicy]) -> list[PortRange]:
+    out = []
+    for policy in policies:
+        for direction in (INGRESS, EGRESS):
+            for rule in policy.rules(direction):
+                for port in rule.ports or ():
+                    r = _admin_range(port)
+                    if r is not None:
+                        out.append(r)
+    return out
 
 
 def _port_ranges(policies: Iterable[NetworkPolicy]) -> list[PortRange]:
@@ -273,6 +323,12 @@ class ClassMatrix:
         self._named: dict[tuple[str, str], np.ndarray] = {}
         # Per direction: class -> keys of the policies isolating it (isolated classes only).
         self._subject: dict[str, dict[int, set[str]]] = {INGRESS: {}, EGRESS: {}}
+        self.admin: dict[str, _Admin] = {}
+        self._tier_cache: dict[tuple, TierRows] = {}
+        # Per (tier, direction): class -> keys of the admin policies selecting it.
+        self._admin_subject: dict[tuple[str, str], dict[int, set[str]]] = {
+            (t, d): {} for t in (ADMIN_TIER, BASELINE_TIER) for d in (INGRESS, EGRESS)
+        }
         self._rows = {d: _Rows(np.empty((1, n, w), self.codec.dtype)) for d in (INGRESS, EGRESS)}
         for rows in self._rows.values():
             rows.table[0] = self.full_row
@@ -323,6 +379,105 @@ class ClassMatrix:
             selected=self.index.select(policy.pod_selector, policy.namespace),
             ingress=sides.get(INGRESS),
             egress=sides.get(EGRESS),
+        )
+
+    def _compile_admin(self, policy: AdminPolicy, checked: bool = False) -> _Admin:
+        """Compile an admin policy; ``checked``: its vocabulary is known to be covered."""
+        if not checked and not self.index.vocabulary.covers(
+            Vocabulary.of((), self.semantics, (policy,))
+        ):
+            raise NotRepresentable(
+                f"{policy.key} reads labels, port names or networks the classes do not separate"
+            )
+        sides = {}
+        for direction in (INGRESS, EGRESS):
+            rules = []
+            for rule in policy.rules(direction):
+                peers = np.zeros(self.index.size, dtype=bool)
+                for peer in rule.peers:
+                    peers |= self.index.admin_peer(peer)
+                if rule.ports is None:
+                    rules.append(_AdminRule(rule.action, peers, self.atoms.full, ()))
+                    continue
+                numeric = 0
+                for port in rule.ports:
+                    r = _admin_range(port)
+                    if r is not None:
+                        numeric |= self.atoms.mask(r)
+                named = tuple(port.named for port in rule.ports if port.named)
+                rules.append(_AdminRule(rule.action, peers, numeric, named))
+            sides[direction] = tuple(rules)
+        self._serial += 1
+        return _Admin(
+            serial=self._serial,
+            policy=policy,
+            selected=self.index.admin_subject(policy.subject),
+            ingress=sides[INGRESS],
+            egress=sides[EGRESS],
+        )
+
+    def _named_any_row(self, name: str) -> np.ndarray:
+        """Per class, the atom ``name`` resolves to on its pods, whatever the protocol."""
+        key = ("*", name)
+        hit = self._named.get(key)
+        if hit is None:
+            hit = np.zeros_like(self.full_row)
+            for c, cl in enumerate(self.index.classes):
+                for pname, proto, port in cl.named_ports:
+                    if pname == name:
+                        hit[c] = self.codec.encode(self.atoms.point(proto, port))
+            hit.flags.writeable = False
+            self._named[key] = hit
+        return hit
+
+    def _admin_tier(self, direction: str, cls: int, policies: list[_Admin]) -> TierRows | None:
+        """First match over the rules in order: Accept admits, Deny drops, Pass hands
+        the atoms on (to the NetworkPolicy tier; from the baseline tier, to the
+        default, which allows)."""
+        if not policies:
+            return None
+        # Many profiles share one admin policy set: evaluate each set once.
+        named = ()
+        if direction == INGRESS and any(r.named for a in policies for r in a.ingress):
+            named = self.index.classes[cls].named_ports
+        key = (direction, tuple(a.serial for a in policies), named)
+        hit_rows = self._tier_cache.get(key)
+        if hit_rows is not None:
+            return hit_rows
+        undecided = self.full_row.copy()
+        allow = np.zeros_like(self.full_row)
+        decided = np.zeros_like(self.full_row)
+        for policy in policies:
+            for rule in policy.rules(direction) or ():
+                if direction == EGRESS:
+                    ports = np.broadcast_to(self.codec.encode(rule.numeric), allow.shape)
+                    for name in rule.named:
+                        ports = ports | self._named_any_row(name)
+                else:
+                    mask = rule.numeric
+                    for name in rule.named:
+                        for pname, proto, port in self.index.classes[cls].named_ports:
+                            if pname == name:
+                                mask |= self.atoms.point(proto, port)
+                    ports = np.broadcast_to(self.codec.encode(mask), allow.shape)
+                hit = undecided & ports
+                hit[~rule.peers] = 0
+                if rule.action == ACCEPT:
+                    allow |= hit
+                    decided |= hit
+                elif rule.action == DENY:
+                    decided |= hit
+                undecided &= ~hit
+        rows = TierRows(allow=allow, decided=decided)
+        if len(self._tier_cache) >= _TIER_CACHE_LIMIT:
+            self._tier_cache.clear()
+        self._tier_cache[key] = rows
+        return rows
+
+    def _selecting_admin(self, tier: str, direction: str, cls: int) -> list[_Admin]:
+        keys = self._admin_subject[(tier, direction)].get(cls, ())
+        return sorted(
+            (self.admin[k] for k in keys), key=lambda a: (a.policy.priority, a.policy.key)
         )
 
     def _named_row(self, protocol: str, name: str) -> np.ndarray:
@@ -379,12 +534,22 @@ class ClassMatrix:
     def _profile_key(self, direction: str, cls: int) -> tuple:
         policies = self._isolating(direction, cls)
         serials = tuple(p.serial for p in policies)
-        if not serials:
+        admins = self._selecting_admin(ADMIN_TIER, direction, cls)
+        baselines = self._selecting_admin(BASELINE_TIER, direction, cls)
+        if not serials and not admins and not baselines:
             return ()
         named = ()
-        if direction == INGRESS and any(r.named for p in policies for r in p.ingress or ()):
+        if direction == INGRESS and (
+            any(r.named for p in policies for r in p.ingress or ())
+            or any(r.named for a in (*admins, *baselines) for r in a.ingress)
+        ):
             named = self.index.classes[cls].named_ports
-        return (serials, named)
+        return (
+            serials,
+            tuple(a.serial for a in admins),
+            tuple(a.serial for a in baselines),
+            named,
+        )
 
     def _assign_profile(self, direction: str, cls: int, key: tuple | None = None) -> None:
         if key is None:
@@ -395,7 +560,14 @@ class ClassMatrix:
             return
         pid = rows.ids.get(key)
         if pid is None:
-            tiers = (self._network_policy_tier(direction, cls, key[0]),)
+            # Evaluation order: admin tier, NetworkPolicy tier, baseline tier, default allow.
+            admins = self._selecting_admin(ADMIN_TIER, direction, cls)
+            baselines = self._selecting_admin(BASELINE_TIER, direction, cls)
+            tiers = (
+                self._admin_tier(direction, cls, admins),
+                self._network_policy_tier(direction, cls, key[0]),
+                self._admin_tier(direction, cls, baselines),
+            )
             pid = rows.add(key, compose_tiers(tiers, self.full_row), self.profile[direction])
         self.profile[direction][cls] = pid
 
@@ -460,6 +632,25 @@ class ClassMatrix:
                     else:
                         keys.add(compiled.policy.key)
 
+    def _add_admin(self, compiled: _Admin) -> None:
+        self.admin[compiled.policy.key] = compiled
+        for direction in (INGRESS, EGRESS):
+            if compiled.rules(direction) is not None:
+                subjects = self._admin_subject[(compiled.policy.tier, direction)]
+                for cls in np.flatnonzero(compiled.selected).tolist():
+                    subjects.setdefault(cls, set()).add(compiled.policy.key)
+
+    def _remove_admin(self, key: str) -> _Admin:
+        compiled = self.admin.pop(key)
+        for direction in (INGRESS, EGRESS):
+            if compiled.rules(direction) is not None:
+                subjects = self._admin_subject[(compiled.policy.tier, direction)]
+                for cls in np.flatnonzero(compiled.selected).tolist():
+                    subjects[cls].discard(key)
+                    if not subjects[cls]:
+                        del subjects[cls]
+        return compiled
+
     def _remove(self, key: str) -> _Policy:
         compiled = self.policies.pop(key)
         for direction in (INGRESS, EGRESS):
@@ -481,6 +672,10 @@ class ClassMatrix:
         """What pod ``src`` may open to pod ``dst`` (indices into ``cluster.pods``)."""
         c = self.index.class_of
         return self.class_connections(int(c[src]), int(c[dst]))
+
+    def current_admin_policies(self) -> tuple[AdminPolicy, ...]:
+        """The admin policy set the matrix answers for, in key order."""
+        return tuple(self.admin[k].policy for k in sorted(self.admin))
 
     def current_policies(self) -> tuple[NetworkPolicy, ...]:
         """The policy set the matrix answers for, in key order."""
@@ -558,6 +753,10 @@ class ClassMatrix:
         other = ClassMatrix.__new__(ClassMatrix)
         other.__dict__.update(self.__dict__)
         other.policies = dict(self.policies)
+        other.admin = dict(self.admin)
+        other._admin_subject = {
+            k: {c: set(keys) for c, keys in subs.items()} for k, subs in self._admin_subject.items()
+        }
         other._subject = {
             d: {c: set(keys) for c, keys in subs.items()} for d, subs in self._subject.items()
         }
@@ -580,21 +779,28 @@ class ClassMatrix:
         """
         if old is None and new is None:
             raise ScaleError("an update needs an old or a new policy")
+        if old is not None and new is not None and type(old) is not type(new):
+            raise ScaleError("an edit keeps the kind of policy: NetworkPolicy or admin policy")
         if old is not None and new is not None and old.key != new.key:
             raise ScaleError(f"an edit keeps the policy's key: {old.key} became {new.key}")
-        if old is not None and (
-            old.key not in self.policies or self.policies[old.key].policy != old
-        ):
+        admin = isinstance(old if old is not None else new, AdminPolicy)
+        current = self.admin if admin else self.policies
+        if old is not None and (old.key not in current or current[old.key].policy != old):
             raise ScaleError(f"{old.key} is not a current policy in this form")
-        if old is None and new.key in self.policies:  # type: ignore[union-attr]
+        if old is None and new.key in current:  # type: ignore[union-attr]
             raise ScaleError(f"{new.key} exists already; pass it as old")  # type: ignore[union-attr]
+        compile_, add, remove = (
+            (self._compile_admin, self._add_admin, self._remove_admin)
+            if admin
+            else (self._compile, self._add, self._remove)
+        )
         try:
-            compiled = self._compile(new) if new is not None else None
+            compiled = compile_(new) if new is not None else None
         except NotRepresentable as exc:
             return self._rebuild(old, new, str(exc))
-        previous = self._remove(old.key) if old is not None else None
+        previous = remove(old.key) if old is not None else None
         if compiled is not None:
-            self._add(compiled)
+            add(compiled)
         touched = {}
         for direction in (INGRESS, EGRESS):
             mask = np.zeros(self.index.size, dtype=bool)
@@ -648,23 +854,30 @@ class ClassMatrix:
 
     def _rebuild(self, old, new, reason: str) -> Update:
         policies = {k: p.policy for k, p in self.policies.items()}
+        admins = {k: p.policy for k, p in self.admin.items()}
+        chosen = admins if isinstance(old if old is not None else new, AdminPolicy) else policies
         if old is not None:
-            del policies[old.key]
+            del chosen[old.key]
         if new is not None:
-            policies[new.key] = new
-        fresh = analyze(self.cluster.with_policies(tuple(policies.values())), self.semantics)
+            chosen[new.key] = new
+        cluster = self.cluster.with_policies(tuple(policies.values())).with_admin_policies(
+            tuple(admins.values())
+        )
+        fresh = analyze(cluster, self.semantics)
         self.__dict__.update(fresh.__dict__)
         return Update(full_recompute=True, reason=reason)
 
 
 def analyze(cluster: Cluster, semantics: Semantics = DEFAULT_SEMANTICS) -> ClassMatrix:
-    """The class matrix of ``cluster`` and its policies."""
-    vocabulary = Vocabulary.of(cluster.policies, semantics)
+    """The class matrix of ``cluster``, its NetworkPolicies and its admin policies."""
+    vocabulary = Vocabulary.of(cluster.policies, semantics, cluster.admin_policies)
     index = ClassIndex(cluster, vocabulary)
-    generators = _port_ranges(cluster.policies)
+    generators = _port_ranges(cluster.policies) + _admin_port_ranges(cluster.admin_policies)
     for cl in index.classes:
         generators.extend(PortRange(proto, port, port) for _, proto, port in cl.named_ports)
     matrix = ClassMatrix(cluster, index, PortAtoms(generators), semantics)
     matrix._load(cluster.policies)
+    for admin in cluster.admin_policies:
+        matrix._add_admin(matrix._compile_admin(admin, checked=True))
     matrix._compute_all()
     return matrix

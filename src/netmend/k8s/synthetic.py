@@ -29,12 +29,24 @@ from dataclasses import dataclass, replace
 from netmend.k8s.cluster import KUBE_DNS_LABELS, KUBE_DNS_NAMESPACE
 from netmend.k8s.errors import K8sError
 from netmend.k8s.model import (
+    ACCEPT,
+    ADMIN_TIER,
+    BASELINE_TIER,
+    CLUSTER_NETWORK_POLICY,
+    DENY,
     NAMESPACE_NAME_LABEL,
+    PASS,
+    AdminPeer,
+    AdminPolicy,
+    AdminPort,
+    AdminRule,
+    AdminSubject,
     Cluster,
     ContainerPort,
     IPBlock,
     LabelSelector,
     Namespace,
+    NamespacedPods,
     NetworkPolicy,
     Peer,
     Pod,
@@ -128,10 +140,15 @@ def _split(rng: random.Random, total: int, parts: int, sigma: float) -> list[int
 
 
 def synthetic_cluster(
-    pods: int = 100_000, namespaces: int = 1_000, policies: int = 10_000, seed: int = 0
+    pods: int = 100_000,
+    namespaces: int = 1_000,
+    policies: int = 10_000,
+    seed: int = 0,
+    admin_policies: int = 0,
 ) -> Synthetic:
     """A seeded synthetic cluster of ``pods`` pods, ``namespaces`` namespaces
-    (three of them system ones) and ``policies`` NetworkPolicies.
+    (three of them system ones), ``policies`` NetworkPolicies and
+    ``admin_policies`` ClusterNetworkPolicies (Admin and Baseline tiers).
 
     Examples
     --------
@@ -220,11 +237,75 @@ def synthetic_cluster(
     for ns, count in zip(app_namespaces, counts, strict=True):
         for k in range(count):
             policy_objs.append(gen.policy(ns.name, k))
-    cluster = Cluster(
-        namespaces=tuple(sorted(ns_objs, key=lambda n: n.name)),
-        pods=tuple(sorted(pod_objs, key=lambda p: p.key)),
-    ).with_policies(tuple(policy_objs))
+    if admin_policies < 0:
+        raise SyntheticError("admin_policies: expected a non-negative count")
+    cluster = (
+        Cluster(
+            namespaces=tuple(sorted(ns_objs, key=lambda n: n.name)),
+            pods=tuple(sorted(pod_objs, key=lambda p: p.key)),
+        )
+        .with_policies(tuple(policy_objs))
+        .with_admin_policies(_admin_policies(rng, admin_policies, teams))
+    )
     return Synthetic(cluster=cluster, apps=tuple(apps), namespaces=tuple(ns_objs), seed=seed)
+
+
+def _admin_policies(rng: random.Random, count: int, teams: list[str]) -> tuple[AdminPolicy, ...]:
+    """Cluster-wide guard rails as platform teams write them, tiers and actions mixed."""
+
+    def ns(**labels: str) -> LabelSelector:
+        return _match(**labels)
+
+    pci = LabelSelector(match_expressions=(Requirement("compliance", "Exists"),))
+    out = []
+    for k in range(count):
+        team = rng.choice(teams)
+        shape = k % 6
+        tier, ingress, egress = ADMIN_TIER, (), ()
+        if shape == 0:  # development never reaches PCI namespaces
+            subject = AdminSubject(namespaces=ns(env="dev"))
+            egress = (AdminRule(DENY, (AdminPeer(namespaces=pci),), name="no-pci"),)
+        elif shape == 1:  # monitoring may always scrape metrics
+            subject = AdminSubject(namespaces=ns(team=team))
+            ingress = (AdminRule(ACCEPT, (AdminPeer(namespaces=_ns_named(MONITORING)),),
+                                 (AdminPort(named="metrics"),), name="scrape"),)  # fmt: skip
+        elif (
+            shape == 2
+        ):  # a team's own traffic goes to its NetworkPolicies; others denied on node ports
+            subject = AdminSubject(namespaces=ns(team=team))
+            ingress = (
+                AdminRule(PASS, (AdminPeer(namespaces=ns(team=team)),), name="own-team"),
+                AdminRule(DENY, (AdminPeer(namespaces=LabelSelector()),),
+                          (AdminPort("TCP", 30000, 32767),), name="no-node-ports"),
+            )  # fmt: skip
+        elif shape == 3:  # cloud metadata is off limits
+            subject = AdminSubject(
+                pods=NamespacedPods(ns(team=team), _match(tier=rng.choice(TIERS)))
+            )
+            egress = (AdminRule(DENY, (AdminPeer(networks=("169.254.169.254/32",)),),
+                                (AdminPort("TCP", 80, 80),), name="metadata"),)  # fmt: skip
+        elif shape == 4:  # baseline: production refuses development unless a policy says otherwise
+            tier = BASELINE_TIER
+            subject = AdminSubject(namespaces=ns(env="prod"))
+            ingress = (AdminRule(DENY, (AdminPeer(namespaces=ns(env="dev")),), name="no-dev"),)
+        else:  # baseline: data tiers accept their team's api tier
+            tier = BASELINE_TIER
+            subject = AdminSubject(pods=NamespacedPods(ns(team=team), _match(tier="data")))
+            peer = AdminPeer(pods=NamespacedPods(ns(team=team), _match(tier="api")))
+            ingress = (AdminRule(ACCEPT, (peer,), name="api-to-data"),)
+        out.append(
+            AdminPolicy(
+                kind=CLUSTER_NETWORK_POLICY,
+                name=f"guard-{k:03d}",
+                tier=tier,
+                priority=rng.randrange(1, 1000),
+                subject=subject,
+                ingress=ingress,
+                egress=egress,
+                api_version="policy.networking.k8s.io/v1alpha2",
+            )
+        )
+    return tuple(out)
 
 
 def _system_pods() -> list[Pod]:
@@ -519,3 +600,25 @@ def policy_change(
         else (*old.effective_types, direction)
     )
     return PolicyChange(old, replace(old, **{field: tuple(rules)}, policy_types=types), kind)
+
+
+_FLIPPED = {ACCEPT: DENY, DENY: ACCEPT, PASS: DENY}
+
+
+def admin_change(
+    admin_policies: tuple[AdminPolicy, ...], seed: int
+) -> tuple[AdminPolicy, AdminPolicy]:
+    """A random edit of one admin policy: a new priority, or its first rule's action flipped.
+
+    Returns ``(old, new)``; deterministic in ``seed``.
+    """
+    if not admin_policies:
+        raise SyntheticError("admin_change: expected at least one admin policy")
+    rng = random.Random(seed)
+    old = rng.choice(admin_policies)
+    if rng.random() < 0.5:
+        return old, replace(old, priority=rng.randrange(1, 1000))
+    direction = "ingress" if old.ingress else "egress"
+    rules = list(getattr(old, direction))
+    rules[0] = replace(rules[0], action=_FLIPPED[rules[0].action])
+    return old, replace(old, **{direction: tuple(rules)})
