@@ -525,6 +525,9 @@ class ClassMatrix:
                     row |= ports
                 else:
                     np.bitwise_or(row, ports, out=row, where=rule.peers[:, None])
+        if self.semantics.node_local == "allow":
+            # Traffic to and from the node (hostNetwork pods) passes the NetworkPolicy tier.
+            row[~self.index.selectable] = self.full_row[~self.index.selectable]
         return TierRows(allow=row, decided=self.full_row)
 
     def _isolating(self, direction: str, cls: int) -> list[_Policy]:
