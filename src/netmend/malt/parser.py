@@ -1299,7 +1299,11 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
             if return_at is not None:
                 break
     lexemes = list(_lex_shape(shape[:return_at]))
-    while lexemes and lexemes[-1].cats & _EDGES:  # "..., and return the graph"
+    # "..., and return the graph": a joint before the Return clause goes; a sentence that
+    # ends on "and" / "then" with nothing after it has lost a part, so that joint stays
+    # (and the request is refused rather than answered for the first part alone).
+    edges = _EDGES if return_at is not None else frozenset({"COMMA"})
+    while lexemes and lexemes[-1].cats & edges:
         lexemes.pop()
     while lexemes and "COMMA" in lexemes[0].cats:
         lexemes.pop(0)
