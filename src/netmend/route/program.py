@@ -21,7 +21,7 @@ Fix order: forwarding sysctls, links (up, ARP, MTU), missing addresses,
 conflicting addresses (after the right ones exist), blocking policy rules,
 deviating routes, missing connected routes, neighbour entries, qdiscs,
 firewall; last, a bounded wait (3 s at most) for any link it set up to be
-operationally up, and a nudge to the hosts of every interface it repaired
+operationally up, and a nudge (2 s at most) to the hosts of every interface it repaired
 and of every interface the pingall implicates (:func:`nudge`), since the
 evaluator's pingall follows at once.
 """
@@ -244,11 +244,17 @@ def nudge() -> str:
     the interface's learned (never its static) neighbours and sending each
     host one datagram (bash's /dev/udp; elsewhere a no-op) makes the router
     ask for every host, and a host that hears that request takes the
-    router's address on the spot. Reads ``$cmd`` as ``device host...``.
+    router's address on the spot. The switch's side of a link set up may
+    forward only later (its carrier is noticed asynchronously), so the
+    datagrams are sent again every 50 ms until the router has heard every
+    host answer (its entries REACHABLE), for 2 s at most. Reads ``$cmd`` as
+    ``device host...``.
     """
     return (
-        'set -- $cmd; d=$1; shift; ip neigh flush dev "$d" 2>/dev/null; '
-        'for h in "$@"; do ( printf . > "/dev/udp/$h/9" ) 2>/dev/null; done'
+        'set -- $cmd; d=$1; shift; ip neigh flush dev "$d" 2>/dev/null; n=0; '
+        'while :; do for h in "$@"; do ( printf . > "/dev/udp/$h/9" ) 2>/dev/null; done; sleep 0.05; ok=1; '
+        'for h in "$@"; do ip neigh show "$h" dev "$d" | grep -q REACHABLE || ok=0; done; '
+        '{ [ $ok = 1 ] || [ $n -ge 40 ]; } && break; n=$((n+1)); done'
     )
 
 

@@ -59,6 +59,19 @@ def build(prefix, switches, hosts):
     return network
 
 
+def _links_up(node):
+    """Whether every interface of ``node`` but lo is operationally up (read with ip: /sys is the root's)."""
+    names = [i.name for i in node.intfList() if i.name != "lo"]
+    out = node.cmd("ip -o link show")
+    states = {}
+    for line in out.splitlines():
+        words = line.split()
+        if len(words) > 2:
+            name = words[1].rstrip(":").split("@")[0]
+            states[name] = "state UP" in line
+    return all(states.get(name) for name in names)
+
+
 def pingall(network, timeout):
     """Every node pings every other node's configured address once, all at the same time."""
     nodes = list(network.hosts)
@@ -78,12 +91,12 @@ def pingall(network, timeout):
 def main():
     spec = json.loads(sys.stdin.readline())
     network = build(spec["prefix"], int(spec["switches"]), int(spec["hosts"]))
-    # Linux bridges forward once their ports have carrier: wait for it, as the lab does.
-    deadline = 10.0
-    waited = 0.0
-    while waited < deadline and any("forwarding" not in s.cmd("brctl showstp", s.name) for s in network.switches):
+    # Linux bridges forward once both ends of every port have carrier (the first network of
+    # a run races there): wait until every node's links and every switch port are up.
+    for _ in range(200):
+        if all(_links_up(node) for node in network.hosts) and all(_links_up(s) for s in network.switches):
+            break
         threading.Event().wait(0.05)
-        waited += 0.05
     router = network[spec["prefix"] + "r0"]
     probe = router.cmd("tc qdisc add dev lo root netem delay 1ms && tc qdisc del dev lo root && echo netem-ok")
     _reply({"ok": True, "nodes": [n.name for n in network.hosts], "netem": "netem-ok" in probe})
