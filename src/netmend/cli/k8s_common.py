@@ -107,3 +107,15 @@ def profile_option():
             "Every verdict the profile changes is reported."
         ),
     )
+
+
+def plan_summary_lines(plan, dns: bool, nothing: str) -> list[str]:
+    """A repair plan's headline for the console: what moves, and the edits; ``nothing`` when empty."""
+    if plan is None or plan.is_empty:
+        return [nothing]
+    lines = [f"{len(plan.changes)} probe(s) change; no other probe moves "
+             f"({'with' if dns else 'without'} DNS modelling)."]
+    lines += [f"  {m}" for m in plan.changes]
+    lines.append(f"Edits ({len(plan.edits)}, weight {plan.weight}):")
+    lines += [f"  - {e.describe()}" for e in plan.edits]
+    return lines

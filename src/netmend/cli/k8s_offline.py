@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from netmend.cli.k8s_common import plan_summary_lines
 from netmend.cli.k8s_inputs import BadInput, Inputs, load_inputs, read_intent
 
 
@@ -163,14 +164,7 @@ def offline_repair(
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return 0
-    lines = []
-    if plan is None or plan.is_empty:
-        lines.append("The policies already match the intent; nothing to do.")
-    else:
-        lines.append(f"{len(plan.changes)} probe(s) change; no other probe moves ({'with' if dns else 'without'} DNS modelling).")
-        lines += [f"  {m}" for m in plan.changes]
-        lines.append(f"Edits ({len(plan.edits)}, weight {plan.weight}):")
-        lines += [f"  - {e.describe()}" for e in plan.edits]
+    lines = plan_summary_lines(plan, dns, "The policies already match the intent; nothing to do.")
     click.echo("\n".join(lines))
     if diffs:
         click.echo("".join(diffs), nl=False)

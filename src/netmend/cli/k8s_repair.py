@@ -11,6 +11,8 @@ from pathlib import Path
 import click
 import yaml
 
+from netmend.cli.k8s_common import plan_summary_lines
+
 
 def make_runner(binary: str):
     """The kubectl runner (a seam: tests substitute the simulated cluster)."""
@@ -144,14 +146,8 @@ def repair(
         "commands": commands,
         "mode": "dry-run" if dry_run else "apply",
     }
-    lines = []
-    if plan.is_empty:
-        lines.append("The cluster already matches the intent; nothing to do.")
-    else:
-        lines.append(f"{len(plan.changes)} probe(s) change; no other probe moves ({'with' if plan.dns else 'without'} DNS modelling).")
-        lines += [f"  {m}" for m in plan.changes]
-        lines.append(f"Edits ({len(plan.edits)}, weight {plan.weight}):")
-        lines += [f"  - {e.describe()}" for e in plan.edits]
+    lines = plan_summary_lines(plan, plan.dns, "The cluster already matches the intent; nothing to do.")
+    if not plan.is_empty:
         lines += [policy_diff(p) for p in plan.patches]
         lines.append("Commands:")
         lines += [f"  {c}" for c in commands]
