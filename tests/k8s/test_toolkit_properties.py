@@ -27,6 +27,21 @@ def _selection(namespace, labels) -> dict:
     return out
 
 
+
+def _assert_rows_are_the_changes(sim, rows, before, after) -> None:
+    """Each pod pair's diff row holds exactly the grid ports it gained and lost."""
+    for i, src in enumerate(sim.pods):
+        for j, dst in enumerate(sim.pods):
+            if i == j:
+                continue
+            row = rows.get((f"{src.namespace}/{src.workload}", f"{dst.namespace}/{dst.workload}")) or rows.get(
+                (src.key, dst.key))
+            for proto, port in GRID:
+                was, now = before.allowed(i, j, proto, port), after.allowed(i, j, proto, port)
+                assert (row is not None and row.gained.contains(proto, port)) == (now and not was)
+                assert (row is not None and row.lost.contains(proto, port)) == (was and not now)
+
+
 @settings(max_examples=60, deadline=None)
 @given(clusters(), st.sampled_from(["allow", "deny"]), namespace_patterns, label_globs, namespace_patterns,
        label_globs, port_lists)
@@ -65,16 +80,7 @@ def test_diff_rows_are_exactly_the_ports_gained_and_lost(cluster, extra, more):
     before, after = sim.snapshot(tuple(old)), sim.snapshot(tuple(new))
     rows = {(r.source, r.target): r for r in result.rows if not r.source.startswith("address")
             and not r.target.startswith("address")}
-    for i, src in enumerate(sim.pods):
-        for j, dst in enumerate(sim.pods):
-            if i == j:
-                continue
-            row = rows.get((f"{src.namespace}/{src.workload}", f"{dst.namespace}/{dst.workload}")) or rows.get(
-                (src.key, dst.key))
-            for proto, port in GRID:
-                was, now = before.allowed(i, j, proto, port), after.allowed(i, j, proto, port)
-                assert (row is not None and row.gained.contains(proto, port)) == (now and not was)
-                assert (row is not None and row.lost.contains(proto, port)) == (was and not now)
+    _assert_rows_are_the_changes(sim, rows, before, after)
     back = diff_policy_sets(cluster, new, old)
     assert {(r.source, r.target, r.lost) for r in back.rows} == {(r.source, r.target, r.gained) for r in result.rows}
     assert diff_policy_sets(cluster, old, old).rows == ()
@@ -136,13 +142,4 @@ def test_check_and_diff_agree_with_brute_force_under_admin_tiers(data):
     before = sim.snapshot(cluster.policies, admin_policies=old_admin)
     after = sim.snapshot(cluster.policies, admin_policies=new_admin)
     rows = {(r.source, r.target): r for r in result.rows}
-    for i, src in enumerate(sim.pods):
-        for j, dst in enumerate(sim.pods):
-            if i == j:
-                continue
-            row = rows.get((f"{src.namespace}/{src.workload}", f"{dst.namespace}/{dst.workload}")) or rows.get(
-                (src.key, dst.key))
-            for proto, port in GRID:
-                was, now = before.allowed(i, j, proto, port), after.allowed(i, j, proto, port)
-                assert (row is not None and row.gained.contains(proto, port)) == (now and not was)
-                assert (row is not None and row.lost.contains(proto, port)) == (was and not now)
+    _assert_rows_are_the_changes(sim, rows, before, after)
