@@ -27,6 +27,7 @@ from netmend.assess.k8s.inject import (
     draw_task,
     inject,
 )
+from netmend.assess.k8s.intent import MAX_SHOWN, intent_diff
 from netmend.assess.k8s.kubectl import SimCluster, harness_output
 from netmend.k8s import (
     Cluster,
@@ -161,6 +162,12 @@ class TaskResult:
     success: bool
     safe: bool
     turns: tuple[Turn, ...] = field(default=())
+    # whether the final policies are equivalent to the intended ones over the whole
+    # matrix (every pod pair and port, outside addresses at each ipBlock's edges)
+    intent_restored: bool | None = None
+    intent_diff: tuple[str, ...] = ()
+    # the policies as the task left them (not written to records)
+    final: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def mean_latency_s(self) -> float:
@@ -172,6 +179,8 @@ class TaskResult:
         out = asdict(self)
         out["injections"] = list(self.injections)
         out["turns"] = [asdict(t) for t in self.turns]
+        out.pop("final", None)
+        out["intent_diff"] = list(self.intent_diff)
         out["mean_latency_s"] = self.mean_latency_s
         return out
 
@@ -283,6 +292,7 @@ def run_task(
         if count == 0:
             success = True
             break
+    diff = intent_diff(setup.base, setup.manifests, sim.policies)
     return TaskResult(
         task_id=task.task_id,
         family=task.family,
@@ -292,4 +302,7 @@ def run_task(
         success=success,
         safe=safe,
         turns=tuple(turns),
+        intent_restored=not diff,
+        intent_diff=diff[:MAX_SHOWN],
+        final=dict(sim.policies),
     )

@@ -76,7 +76,70 @@ def summary_of(results: Sequence[TaskResult], families: Iterable[str] = FAMILIES
     ran = {r.family for r in results}
     summary = summarize((outcome(r) for r in results), group_order=tuple(f for f in families if f in ran))
     add_iterations(summary, ((r.family, r.iterations) for r in results))
+    add_intent(summary, results)
     return summary
+
+
+def add_intent(summary: dict[str, Any], results: Sequence[TaskResult], key: str = "intent_restored") -> dict[str, Any]:
+    """Put the fraction of tasks whose final policies equal the intended ones
+    (over the whole matrix) into ``summary``, overall and per family.
+
+    ``key`` names the verdict: ``intent_restored`` (netmend's engine, on each
+    result) or ``nca_intent_restored`` (read from ``summary[key + "_by_task"]``).
+    """
+    verdicts = summary.get(f"{key}_by_task") or {r.task_id: bool(r.intent_restored) for r in results}
+    pairs = [(r.family, verdicts.get(r.task_id, False)) for r in results]
+    summary[key] = sum(v for _, v in pairs) / len(pairs) if pairs else 0.0
+    for family, stats in summary["by_family"].items():
+        mine = [v for f, v in pairs if f == family]
+        stats[key] = sum(mine) / len(mine) if mine else 0.0
+    return summary
+
+
+def outcome_table(summary: dict[str, Any]) -> str:
+    """Per family: tasks, repaired, unsafe, mean iterations and intent restored
+    (and NCA's verdict on intent when it ran)."""
+    nca = "nca_intent_restored" in summary
+    header = ["family", "n", "repaired", "unsafe", "iterations", "intent restored", *(["intent (NCA)"] if nca else [])]
+
+    def row(name: str, stats: dict[str, Any]) -> list[str]:
+        n = stats["n"]
+        cells = [
+            name,
+            str(n),
+            f"{stats['correctness'] * 100:.1f}%",
+            str(round((1 - stats["safety"]) * n)),
+            f"{stats['avg_iterations']:.2f}",
+            f"{stats.get('intent_restored', 0.0) * 100:.1f}%",
+        ]
+        if nca:
+            cells.append(f"{stats.get('nca_intent_restored', 0.0) * 100:.1f}%")
+        return cells
+
+    rows = [row(name, stats) for name, stats in summary["by_family"].items()]
+    total = row("total", summary)
+    widths = [max(len(line[i]) for line in [header, *rows, total]) for i in range(len(header))]
+
+    def fmt(line: list[str]) -> str:
+        return "  ".join([line[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(line[1:], widths[1:], strict=True))]).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([fmt(header), rule, *(fmt(r) for r in rows), rule, fmt(total)])
+
+
+def add_nca_intent(summary: dict[str, Any], results: Sequence[TaskResult], setup: Setup, executable) -> dict[str, Any]:
+    """NCA's verdict on intent for every task, in one NCA run (see :mod:`.intent`)."""
+    from netmend.assess.k8s.intent import nca_intent
+
+    diffs = nca_intent(executable, setup.base, setup.manifests, [r.final for r in results])
+    summary["nca_intent_restored_by_task"] = {r.task_id: not d for r, d in zip(results, diffs, strict=True)}
+    summary["nca_intent_diff"] = {r.task_id: list(d) for r, d in zip(results, diffs, strict=True) if d}
+    return add_intent(summary, results, "nca_intent_restored")
+
+
+def setup_of(app: str) -> Setup:
+    """The setup of a built-in application or an application fixture directory."""
+    return demo_setup() if app == "online-boutique" else app_setup(load_app(app))
 
 
 def assess_k8s(
@@ -87,7 +150,7 @@ def assess_k8s(
 ) -> tuple[tuple[TaskResult, ...], dict[str, Any]]:
     """Run the assessment; returns the per-task results and the summary."""
     if setup is None:
-        setup = demo_setup() if config.app == "online-boutique" else app_setup(load_app(config.app))
+        setup = setup_of(config.app)
     if config.faults == "fuzz":
         tasks = fuzz_tasks(setup, config.per_type, config.seed, config.families, config.dns)
     else:

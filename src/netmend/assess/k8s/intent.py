@@ -1,0 +1,111 @@
+"""Whether a repair restored the intended policies, not only the probes.
+
+The probes sample a few cells of the connectivity matrix; a repair can fix
+every probe and still differ from the policies the task started from (a
+rule added to a neighbouring policy, an ipBlock fitted to the probed client,
+a port range closed at the probed port). This check compares the final
+policies with the intended ones over the whole matrix: every ordered pod
+pair, every protocol and port, and outside addresses at the boundary of
+every ipBlock either set names (:func:`netmend.k8s.policydiff.diff_policy_sets`,
+netmend's own engine).
+
+With the NCA oracle the same question goes to IBM's network-config-analyzer:
+its connectivity maps of both policy sets must agree pod pair by pod pair
+and at the same outside addresses.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from netmend.k8s.manifest import parse_policy
+from netmend.k8s.model import Cluster, NetworkPolicy, Requirement
+from netmend.k8s.policydiff import diff_policy_sets, external_addresses
+
+MAX_SHOWN = 3  # differing rows kept per task
+
+
+def policies_of(objects: Mapping[str, Mapping]) -> tuple[NetworkPolicy, ...]:
+    """Parsed policies of ``namespace/name`` -> object, in key order."""
+    return tuple(parse_policy(dict(obj), source=key) for key, obj in sorted(objects.items()))
+
+
+def intent_diff(base: Cluster, intended: Mapping[str, Mapping], final: Mapping[str, Mapping]) -> tuple[str, ...]:
+    """Connections ``final`` allows or denies unlike ``intended`` (empty: equivalent)."""
+    diff = diff_policy_sets(base.with_policies(()), policies_of(intended), policies_of(final))
+    out = []
+    for row in diff.rows:
+        parts = []
+        if row.gained:
+            parts.append(f"gained {row.gained}")
+        if row.lost:
+            parts.append(f"lost {row.lost}")
+        out.append(f"{row.source} -> {row.target}: {', '.join(parts)}")
+    return tuple(out)
+
+
+# -- the NCA oracle ------------------------------------------------------------
+
+
+def nca_executable(root: str | Path = ".") -> Path | None:
+    """NCA's entry point: ``$NETMEND_NCA``, else ``.venv-nca/bin/nca`` under ``root``."""
+    candidate = Path(os.environ.get("NETMEND_NCA") or Path(root) / ".venv-nca" / "bin" / "nca")
+    return candidate if candidate.is_file() and os.access(candidate, os.X_OK) else None
+
+
+def nca_readable(cluster: Cluster) -> Cluster:
+    """The same cluster with each ``Exists`` of an AND peer's podSelector written as
+    ``In`` over the values the cluster's pods carry for that key: the same pods
+    match, and NCA 2.1.0 admits nothing through ``Exists`` there (a known deviation)."""
+
+    def rewrite(expr: Requirement) -> Requirement:
+        if expr.operator != "Exists":
+            return expr
+        values = sorted({dict(p.labels)[expr.key] for p in cluster.pods if expr.key in dict(p.labels)})
+        return Requirement(expr.key, "In", tuple(values)) if values else expr
+
+    def peer(p):
+        if p.namespace_selector is None or p.pod_selector is None:
+            return p
+        sel = p.pod_selector
+        return replace(p, pod_selector=replace(sel, match_expressions=tuple(rewrite(e) for e in sel.match_expressions)))
+
+    def rules(rs):
+        return None if rs is None else tuple(replace(r, peers=None if r.peers is None else tuple(peer(p) for p in r.peers)) for r in rs)
+
+    return cluster.with_policies(tuple(replace(p, ingress=rules(p.ingress), egress=rules(p.egress)) for p in cluster.policies))
+
+
+def nca_intent(
+    executable: str | Path, base: Cluster, intended: Mapping[str, Mapping], finals: Sequence[Mapping[str, Mapping]]
+) -> list[tuple[str, ...]]:
+    """Per final policy set, where NCA's connectivity differs from the intended set's
+    (empty: NCA sees them as equivalent). One NCA run for all of them."""
+    from netmend.k8s.nca import run_nca
+
+    want = policies_of(intended)
+    sets = [want, *(policies_of(f) for f in finals)]
+    clusters = [nca_readable(base.with_policies(s)) for s in sets]
+    with tempfile.TemporaryDirectory(prefix="netmend-nca-") as work:
+        maps = run_nca(executable, clusters, work)
+    ref = maps[0]
+    pods = [p.key for p in base.pods]
+    out = []
+    for policies, got in zip(sets[1:], maps[1:], strict=True):
+        diffs = []
+        for src in pods:
+            for dst in pods:
+                if src != dst and ref.pod_pair(src, dst) != got.pod_pair(src, dst):
+                    diffs.append(f"{src} -> {dst}: NCA {got.pod_pair(src, dst)} instead of {ref.pod_pair(src, dst)}")
+        for address in external_addresses((*want, *policies)):
+            for pod in pods:
+                for direction in ("Ingress", "Egress"):
+                    a, b = ref.with_address(pod, address, direction), got.with_address(pod, address, direction)
+                    if a != b:
+                        diffs.append(f"{pod} {direction} {address}: NCA {b} instead of {a}")
+        out.append(tuple(diffs[:MAX_SHOWN]))
+    return out
