@@ -35,6 +35,7 @@ from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
 from netmend.repair.clients import TaskClients, extract_clients, names_of
 from netmend.repair.emit import plan_command
 from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
+from netmend.repair.hints import port_ranges
 from netmend.repair.intent import intent_from_feedback, probe_universe, with_probes
 from netmend.repair.netarena import NO_MISMATCHES, LogEntry, log_of_prompt, parse_log, task_text
 from netmend.repair.observe import Observation, align_sources, is_read, parse_read, reads_for
@@ -76,7 +77,11 @@ def fresh_read(entries: tuple[LogEntry, ...]) -> LogEntry | None:
 
 
 def plan_from_feedback(
-    obs: Observation, mismatches: tuple[Mismatch, ...], clients: TaskClients | None = None, effort: int = 1
+    obs: Observation,
+    mismatches: tuple[Mismatch, ...],
+    clients: TaskClients | None = None,
+    effort: int = 1,
+    port_ranges: tuple[tuple[int, int], ...] = (),
 ) -> Plan:
     """Plan the repair the mismatch lines ask for.
 
@@ -107,7 +112,7 @@ def plan_from_feedback(
             continue
         return plan_repair(
             obs.cluster, obs.policies, intent, dns=dns, prober=prober,
-            externals=externals, networks=clients.networks, partial=True, effort=effort,
+            externals=externals, networks=clients.networks, partial=True, effort=effort, port_ranges=port_ranges,
         )
     assert first is not None
     raise first
@@ -209,11 +214,12 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
         clients = clients_of(prompt, obs)
         namespaces = mismatch_namespaces(mismatches, frozenset(clients.as_dict()))
         obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.as_dict()])
+        ranges = port_ranges(task_text(prompt))
         try:
-            plan = plan_from_feedback(obs, mismatches, clients)
+            plan = plan_from_feedback(obs, mismatches, clients, port_ranges=ranges)
         except NoPlan:
             # a search that found nothing within its limits: search deeper before giving the turn up
-            plan = plan_from_feedback(obs, mismatches, clients, effort=DEEP_EFFORT)
+            plan = plan_from_feedback(obs, mismatches, clients, effort=DEEP_EFFORT, port_ranges=ranges)
         if plan.is_empty:
             return _other_read("The model already shows the intended connectivity", read, entries, workloads, namespaces)
         command = plan_command(plan)

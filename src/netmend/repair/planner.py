@@ -21,12 +21,15 @@ The result is exact or there is no plan: :class:`NoPlan` says why.
 from __future__ import annotations
 
 import ipaddress
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from netmend.k8s.errors import K8sError
 from netmend.k8s.manifest import parse_policy
 from netmend.k8s.model import Cluster, NetworkPolicy, Peer
+from netmend.k8s.policydiff import external_addresses
+from netmend.k8s.portset import PortSet
 from netmend.k8s.probe import PROBE_PROTOCOL, Matrix, Mismatch, Prober
 from netmend.k8s.semantics import EGRESS, INGRESS, Snapshot, Verdict
 from netmend.repair.edits import (
@@ -75,6 +78,15 @@ KEEP_SLACK = 6  # weight the rules holding collateral may add
 MAX_KEPT = 12  # collateral probes the planner tries to hold with extra rules
 MAX_CHAINED = 3  # near-safe edit sets a two-step repair starts from
 MAX_CHAIN_DEPTH = 1  # a repair of a repair's side effects, not of its own
+RANK_SLACK = 1  # verified sets up to this much heavier than the lightest are compared with it
+RANK_SIMS = 10  # re-simulations spent looking for them
+RANK_MAX = 8  # verified sets compared at most
+# Edits that append to a policy rather than repair what it says.
+ADDITIVE = (AddRule, AddPeer, AllowAll, AllowDNS, NarrowRule)
+
+
+class _Enough(Exception):
+    """The ranking has seen enough verified sets."""
 
 
 @dataclass(frozen=True)
@@ -142,8 +154,14 @@ class _Search:
         externals: Mapping[str, str] | None = None,
         networks: Sequence[str] = (),
         effort: int = 1,
+        port_ranges: Sequence[tuple[int, int]] = (),
     ):
         self.effort = effort
+        self.port_ranges = tuple(port_ranges)
+        self._samples: tuple[str, ...] | None = None
+        self._after_objs: dict[frozenset, dict] = {}
+        self._scores: dict[frozenset, tuple[int, int]] = {}
+        self._dead_cache: dict[NetworkPolicy, int] = {}
         self.editable = editable
         self.externals = dict(externals or {})
         self.networks = tuple(networks)
@@ -815,7 +833,7 @@ class _Search:
                     objects[key] = apply_edits(self.objects[key], group)
                 after = _Search(
                     self.cluster, objects, self.intent, self.dns, self.editable, self.prober, self.externals, self.networks,
-                    self.effort,
+                    self.effort, self.port_ranges,
                 )
             except (K8sError, EmissionError):
                 continue
@@ -901,36 +919,241 @@ class _Search:
                 yield from combos(i + 1, size - 1, weight - weights[i], covered | masks[i], chosen)
                 chosen.pop()
 
-        for total in range(1, ceiling + 1):
-            found_collateral = False
-            for size in range(1, min(max_edits, len(pool), total) + 1):
-                for picked in combos(0, size, total, 0, []):
-                    self.visited += 1
-                    if self.visited > MAX_VISITED * self.effort:
-                        raise NoPlan(f"more than {MAX_VISITED * self.effort} candidate edit sets without a verified one")
-                    combo = [pool[i] for i in picked]
-                    if not _consistent(combo):
-                        continue
-                    edits = tuple(c.edit for c in combo)
-                    try:
-                        missed = self.misses(edits, targets)
-                    except EmissionError:  # edits that clash inside one patch
-                        continue
-                    if not missed:
-                        return edits, ()
-                    if not any((s, t) in wanted for s, t, _ in missed):
-                        self._note_near(edits, missed)
-                        # keep only the smallest collateral: the repairs nearest to safe
-                        if not collateral or len(missed) < fewest:
-                            collateral, fewest = {}, len(missed)
-                        if len(missed) == fewest:
-                            collateral.update(dict.fromkeys(missed))
-                        found_collateral = True
-            if found_collateral and stop_at_collateral:
-                self.collateral_weight = total
-                # widen the pool before trying heavier sets
-                return None, tuple(collateral)
+        # Verified sets up to RANK_SLACK heavier than the first are ranked (see _rank_key).
+        found: list[tuple[Edit, ...]] = []
+        stop_total, spent_at, best_irregular = ceiling, 0, None
+        try:
+            for total in range(1, ceiling + 1):
+                if total > stop_total:
+                    break
+                found_collateral = False
+                for size in range(1, min(max_edits, len(pool), total) + 1):
+                    for picked in combos(0, size, total, 0, []):
+                        self.visited += 1
+                        if self.visited > MAX_VISITED * self.effort:
+                            raise NoPlan(f"more than {MAX_VISITED * self.effort} candidate edit sets without a verified one")
+                        combo = [pool[i] for i in picked]
+                        if not _consistent(combo):
+                            continue
+                        edits = tuple(c.edit for c in combo)
+                        if found:
+                            if spent_at - self.budget >= RANK_SIMS or len(found) >= RANK_MAX:
+                                raise _Enough
+                            if any(set(f) < set(edits) for f in found):
+                                continue  # a verified set plus more: pruning gives it back
+                            try:
+                                if best_irregular is not None and self._irregular(edits) > best_irregular:
+                                    continue  # ranks below a verified set whatever it does
+                            except EmissionError:
+                                continue
+                        try:
+                            missed = self.misses(edits, targets)
+                        except EmissionError:  # edits that clash inside one patch
+                            continue
+                        if not missed:
+                            try:
+                                self._objects_after(edits)
+                            except EmissionError:  # edits whose patch depends on their order
+                                continue
+                            score = self._irregular(edits)
+                            if not found and self._settled(edits, score):
+                                return edits, ()
+                            if not found:
+                                stop_total, spent_at = min(ceiling, total + RANK_SLACK), self.budget
+                            best_irregular = score if best_irregular is None else min(best_irregular, score)
+                            found.append(edits)
+                            continue
+                        if not any((s, t) in wanted for s, t, _ in missed):
+                            self._note_near(edits, missed)
+                            # keep only the smallest collateral: the repairs nearest to safe
+                            if not collateral or len(missed) < fewest:
+                                collateral, fewest = {}, len(missed)
+                            if len(missed) == fewest:
+                                collateral.update(dict.fromkeys(missed))
+                            found_collateral = True
+                if found_collateral and stop_at_collateral and not found:
+                    self.collateral_weight = total
+                    # widen the pool before trying heavier sets
+                    return None, tuple(collateral)
+        except _Enough:
+            pass
+        except NoPlan:
+            if not found:
+                raise
+        if found:
+            return self._best(found), ()
         return None, tuple(collateral)
+
+    # -- ranking -----------------------------------------------------------------
+
+    def _best(self, found: list[tuple[Edit, ...]]) -> tuple[Edit, ...]:
+        """The first of ``found`` by :meth:`_rank_key`, each criterion computed only
+        for the sets still tied on the ones before it."""
+        stages = (
+            self._irregular,
+            self._change,
+            lambda e: (sum(isinstance(x, ADDITIVE) for x in e), plan_weight(e), len(e), sorted(edit_sort_key(x) for x in e)),
+        )
+        left = list(dict.fromkeys(found))
+        for stage in stages:
+            if len(left) == 1:
+                break
+            scores = [stage(e) for e in left]
+            low = min(scores)
+            left = [e for e, score in zip(left, scores, strict=True) if score == low]
+        return left[0]
+
+    @staticmethod
+    def _settled(edits: tuple[Edit, ...], irregular: int) -> bool:
+        """Whether the lightest verified set needs no comparison: it repairs in place,
+        leaves nothing irregular, and writes no port or address (values whose
+        extent beyond the probes the probes cannot tell)."""
+        if irregular > 0:
+            return False
+        for edit in edits:
+            if isinstance(edit, (*ADDITIVE, SetPort, SetProtocol)):
+                return False
+            if isinstance(edit, SetValue) and any(part in ("ports", "ipBlock", "from", "to") for part in edit.path[-3:]):
+                return False
+        return True
+
+    def _irregular(self, edits: tuple[Edit, ...]) -> int:
+        return self._fitted(edits) + self._dead(edits) - self._familiar(edits)
+
+    def _rank_key(self, edits: tuple[Edit, ...]) -> tuple:
+        """Among verified sets, the most plausible repair first: values fitted to the
+        probes rather than taken from the task (a client's /32 where the text names
+        its network, a port range cut at the probed port), then the least change of
+        the whole matrix beyond the probes (every pod pair and port, outside
+        addresses at ipBlock edges), then fewest appended rules, then weight.
+
+        Port entries that reach no container port of the pods they concern count
+        as fitted too (a stray protocol or number the repair left in place); an
+        appended rule that another policy of the namespace has word for word
+        counts against them (the policies of one application look alike)."""
+        return (
+            self._irregular(edits),
+            self._change(edits),
+            sum(isinstance(e, ADDITIVE) for e in edits),
+            plan_weight(edits),
+            len(edits),
+            sorted(edit_sort_key(e) for e in edits),
+        )
+
+    def _groups(self, edits: Iterable[Edit]) -> list[tuple[str, frozenset[Edit]]]:
+        by_policy: dict[str, list[Edit]] = {}
+        for edit in edits:
+            by_policy.setdefault(edit.key, []).append(edit)
+        return [(key, frozenset(group)) for key, group in by_policy.items()]
+
+    def _object_after(self, key: str, group: frozenset[Edit]) -> dict:
+        hit = self._after_objs.get(group)
+        if hit is None:
+            hit = self._after_objs[group] = apply_edits(self.objects[key], sorted(group, key=edit_sort_key))
+        return hit
+
+    def _objects_after(self, edits: Iterable[Edit]) -> dict[str, dict]:
+        return {key: self._object_after(key, group) for key, group in self._groups(edits)}
+
+    def _fitted(self, edits: tuple[Edit, ...]) -> int:
+        """How many more values the edited policies fit to the probes than before."""
+        return sum(self._group_score(key, group)[0] for key, group in self._groups(edits))
+
+    def _dead(self, edits: tuple[Edit, ...]) -> int:
+        """How many more port entries of the edited policies reach no container port
+        of the pods they concern (selected pods for ingress, peer pods for egress),
+        and how many more selector peers match no pod."""
+        return sum(self._group_score(key, group)[1] for key, group in self._groups(edits))
+
+    def _group_score(self, key: str, group: frozenset[Edit]) -> tuple[int, int]:
+        """(fitted, dead) of one policy after its edits, less the same before them."""
+        hit = self._scores.get(group)
+        if hit is None:
+            named = {n for n in (_network(t) for t in self.networks) if n is not None}
+            after = self._object_after(key, group)
+            fitted = _fitted_values(after, named, self.port_ranges) - _fitted_values(self.objects[key], named, self.port_ranges)
+            try:
+                dead = self._dead_entries(parse_policy(after, source=key)) - self._dead_entries(self.policies[key])
+            except K8sError:
+                dead = 0
+            hit = self._scores[group] = (fitted, dead)
+        return hit
+
+    def _familiar(self, edits: tuple[Edit, ...]) -> int:
+        """Appended rules that another policy of the same namespace already has."""
+        count = 0
+        for edit in edits:
+            if not isinstance(edit, AddRule | AllowDNS | AllowAll):
+                continue
+            rule = _normal_rule(edit.rule_dict())
+            for key, obj in self.objects.items():
+                rules = (obj.get("spec") or {}).get(edit.rules_field) or []
+                if key != edit.key and key.partition("/")[0] == edit.namespace and any(_normal_rule(r) == rule for r in rules):
+                    count += 1
+                    break
+        return count
+
+    def _dead_entries(self, pol: NetworkPolicy) -> int:
+        hit = self._dead_cache.get(pol)
+        if hit is None:
+            hit = self._dead_cache[pol] = self._count_dead(pol)
+        return hit
+
+    def _count_dead(self, pol: NetworkPolicy) -> int:
+        compiled = self.sim.compile_policy(pol)
+        selected = self.sim.select_pods(pol.pod_selector, pol.namespace)
+        count = 0
+        for direction in (INGRESS, EGRESS):
+            for rule in pol.rules(direction):
+                for peer in rule.peers or ():
+                    if peer.ip_block is None and not any(peer_matches(self.sim, peer, pol.namespace, i) for i in range(len(self.sim.pods))):
+                        count += 1
+        for direction, rules in ((INGRESS, compiled.ingress), (EGRESS, compiled.egress)):
+            for rule in rules or ():
+                if rule.ports_all:
+                    continue
+                pods = selected if direction == INGRESS else (() if rule.peers_all else rule.peer_pods)
+                ports = [cp for i in pods for cp in self.sim.pods[i].ports]
+                if not ports:
+                    continue
+                for proto, lo, hi in rule.numeric:
+                    count += not any(cp.protocol == proto and lo <= cp.port <= hi for cp in ports)
+                for proto, name in rule.named:
+                    count += not any(cp.protocol == proto and cp.name == name for cp in ports)
+        return count
+
+    def _sample_addresses(self) -> tuple[str, ...]:
+        if self._samples is None:
+            out = set(external_addresses(self.policies.values()))
+            out |= set(self.externals.values())
+            for text in self.networks:
+                net = _network(text)
+                if net is not None:
+                    out.add(str(net.network_address))
+                    past = int(net.broadcast_address) + 1
+                    if past < 2 ** net.max_prefixlen:
+                        out.add(str(ipaddress.ip_address(past)))
+            self._samples = tuple(sorted(out))
+        return self._samples
+
+    def _change(self, edits: tuple[Edit, ...]) -> int:
+        """(protocol, port) cells the edits move, over every pod pair through a pod
+        whose policies they change and every sample outside address."""
+        key = frozenset(edits)
+        after = self._policies_after(key)
+        snap = self.sim.snapshot(tuple(after))
+        touched = sorted(self._touched_pods(key, after))
+        n = len(self.sim.pods)
+        pairs = {(t, o) for t in touched for o in range(n) if o != t}
+        pairs |= {(o, t) for t, o in pairs}
+        total = sum(_size_of(snap.connections(a, b), self.snap.connections(a, b)) for a, b in pairs)
+        for address in self._sample_addresses():
+            for t in touched:
+                for direction in (INGRESS, EGRESS):
+                    total += _size_of(
+                        snap.connections_external(t, address, direction), self.snap.connections_external(t, address, direction)
+                    )
+        return total
 
     def _keep(self, probes: Iterable[tuple[str, str, bool]]) -> list[Edit]:
         """Candidates that stop a probe from moving to ``value`` (closing or opening)."""
@@ -963,6 +1186,65 @@ class _Search:
                     edits, changed = rest, True
                     break
         return edits
+
+
+def _network(text: str):
+    try:
+        return ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return None
+
+
+def _normal_rule(rule: Mapping) -> str:
+    """A rule's text with defaults written out and lists in a canonical order."""
+    out = {}
+    for field, value in sorted(rule.items()):
+        if field == "ports":
+            value = sorted(({"protocol": "TCP", **p} for p in value or []), key=lambda p: json.dumps(p, sort_keys=True))
+        elif isinstance(value, list):
+            value = sorted(value, key=lambda p: json.dumps(p, sort_keys=True))
+        if value:
+            out[field] = value
+    return json.dumps(out, sort_keys=True)
+
+
+def _size_of(a: PortSet, b: PortSet) -> int:
+    """Ports in one of ``a`` and ``b`` only."""
+    moved = (a - b) | (b - a)
+    return sum(hi - lo + 1 for _proto, intervals in moved.parts for lo, hi in intervals)
+
+
+def _fitted_values(obj: Mapping, named, ranges: Sequence[tuple[int, int]]) -> int:
+    """Values of a policy fitted to probes rather than taken from the task: ipBlock
+    values that are one address inside a wider network the task names, or (when
+    the task names networks) none of them; port entries inside (not equal to) a
+    port range it names, minus entries equal to one."""
+    count = 0
+    spec = obj.get("spec") or {}
+    wide = [n for n in named if n.prefixlen < n.max_prefixlen]
+    for field, peers_field in (("ingress", "from"), ("egress", "to")):
+        for rule in spec.get(field) or []:
+            for peer in rule.get(peers_field) or []:
+                block = peer.get("ipBlock") or {}
+                for text in (block.get("cidr"), *(block.get("except") or [])):
+                    net = _network(text) if text else None
+                    if net is None:
+                        continue
+                    if named and net not in named:
+                        count += 1
+                    if net.prefixlen == net.max_prefixlen and any(net.network_address in w for w in wide):
+                        count += 1
+            for entry in rule.get("ports") or []:
+                first = entry.get("port")
+                if not isinstance(first, int):
+                    continue
+                last = entry.get("endPort") or first
+                for lo, hi in ranges:
+                    if (first, last) == (lo, hi):
+                        count -= 1
+                    elif lo <= first <= last <= hi:
+                        count += 1
+    return count
 
 
 def _text_identity(edit: Edit) -> tuple:
@@ -1056,6 +1338,7 @@ def plan_repair(
     networks: Sequence[str] = (),
     partial: bool = False,
     effort: int = 1,
+    port_ranges: Sequence[tuple[int, int]] = (),
 ) -> Plan:
     """The lightest verified edit set turning the current matrix into ``intent``.
 
@@ -1089,6 +1372,8 @@ def plan_repair(
         Multiplies the search limits (re-simulations, sets enumerated) and
         allows ``effort - 1`` more edits: a deeper search after a shallow
         one found nothing.
+    port_ranges : sequence of (int, int)
+        Port ranges the task names (values a repaired port range may take).
 
     Raises
     ------
@@ -1100,7 +1385,7 @@ def plan_repair(
     if effort < 1:
         raise ValueError(f"effort: expected a positive integer, got {effort!r}")
     max_edits += effort - 1
-    search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks, effort)
+    search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks, effort, port_ranges)
     if not search.changes:
         return Plan((), (), search.current, search.current, (), dns)
     cands, orphans = search.candidates()
