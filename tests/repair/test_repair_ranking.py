@@ -40,6 +40,13 @@ def _restored(app: str, families: list[str], per_type: int = 3) -> list[tuple[st
         # DNS's port changed: the stray port entry goes, not a second DNS rule beside it
         ("tiny-shop", "port-number"),
         ("bank", "port-number"),
+        # a port range cut or lost: the range the task text names restored whole
+        ("bank", "end-port-shrunk"),
+        ("bank", "end-port-dropped"),
+        ("bank", "rule-ports-dropped"),
+        # an ipBlock peer lost: the network the task names, with its except, not the client's /32
+        ("bank", "peer-removed"),
+        ("tiny-shop", "rule-peers-dropped"),
     ],
 )
 def test_the_plan_restores_the_intended_policies(app, family):

@@ -340,9 +340,32 @@ class _Search:
         for text in self.networks:
             net = ipaddress.ip_network(text, strict=False)
             if origin in net and net.prefixlen < net.max_prefixlen:
+                holes = self._holes(net, origin)
+                if holes:
+                    out.append(PeerSpec(cidr=str(net), excepts=holes))
                 out.append(PeerSpec(cidr=str(net)))
         out.append(PeerSpec(cidr=str(ipaddress.ip_network(origin))))
         return out
+
+    def _holes(self, net, origin) -> tuple[str, ...]:
+        """Networks the task names inside ``net`` that leave ``origin`` out and hold an
+        outside client some intended probe denies (the widest such per client)."""
+        denied = []
+        for source, cells in self.intent.desired.rows:
+            address = self.externals.get(source)
+            if address is not None and not all(v for _, v in cells):
+                denied.append(ipaddress.ip_address(address))
+        holes = set()
+        for ip in denied:
+            if ip.version != net.version or ip not in net or ip == origin:
+                continue
+            inside = [
+                n for n in (_network(t) for t in self.networks)
+                if n is not None and n.version == net.version and ip in n and origin not in n and n.subnet_of(net) and n != net
+            ]
+            if inside:
+                holes.add(min(inside, key=lambda n: n.prefixlen))
+        return tuple(str(h) for h in sorted(holes))
 
     def _rule_obj(self, pol: NetworkPolicy, direction: str, index: int) -> dict:
         field = "ingress" if direction == INGRESS else "egress"
@@ -536,7 +559,7 @@ class _Search:
                 fix_peer = (port_ok and not peer_ok and rule.peers) or (stuck and rule.peers)
                 if fix_port:
                     out.extend(self._fix_ports(pol, direction, index, rule.ports or (), port, named, protocol))
-                    out.extend(prop.open_port((field, index), rule_obj.get("ports") or [], protocol, port, named))
+                    out.extend(prop.open_port((field, index), rule_obj.get("ports") or [], protocol, port, named, self.port_ranges))
                 if fix_peer:
                     out.extend(AddPeer(pol.namespace, pol.name, direction, rule=index, peers=(peer,)) for peer in peers)
                     out.extend(self._fix_peers(pol, direction, index, rule_obj, there))
@@ -617,12 +640,13 @@ class _Search:
             out.append(RemoveRule(pol.namespace, pol.name, ref.direction, rule=ref.index))
             if ref.direction == EGRESS and not rule.peers and not rule.ports and isinstance(peer, int):
                 out.append(self._narrow(pol, ref.index, peer))
-            out.extend(prop.close_port((field, ref.index), rule_obj.get("ports") or [], PROBE_PROTOCOL, port))
+            out.extend(prop.close_port((field, ref.index), rule_obj.get("ports") or [], PROBE_PROTOCOL, port, self.port_ranges))
             peers = rule.peers or ()
             if not peers:
-                restrict = self._restrict_peers(pol, ref.direction, ref.index, peer)
-                if restrict is not None:
-                    out.append(restrict)
+                for wide in (True, False):
+                    restrict = self._restrict_peers(pol, ref.direction, ref.index, peer, wide)
+                    if restrict is not None and restrict not in out:
+                        out.append(restrict)
             objs = rule_obj.get(peers_field) or []
             for k, peer_spec in enumerate(peers):
                 if not peer_matches(self.sim, peer_spec, pol.namespace, peer) if isinstance(peer, int) else not _block_holds(peer_spec, peer):
@@ -659,9 +683,11 @@ class _Search:
             if peer_matches(self.sim, peer_spec, pol.namespace, i) and (self.sim.pods[i].namespace, self.sim.pods[i].workload) not in self._denied
         )
 
-    def _restrict_peers(self, pol: NetworkPolicy, direction: str, index: int, denied: Origin) -> Edit | None:
+    def _restrict_peers(self, pol: NetworkPolicy, direction: str, index: int, denied: Origin, wide: bool = False) -> Edit | None:
         """A rule admitting every peer narrowed to the peers its selected pods reach
-        (or are reached by) now, in probes that stay, ``denied`` left out."""
+        (or are reached by) now, in probes that stay, ``denied`` left out; outside
+        clients by their own address, or (``wide``) by the widest network the task
+        names for them."""
         selected = self.sim.select_pods(pol.pod_selector, pol.namespace)
         field, peers_field = ("ingress", "from") if direction == INGRESS else ("egress", "to")
         kept: dict[str, dict] = {}
@@ -674,7 +700,8 @@ class _Search:
                     near = dst if direction == INGRESS else origin
                     if near not in selected or far == denied:
                         continue
-                    for spec in self._peer_specs(far, pol.namespace)[-1:] if not isinstance(far, int) else self._peer_specs(far, pol.namespace):
+                    specs = self._peer_specs(far, pol.namespace)
+                    for spec in specs if isinstance(far, int) else specs[:1] if wide else specs[-1:]:
                         kept[str(spec)] = spec.to_dict()
         if not kept:
             return None

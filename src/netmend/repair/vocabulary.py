@@ -151,14 +151,30 @@ class Proposer:
     # -- ports -------------------------------------------------------------------
 
     def open_port(
-        self, rule_path: Path, ports: Sequence[Mapping], protocol: str, port: int, names: Mapping[str, tuple[str, int]]
+        self,
+        rule_path: Path,
+        ports: Sequence[Mapping],
+        protocol: str,
+        port: int,
+        names: Mapping[str, tuple[str, int]],
+        ranges: Sequence[tuple[int, int]] = (),
     ) -> list[SetValue]:
         """Named-port and range edits after which an entry of ``ports`` admits ``protocol``/``port``.
 
-        ``names`` are the destination's container port names. Numbers and
-        protocols are the planner's own edits (SetPort, SetProtocol).
+        ``names`` are the destination's container port names; ``ranges`` the
+        port ranges the task names (a range an entry starts may be restored
+        whole). Numbers and protocols are the planner's own edits (SetPort,
+        SetProtocol).
         """
         out: list[SetValue] = []
+        for j, entry in enumerate(ports):
+            value, end = entry.get("port"), entry.get("endPort")
+            if (entry.get("protocol") or "TCP") != protocol or not isinstance(value, int):
+                continue
+            for lo, hi in ranges:
+                if lo == value and lo <= port <= hi and end != hi and (end is None or port > end):
+                    cost = 1 if end is not None else 2
+                    out.append(self.edit((*rule_path, "ports", j, "endPort"), hi, cost, f"range {lo}-{hi}"))
         fitting = sorted(n for n, (proto, number) in names.items() if proto == protocol and number == port)
         for j, entry in enumerate(ports):
             if (entry.get("protocol") or "TCP") != protocol:
@@ -181,9 +197,18 @@ class Proposer:
                     out.append(self.edit((*epath, "endPort"), port, 2, f"range {value}-{port}"))
         return out
 
-    def close_port(self, rule_path: Path, ports: Sequence[Mapping], protocol: str, port: int) -> list[SetValue]:
-        """Range edits after which no entry of ``ports`` admits ``protocol``/``port``."""
+    def close_port(
+        self, rule_path: Path, ports: Sequence[Mapping], protocol: str, port: int, ranges: Sequence[tuple[int, int]] = ()
+    ) -> list[SetValue]:
+        """Range edits after which no entry of ``ports`` admits ``protocol``/``port``;
+        a rule admitting every port may be given one of ``ranges`` (the port
+        ranges the task names) that leaves ``port`` out."""
         out: list[SetValue] = []
+        if not ports:
+            for lo, hi in ranges:
+                if not lo <= port <= hi:
+                    value = [{"protocol": protocol, "port": lo, "endPort": hi}]
+                    out.append(self.edit((*rule_path, "ports"), value, 2, f"ports {lo}-{hi}"))
         for j, entry in enumerate(ports):
             value, end = entry.get("port"), entry.get("endPort")
             if (entry.get("protocol") or "TCP") != protocol or not isinstance(value, int) or end is None:
