@@ -38,10 +38,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from netmend.k8s.model import Cluster
+from netmend.k8s.probe import Matrix, Mismatch
 
 
 def _words(text: str) -> frozenset[str]:
@@ -76,6 +77,11 @@ K8S_WORDS = _words(
     "tcp udp sctp http https grpc dns kube-dns kube-system default ingress egress loadbalancer nodeport "
     "clusterip local cluster networkpolicy networkpolicies service services pod pods namespace namespaces "
     "deployment statefulset daemonset cronjob job kubectl patch json yaml true false all none"
+)
+# Marked words that are emphasis, not names ("must **not** reach").
+EMPHASIS_WORDS = _words(
+    "not no never must may should shall only also too all any none each every both either neither and or "
+    "nor yes always directly exactly once twice one two"
 )
 # Plain words between a name and an address beyond this many: no binding.
 MAX_GAP_WORDS = 5
@@ -193,7 +199,8 @@ def _tokens(clause: str, skip: set[str], sources: set[str]) -> list[_Tok]:
             if net is not None:
                 out.append(_Tok("addr", inner, nets=(net,)))
             elif _NAME.match(inner) and re.search(r"[A-Za-z]", inner):
-                out.append(_name_token(inner, skip, marked=True))
+                # bold and italics also emphasise words; code and quotes only name
+                out.append(_name_token(inner, skip, marked=True, emphasis=group in ("bold", "em")))
             elif "/" in inner or inner.lower() in skip:
                 out.append(_Tok("cluster", inner))
             else:
@@ -202,7 +209,7 @@ def _tokens(clause: str, skip: set[str], sources: set[str]) -> list[_Tok]:
             net = _network(text)
             out.append(_Tok("addr", text, nets=(net,)) if net is not None else _Tok("word", text))
         elif group == "word":
-            low = text.lower().strip("'’")
+            low = re.sub(r"['’]s?$", "", text.lower())  # "player's" is the player
             if text in sources:
                 out.append(_name_token(text, skip, marked=True))
             elif low in skip:
@@ -217,10 +224,13 @@ def _tokens(clause: str, skip: set[str], sources: set[str]) -> list[_Tok]:
     return out
 
 
-def _name_token(text: str, skip: set[str], marked: bool) -> _Tok:
+def _name_token(text: str, skip: set[str], marked: bool, emphasis: bool = False) -> _Tok:
     low = text.lower()
-    if low in skip or low in K8S_WORDS:
+    # a workload's name, or the start of one ("**checkout**" for checkoutservice)
+    if low in skip or low in K8S_WORDS or (len(low) >= 3 and any(w.startswith(low) for w in skip)):
         return _Tok("cluster", text)
+    if emphasis and (low in EMPHASIS_WORDS or low in DETERMINERS or low in POLICY_VERBS or low in CLAUSE_BREAKS):
+        return _Tok("word", low)
     return _Tok("name", text, marked=marked)
 
 
@@ -363,12 +373,13 @@ def _address_group(toks: list[_Tok], i: int) -> tuple[_Item, int]:
             j += 1
             continue
         break
-    # every hole belongs to the networks that hold it
-    specs = [([n], [h for h in holes if h.version == n.version and h.subnet_of(n) and h != n]) for n in nets]
-    stray = [h for h in holes if not any(h.version == n.version and h.subnet_of(n) and h != n for n in nets)]
-    item.specs = specs
-    if stray:  # a hole of nothing named: the group cannot be read as a set of addresses
-        item.specs = []
+    # every hole belongs to the networks that hold it; a "hole" outside every network
+    # before it is another network ("A except B, and C")
+    for h in holes:
+        if not any(h.version == n.version and h.subnet_of(n) and h != n for n in nets):
+            nets.append(h)
+    holes = [h for h in holes if h not in nets]
+    item.specs = [([n], [h for h in holes if h.version == n.version and h.subnet_of(n) and h != n]) for n in nets]
     return item, item.end + 1
 
 
@@ -590,3 +601,219 @@ def names_of(cluster: Cluster) -> set[str]:
     for pol in cluster.policies:
         out.add(pol.name)
     return {o for o in out if o}
+
+
+# -- the outside world as probe sources of the model ------------------------------------
+
+# Model sources standing for an outside client that cannot be modelled: one per address class.
+UNKNOWN_PREFIX = "*"
+
+
+@dataclass(frozen=True)
+class Outside:
+    """The outside clients as sources of the model.
+
+    A host client is one source under its own name. A range client, and
+    every client that cannot be modelled, stands for every address it may
+    have: one source per *address class* (addresses no ipBlock of the
+    policies, no network of the text and no client tells apart), named
+    ``name@address``; an unmodellable client's classes cover both address
+    families (``*@address``). Holding a class's probes holds every address
+    in it, so a plan that keeps them keeps whatever such a client reaches.
+    """
+
+    externals: Mapping[str, str]  # model source -> the address it probes from
+    stands_for: Mapping[str, tuple[str, ...]]  # a modelled client's name -> its model sources
+    unmodelled: frozenset[str] = frozenset()  # names whose probes are left alone
+    witnesses: tuple[str, ...] = ()  # model sources of the unmodellable clients
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Every outside name: modelled or not."""
+        return frozenset(self.stands_for) | self.unmodelled
+
+    def translate(self, mismatches: Iterable[Mismatch], current: Matrix) -> tuple[tuple[Mismatch, ...], tuple[Mismatch, ...]]:
+        """``(mismatches of the model, mismatches left alone)``.
+
+        A range client's mismatch becomes one per address class of the range
+        whose modelled value is the observed one (the probe's address is one
+        of them, so all of them move); none such, or an unmodellable source,
+        or a target outside clients cannot reach: left alone.
+        """
+        now = {(s, t): v for s, cells in current.rows for t, v in cells}
+        modelled, alone = [], []
+        for m in mismatches:
+            if m.source in self.unmodelled:
+                alone.append(m)
+                continue
+            sources = self.stands_for.get(m.source)
+            if sources is None or sources == (m.source,):
+                if sources is not None and (m.source, m.target) not in now:
+                    alone.append(m)
+                else:
+                    modelled.append(m)
+                continue
+            fitting = [s for s in sources if now.get((s, m.target)) == m.actual]
+            if not fitting:
+                alone.append(m)
+                continue
+            modelled.extend(Mismatch(s, m.target, m.expected, m.actual) for s in fitting)
+        return tuple(modelled), tuple(alone)
+
+
+def description_of(task_text: str) -> str:
+    """A task text without the loop's own fixed rules (how to answer, what is banned):
+    they describe no application, and their emphasis names no client."""
+    from netmend.repair.netarena import PREAMBLE_OPENING, PREAMBLE_RULES
+
+    for fixed in (PREAMBLE_RULES.strip(), PREAMBLE_OPENING.strip()):
+        task_text = task_text.replace(fixed, "")
+    return task_text
+
+
+def workload_of(cluster: Cluster, source: str) -> bool:
+    """Whether a probe source names a workload of the cluster (``ns/workload`` or ``workload``)."""
+    namespace, _, workload = source.rpartition("/")
+    return any(p.workload == workload and (not namespace or p.namespace == namespace) for p in cluster.pods)
+
+
+def policy_networks(policies: Iterable[Mapping]) -> list[Network]:
+    """Every ipBlock CIDR and exception of NetworkPolicy objects (malformed ones skipped)."""
+    out: list[Network] = []
+    for obj in policies:
+        spec = obj.get("spec") if isinstance(obj, Mapping) else None
+        if not isinstance(spec, Mapping):
+            continue
+        for direction, key in (("ingress", "from"), ("egress", "to")):
+            for rule in spec.get(direction) or ():
+                for peer in (rule.get(key) or ()) if isinstance(rule, Mapping) else ():
+                    block = peer.get("ipBlock") if isinstance(peer, Mapping) else None
+                    if not isinstance(block, Mapping):
+                        continue
+                    for text in (block.get("cidr"), *(block.get("except") or ())):
+                        net = _network(str(text)) if text else None
+                        if net is not None:
+                            out.append(net)
+    return out
+
+
+def address_classes(networks: Iterable[Network], version: int) -> list[tuple[int, int]]:
+    """The address space of one family cut at every boundary of ``networks``:
+    ``(first, last)`` integer ranges, in order; no network splits one.
+
+    Examples
+    --------
+    >>> [(ipaddress.ip_address(a), ipaddress.ip_address(b)) for a, b in address_classes([ipaddress.ip_network("10.0.0.0/8")], 4)]
+    [(IPv4Address('0.0.0.0'), IPv4Address('9.255.255.255')), (IPv4Address('10.0.0.0'), IPv4Address('10.255.255.255')), (IPv4Address('11.0.0.0'), IPv4Address('255.255.255.255'))]
+    """
+    top = 2**32 if version == 4 else 2**128
+    cuts = {0, top}
+    for net in networks:
+        if net.version == version:
+            cuts |= {int(net.network_address), int(net.broadcast_address) + 1}
+    ordered = sorted(cuts)
+    return [(a, b - 1) for a, b in zip(ordered, ordered[1:], strict=False)]
+
+
+def _representatives(first: int, last: int, version: int) -> tuple[str, ...]:
+    """Two addresses of a class (one if it has one): an edit naming a single
+    address (a /32) never moves a whole class on the model, as it would not
+    in the cluster; wide classes skip their network and broadcast addresses."""
+    low, high = (first + 1, last - 1) if last - first >= 3 else (first, last)
+    make = ipaddress.IPv4Address if version == 4 else ipaddress.IPv6Address
+    return tuple(dict.fromkeys(str(make(v)) for v in (low, high)))
+
+
+def outside_model(
+    clients: TaskClients,
+    policies: Iterable[Mapping] = (),
+    unmodelled: Iterable[str] = (),
+    extra_networks: Iterable[str] = (),
+) -> Outside:
+    """The model sources of the task's outside clients (see :class:`Outside`).
+
+    ``policies`` are the NetworkPolicy objects as read (their ipBlocks cut
+    the address classes); ``unmodelled`` are further names (probe sources
+    that are neither workloads nor clients of the text); ``extra_networks``
+    more CIDRs that cut the classes (a plan's, to check it).
+    """
+    from netmend.k8s.cluster import NODE_ADDRESS
+
+    unknown = frozenset(n for n, _ in clients.unmodelled) | frozenset(unmodelled)
+    cuts: list[Network] = policy_networks(policies)
+    cuts += [n for n in (_network(t) for t in (*clients.networks, *extra_networks)) if n is not None]
+    for c in clients.found:
+        cuts += [ipaddress.ip_network(t) for t in (*c.networks, *c.excepts)]
+    cuts.append(ipaddress.ip_network(NODE_ADDRESS))
+    externals: dict[str, str] = {}
+    stands: dict[str, tuple[str, ...]] = {}
+    classes = {v: address_classes(cuts, v) for v in (4, 6)}
+    for c in clients.found:
+        if c.name in unknown:
+            continue
+        if c.address is not None:
+            externals[c.name] = c.address
+            stands[c.name] = (c.name,)
+            continue
+        names = []
+        for version in (4, 6):
+            for first, last in classes[version]:
+                for rep in _representatives(first, last, version):
+                    if c.holds(rep):
+                        names.append(f"{c.name}@{rep}")
+                        externals[names[-1]] = rep
+        stands[c.name] = tuple(names)
+    witnesses: list[str] = []
+    if unknown:
+        # one address per class: no plan aims at these, it only has to keep them
+        for version in (4, 6):
+            for first, last in classes[version]:
+                rep = _representatives(first, last, version)[0]
+                witnesses.append(f"{UNKNOWN_PREFIX}@{rep}")
+                externals[witnesses[-1]] = rep
+    return Outside(externals, stands, unknown, tuple(witnesses))
+
+
+def outside_moves(
+    cluster: Cluster,
+    before: Mapping[str, Mapping],
+    after: Mapping[str, Mapping],
+    clients: TaskClients,
+    mismatches: Iterable[Mismatch],
+    *,
+    dns: bool = True,
+    unmodelled: Iterable[str] = (),
+) -> tuple[tuple[str, str, bool], ...]:
+    """Outside probes a change of policies moves but may not: ``(source, target, value after)``
+    (a probe that keeps its value is never one: a partial plan is allowed).
+
+    The address classes are cut anew by the CIDRs of both policy sets, so an
+    edit naming an address the planner's classes did not tell apart is seen.
+    A probe may move only towards a reported mismatch's expected value: a
+    class of a range client the mismatch may come from, or any probe that is
+    the same connection as one reported (the same arriving address to the
+    same endpoints).
+    """
+    from netmend.k8s.manifest import parse_policy
+    from netmend.k8s.probe import Prober
+    from netmend.repair.intent import probe_universe
+
+    outside = outside_model(clients, (*before.values(), *after.values()), unmodelled)
+    if not outside.externals:
+        return ()
+    rows = [r for r in probe_universe(cluster, externals=outside.externals) if r[0] in outside.externals]
+    if not rows:
+        return ()
+    prober = Prober(cluster, rows, dns=dns, externals=outside.externals)
+    old = prober.run([parse_policy(dict(o), source=k) for k, o in before.items()])
+    new = prober.run([parse_policy(dict(o), source=k) for k, o in after.items()])
+    modelled, _ = outside.translate(mismatches, old)
+    wanted = {(m.source, m.target): m.expected for m in modelled}
+    for probes in prober.connections().values():
+        wants = {wanted[p] for p in probes if p in wanted}
+        if len(wants) == 1:
+            wanted.update(dict.fromkeys(probes, wants.pop()))
+    now = {(s, t): v for s, cells in old.rows for t, v in cells}
+    return tuple(
+        (s, t, v) for s, cells in new.rows for t, v in cells if v != now[(s, t)] and v != wanted.get((s, t))
+    )
