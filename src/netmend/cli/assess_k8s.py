@@ -116,6 +116,7 @@ def k8s(
     failures = [r for r in results if not (r.success and r.safe)]
     lines = [render_table(summary), "", iterations_table(summary), f"records: {out / 'records.jsonl'}"]
     lines += [f"plot: {path}" for path in plots]
+    lines += [f"task text: {note}" for note in summary.get("client_notes", ())]
     failed = []
     for r in failures:
         last = r.turns[-1].summary.splitlines()[0] if r.turns and r.turns[-1].summary else "no probe"

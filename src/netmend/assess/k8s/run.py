@@ -86,8 +86,13 @@ def assess_k8s(
     progress: Callable[[TaskResult], None] | None = None,
 ) -> tuple[tuple[TaskResult, ...], dict[str, Any]]:
     """Run the assessment; returns the per-task results and the summary."""
+    notes: tuple[str, ...] = ()
     if setup is None:
-        setup = demo_setup() if config.app == "online-boutique" else app_setup(load_app(config.app))
+        if config.app == "online-boutique":
+            setup = demo_setup()
+        else:
+            app = load_app(config.app)
+            setup, notes = app_setup(app), app.notes
     if config.faults == "fuzz":
         tasks = fuzz_tasks(setup, config.per_type, config.seed, config.families, config.dns)
     else:
@@ -109,4 +114,7 @@ def assess_k8s(
     finally:
         if live is not None:
             live.close()
-    return tuple(results), summary_of(results, config.families)
+    summary = summary_of(results, config.families)
+    # where the participant's reading of the task text differs from the declared clients
+    summary["client_notes"] = list(notes)
+    return tuple(results), summary
