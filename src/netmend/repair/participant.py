@@ -124,6 +124,7 @@ def plan_from_feedback(
         plan = plan_repair(
             obs.cluster, obs.policies, intent, dns=dns, prober=prober,
             externals=externals, networks=clients.networks, partial=True, effort=effort,
+            ranges=tuple(n for c in clients.found if c.address is None for n in c.networks),
         )
         if outside.externals and plan.patches:
             after = dict(obs.policies) | {f"{p.namespace}/{p.name}": p.after for p in plan.patches}
