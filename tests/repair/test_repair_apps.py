@@ -186,3 +186,14 @@ def test_a_turn_that_cannot_plan_reads_another_way_and_the_namespace_the_mismatc
     assert all(c.startswith("kubectl get ") for c in commands)
     assert len(set(commands)) == len(commands)
     assert "kubectl get pods,services,networkpolicies -n edge -o json" in commands
+
+
+def test_a_range_client_and_an_emptied_selector_are_repaired_in_two_turns():
+    # streamhub: `settop` is a CIDR in the task text (the harness probes one address of it),
+    # so a narrowed rule must name that CIDR; an emptied podSelector also catches origin
+    setup = app_setup(load_app(APPS / "streamhub"))
+    tasks = fuzz_tasks(setup, 3, 0, ["rule-peers-dropped", "pod-selector-emptied"])
+    assert any(f.policy == "edge/player" for t in tasks for f in t.injections)
+    for task in tasks:
+        result = run_task(setup, task, respond_k8s)
+        assert (result.success, result.safe, result.iterations) == (True, True, 2), task.task_id
