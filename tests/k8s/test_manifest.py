@@ -119,6 +119,22 @@ def test_workloads_contribute_their_pod_template():
         assert [(p.name, p.port, p.protocol) for p in pod.ports] == [("http", 80, "TCP")]
 
 
+def test_jobs_and_cronjobs_contribute_their_pod_template():
+    template = {"metadata": {"labels": {"app": "backup"}}, "spec": {"containers": [{"name": "c"}]}}
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "backup"}, "spec": {"template": template}}
+    cron = {
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": {"name": "backup"},
+        "spec": {"schedule": "0 3 * * *", "jobTemplate": {"spec": {"template": template}}},
+    }
+    for obj in (job, cron):
+        pod = parse_object(obj)
+        assert (pod.workload, pod.labels) == ("backup", (("app", "backup"),))
+    with pytest.raises(ManifestError, match="jobTemplate.spec.template"):
+        parse_object({**cron, "spec": {"template": template}}, "x.yaml")
+
+
 def test_container_port_errors_point_at_the_field():
     deployment = {
         "apiVersion": "apps/v1",

@@ -150,6 +150,7 @@ def k8s(
         for r in astray:
             faults = "; ".join(str(i.get("detail") or i.get("type")) for i in r.injections)
             lines.append(f"  [{r.task_id}] {faults} | {r.intent_diff[0] if r.intent_diff else ''}")
+    lines += [f"task text: {note}" for note in summary.get("client_notes", ())]
     failed = []
     for r in failures:
         last = r.turns[-1].summary.splitlines()[0] if r.turns and r.turns[-1].summary else "no probe"

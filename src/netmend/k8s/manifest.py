@@ -47,7 +47,10 @@ WORKLOAD_KINDS: tuple[str, ...] = (
     "DaemonSet",
     "ReplicationController",
     "Job",
+    "CronJob",
 )
+# Where each workload kind keeps its pod template (CronJob: inside its Job template).
+TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {"CronJob": ("spec", "jobTemplate", "spec", "template")}
 MODEL_KINDS: tuple[str, ...] = (
     "Namespace", "Pod", "Service", "NetworkPolicy", *ADMIN_KINDS, *WORKLOAD_KINDS,
 )
@@ -213,7 +216,9 @@ def parse_object(
             host_network=_host_network(top.key("spec")),
         )
     if kind in WORKLOAD_KINDS:
-        template = top.key("spec").key("template")
+        template = top
+        for step in TEMPLATE_PATHS.get(kind, ("spec", "template")):
+            template = template.key(step)
         template.mapping()
         return Pod(
             name=f"{name}-0",

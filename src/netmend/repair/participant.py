@@ -27,12 +27,20 @@ last one lacked).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from netmend.k8s.errors import MismatchParseError
 from netmend.k8s.model import Cluster
 from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
-from netmend.repair.clients import TaskClients, extract_clients, names_of
+from netmend.repair.clients import (
+    TaskClients,
+    description_of,
+    extract_clients,
+    names_of,
+    outside_model,
+    outside_moves,
+    workload_of,
+)
 from netmend.repair.emit import plan_command
 from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
 from netmend.repair.hints import port_ranges
@@ -99,21 +107,42 @@ def plan_from_feedback(
         When the intent is malformed or not one reported probe can be reached.
     """
     clients = clients or TaskClients()
-    externals = clients.as_dict()
-    listed = [(m.source, m.target) for m in mismatches]
+    # outside clients as model sources: hosts, the address classes of ranges, and for a
+    # client that cannot be modelled every class of both families, held (netmend.repair.clients)
+    outside = outside_model(clients, obs.policies.values())
+    externals = dict(outside.externals)
+    listed = [(m.source, m.target) for m in mismatches if m.source not in outside.names]
     universe = with_probes(probe_universe(obs.cluster, externals=externals), listed)
     first: ModelContradiction | None = None
     for dns in (True, False):
         prober = Prober(obs.cluster, universe, dns=dns, externals=externals)
+        current = prober.run()
+        modelled, alone = outside.translate(mismatches, current)
+        if not modelled:
+            left = ", ".join(sorted({m.source for m in alone}))
+            raise NoPlan(f"every reported probe comes from an outside source the task text gives no usable address ({left})")
         try:
-            intent = intent_from_feedback(prober.run(), implied(prober, mismatches))
+            intent = intent_from_feedback(current, implied(prober, modelled))
         except ModelContradiction as exc:
             first = first or exc
             continue
-        return plan_repair(
+        plan = plan_repair(
             obs.cluster, obs.policies, intent, dns=dns, prober=prober,
             externals=externals, networks=clients.networks, partial=True, effort=effort, port_ranges=port_ranges,
+            ranges=tuple(n for c in clients.found if c.address is None for n in c.networks),
         )
+        if outside.externals and plan.patches:
+            after = dict(obs.policies) | {f"{p.namespace}/{p.name}": p.after for p in plan.patches}
+            moved = outside_moves(obs.cluster, obs.policies, after, clients, mismatches, dns=dns)
+            if moved:
+                shown = "; ".join(f"{s} -> {t}" for s, t, _ in moved[:3])
+                raise NoPlan(f"the plan would move what an outside address reaches ({shown})")
+        if alone:
+            why = "no address for its source can be read from the task text; left alone"
+            plan = replace(
+                plan, changes=(*plan.changes, *alone), unresolved=(*plan.unresolved, *alone), reason=f"{plan.reason} {why}".strip()
+            )
+        return plan
     assert first is not None
     raise first
 
@@ -132,9 +161,11 @@ def implied(prober: Prober, mismatches: tuple[Mismatch, ...]) -> tuple[Mismatch,
     return tuple(out)
 
 
-def clients_of(prompt: str, obs: Observation) -> TaskClients:
-    """The outside clients and networks the prompt's task text names."""
-    return extract_clients(task_text(prompt), names_of(obs.cluster))
+def clients_of(prompt: str, obs: Observation, sources: tuple[str, ...] = ()) -> TaskClients:
+    """The outside clients and networks the prompt's task text names; probe
+    ``sources`` that are no workload of ``obs`` count as outside names."""
+    outside = tuple(s for s in sources if not workload_of(obs.cluster, s))
+    return extract_clients(description_of(task_text(prompt)), names_of(obs.cluster), outside)
 
 
 def _read(why: str, entries: tuple[LogEntry, ...] = (), workloads: Cluster | None = None, namespaces: tuple[str, ...] = ()) -> Decision:
@@ -212,8 +243,9 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
     try:
         obs = parse_read(read.command.strip(), read.output, workloads)
         clients = clients_of(prompt, obs)
-        namespaces = mismatch_namespaces(mismatches, frozenset(clients.as_dict()))
-        obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.as_dict()])
+        obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.names])
+        clients = clients_of(prompt, obs, tuple(m.source for m in mismatches))
+        namespaces = mismatch_namespaces(mismatches, clients.names)
         ranges = port_ranges(task_text(prompt))
         try:
             plan = plan_from_feedback(obs, mismatches, clients, port_ranges=ranges)

@@ -155,9 +155,13 @@ class _Search:
         networks: Sequence[str] = (),
         effort: int = 1,
         port_ranges: Sequence[tuple[int, int]] = (),
+        ranges: Sequence[str] = (),
     ):
         self.effort = effort
         self.port_ranges = tuple(port_ranges)
+        # CIDRs of clients the model stands for by a few addresses of each class: a peer
+        # admitting one of those names the CIDR, never the one address
+        self.ranges = tuple(ipaddress.ip_network(r, strict=False) for r in ranges)
         self._samples: tuple[str, ...] | None = None
         self._after_objs: dict[frozenset, dict] = {}
         self._scores: dict[frozenset, tuple[int, int]] = {}
@@ -344,6 +348,10 @@ class _Search:
                 if holes:
                     out.append(PeerSpec(cidr=str(net), excepts=holes))
                 out.append(PeerSpec(cidr=str(net)))
+        holding = [r for r in self.ranges if r.version == origin.version and origin in r]
+        if holding:  # the narrowest such CIDR last (where a single address would be)
+            narrowest = PeerSpec(cidr=str(max(holding, key=lambda r: r.prefixlen)))
+            return [*(o for o in out if o != narrowest), narrowest]
         out.append(PeerSpec(cidr=str(ipaddress.ip_network(origin))))
         return out
 
@@ -544,6 +552,16 @@ class _Search:
         for pol in isolating:
             peers = self._peer_specs(there, pol.namespace)
             out.extend(AddRule(pol.namespace, pol.name, direction, peers=(peer,), ports=(PortSpec(port, protocol),)) for peer in peers)
+            # its podSelector gone wide (emptied): back to one of the other workloads it selects
+            others = {}
+            for i in self.sim.select_pods(pol.pod_selector, pol.namespace):
+                key = (self.sim.pods[i].namespace, self.sim.pods[i].workload)
+                if key != (self.sim.pods[here].namespace, self.sim.pods[here].workload):
+                    others.setdefault(key, i)
+            if others and not pol.pod_selector.match_labels and not pol.pod_selector.match_expressions:
+                for _key, i in sorted(others.items()):
+                    labels = workload_peer(self.sim, i, pol.namespace).pod_labels
+                    out.append(SetPodSelector(pol.namespace, pol.name, direction, labels=labels))
             if direction == EGRESS:
                 out.append(AllowAll(pol.namespace, pol.name, direction))
             if len(pol.effective_types) > 1 and not pol.rules(direction):
@@ -860,7 +878,7 @@ class _Search:
                     objects[key] = apply_edits(self.objects[key], group)
                 after = _Search(
                     self.cluster, objects, self.intent, self.dns, self.editable, self.prober, self.externals, self.networks,
-                    self.effort, self.port_ranges,
+                    self.effort, self.port_ranges, self.ranges,
                 )
             except (K8sError, EmissionError):
                 continue
@@ -1366,6 +1384,7 @@ def plan_repair(
     partial: bool = False,
     effort: int = 1,
     port_ranges: Sequence[tuple[int, int]] = (),
+    ranges: Sequence[str] = (),
 ) -> Plan:
     """The lightest verified edit set turning the current matrix into ``intent``.
 
@@ -1401,6 +1420,9 @@ def plan_repair(
         one found nothing.
     port_ranges : sequence of (int, int)
         Port ranges the task names (values a repaired port range may take).
+    ranges : sequence of str
+        CIDRs of outside clients whose addresses ``externals`` stand for
+        by a few per class: an edit admitting one names the CIDR.
 
     Raises
     ------
@@ -1412,7 +1434,7 @@ def plan_repair(
     if effort < 1:
         raise ValueError(f"effort: expected a positive integer, got {effort!r}")
     max_edits += effort - 1
-    search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks, effort, port_ranges)
+    search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks, effort, port_ranges, ranges)
     if not search.changes:
         return Plan((), (), search.current, search.current, (), dns)
     cands, orphans = search.candidates()

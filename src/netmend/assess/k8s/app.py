@@ -4,10 +4,13 @@ A fixture is a directory (format: README, "K8s application fixtures"):
 ``app.yaml`` (name, description, external clients), ``workloads.yaml``,
 ``policies.yaml`` (the correct NetworkPolicies) and ``expected.yaml`` (the
 probe matrix under them). Loading checks that the pieces agree: the
-expected matrix is what the correct policies give, and the description's
-prose yields exactly the declared external clients (through the same
-extractor the participant uses), so the task text carries what a
-participant needs. The built-in ``online-boutique`` is NetArena's own.
+expected matrix is what the correct policies give. The outside clients are
+declared on their own (name and the address the harness probes from); what
+the participant's extractor reads from the description is compared with
+them and every disagreement is reported (:attr:`App.notes`), never
+refused: a fixture may word a client so that it is a range, ambiguous or
+given no address at all, as a held-back task may. The built-in
+``online-boutique`` is NetArena's own.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from netmend.k8s import Matrix, NetworkPolicy, Prober, build_cluster, compare, w
 from netmend.k8s.demo import demo_expected, demo_policies, demo_workloads
 from netmend.k8s.errors import K8sError
 from netmend.k8s.load import parse_text
-from netmend.k8s.manifest import policy_to_dict
+from netmend.k8s.manifest import WORKLOAD_KINDS, Skipped, policy_to_dict
 from netmend.k8s.model import Cluster, Namespace, Pod, Service
 from netmend.repair.clients import extract_clients, names_of
 from netmend.repair.netarena import ONLINE_BOUTIQUE_DESCRIPTION, preamble
@@ -48,6 +51,8 @@ class App:
     workloads: Cluster  # namespaces, pods, services (kube-dns included), no policies
     policies: tuple[dict, ...]  # the correct NetworkPolicy objects
     expected: Matrix
+    # How the description's prose, read by the participant's extractor, differs from the declared clients.
+    notes: tuple[str, ...] = ()
 
     @property
     def preamble(self) -> str:
@@ -110,6 +115,13 @@ def parse_app(texts: dict[str, str], where: str = "app") -> App:
         policy_objects = parse_text(texts["policies.yaml"], f"{where}/policies.yaml")
     except K8sError as exc:
         raise AppError(str(exc)) from None
+    skipped = [o for o in objects if isinstance(o, Skipped)]
+    if skipped:
+        kinds = ", ".join(("Namespace", "Pod", "Service", *WORKLOAD_KINDS))
+        raise AppError(
+            f"{skipped[0].source}: {skipped[0].kind} {skipped[0].name!r} is not a kind netmend models "
+            f"(a fixture's workloads are {kinds})"
+        )
     stray = [o for o in objects if not isinstance(o, Namespace | Pod | Service)]
     if stray:
         raise AppError(f"{where}/workloads.yaml: {type(stray[0]).__name__} does not belong here (policies go to policies.yaml)")
@@ -121,18 +133,42 @@ def parse_app(texts: dict[str, str], where: str = "app") -> App:
         expected = Matrix.from_dict(_yaml(texts["expected.yaml"], f"{where}/expected.yaml") or {})
     except K8sError as exc:
         raise AppError(f"{where}/expected.yaml: {exc}") from None
-    clash = sorted(set(dict(externals)) & names_of(workloads))
+    taken = {n.name for n in workloads.namespaces} | {s.name for s in workloads.services} | {p.workload for p in workloads.pods}
+    clash = sorted(set(dict(externals)) & taken)
     if clash:
         raise AppError(f"{where}/app.yaml: external client {clash[0]!r} has the name of a workload, service or namespace")
-    found = extract_clients(description, names_of(workloads)).as_dict()
-    if found != dict(externals):
-        raise AppError(
-            f"{where}/app.yaml: the description's prose yields the clients {found} but external_clients "
-            f"declares {dict(externals)}; name each client and its address in one sentence, the name first"
-        )
-    app = App(name, description, externals, workloads, tuple(raw), expected)
+    notes = extraction_notes(description, externals, workloads)
+    app = App(name, description, externals, workloads, tuple(raw), expected, notes)
     _check_expected(app, where)
     return app
+
+
+def extraction_notes(description: str, externals: tuple[tuple[str, str], ...], workloads: Cluster) -> tuple[str, ...]:
+    """How what the extractor reads from ``description`` differs from the declared clients.
+
+    Examples
+    --------
+    >>> from netmend.k8s import build_cluster
+    >>> extraction_notes("Guests (`guest`) browse; `bot` at 192.0.2.9 scans.", (("guest", "192.0.2.7"),), build_cluster([]))
+    ("client 'guest' (probes from 192.0.2.7): unmodelled, the text gives it no address", "client 'bot': read from the text but not declared")
+    """
+    found = extract_clients(description, names_of(workloads))
+    unmodelled = dict(found.unmodelled)
+    out = []
+    for name, address in externals:
+        client = found.client(name)
+        if client is None:
+            why = unmodelled.get(name, "the text does not name it")
+            out.append(f"client {name!r} (probes from {address}): unmodelled, {why}")
+        elif client.address is None:
+            where = "holds" if client.holds(address) else "does not hold"
+            out.append(f"client {name!r} (probes from {address}): read as a range that {where} it "
+                       f"({', '.join(client.networks)}{' except ' + ', '.join(client.excepts) if client.excepts else ''})")
+        elif client.address != address:
+            out.append(f"client {name!r} (probes from {address}): read as {client.address}")
+    declared = {n for n, _ in externals}
+    out += [f"client {c.name!r}: read from the text but not declared" for c in found.found if c.name not in declared]
+    return tuple(out)
 
 
 def _externals(items, where: str) -> tuple[tuple[str, str], ...]:

@@ -70,6 +70,8 @@ class Setup:
     preamble: str = PREAMBLE  # the task text every prompt starts with
     externals: tuple[tuple[str, str], ...] = ()  # outside clients: (name, address)
     name: str = "online-boutique"
+    # where the participant's reading of the task text differs from the declared clients
+    notes: tuple[str, ...] = ()
 
 
 def derive_facts(base: Cluster, manifests: dict, expected: Matrix) -> dict[str, PolicyFacts]:
@@ -133,6 +135,7 @@ def app_setup(app) -> Setup:
         preamble=app.preamble,
         externals=app.externals,
         name=app.name,
+        notes=app.notes,
     )
 
 

@@ -172,4 +172,6 @@ def assess_k8s(
     finally:
         if live is not None:
             live.close()
-    return tuple(results), summary_of(results, config.families)
+    summary = summary_of(results, config.families)
+    summary["client_notes"] = list(setup.notes)
+    return tuple(results), summary

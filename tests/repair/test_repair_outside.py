@@ -1,0 +1,123 @@
+"""Outside clients the task text cannot give an address to, in NetArena's loop.
+
+The fixture still declares where the harness probes such a client from; the
+participant reads only the task text, so it must leave that client's probes
+alone and hold whatever any outside address reaches: every turn's mismatch
+lines from that client are the injected ones, and no turn raises the count.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+
+import pytest
+
+from netmend.agent.k8s import respond_k8s
+from netmend.assess.k8s.app import parse_app
+from netmend.assess.k8s.harness import app_setup, fuzz_tasks, run_task
+from netmend.k8s.probe import Matrix, Mismatch
+from netmend.repair.clients import TaskClients, extract_clients, outside_model, outside_moves
+
+APPS = Path(__file__).parents[1] / "k8s" / "apps"
+
+
+def _texts(name: str) -> dict[str, str]:
+    return {f: (APPS / name / f).read_text(encoding="utf-8") for f in ("app.yaml", "workloads.yaml", "policies.yaml", "expected.yaml")}
+
+
+def _lines(summary: str, source: str) -> frozenset[str]:
+    return frozenset(line for line in summary.splitlines() if line.startswith(f"Mismatch: {source} "))
+
+
+def _run_without_address(app: str, wording: tuple[str, str], client: str, per_type: int, seed: int, families=None):
+    texts = _texts(app)
+    texts["app.yaml"] = texts["app.yaml"].replace(*wording)
+    loaded = parse_app(texts)
+    assert any(client in note and "unmodelled" in note for note in loaded.notes), loaded.notes
+    setup = app_setup(loaded)
+    out = []
+    for task in fuzz_tasks(setup, per_type, seed, families):
+        result = run_task(setup, task, respond_k8s)
+        counts = [t.mismatches for t in result.turns if t.mismatches is not None]
+        assert result.safe and max(counts) <= result.initial_mismatches, task.task_id
+        # the unmodellable client's probes keep what the fault left them: no turn moves one
+        probed = [t for t in result.turns if t.mismatches is not None]
+        first = _lines(probed[0].summary, client)
+        assert all(_lines(t.summary, client) == first for t in probed), task.task_id
+        out.append((task, result, bool(first)))
+    return out
+
+
+# Kinds whose damage sits on either side of the outside clients' policies (a turn that
+# cannot plan searches deeper first, so the kinds are few to keep the test short).
+KINDS = ("peer-pod-label", "port-number", "protocol", "ipblock-cidr", "ipblock-except-changed", "rule-removed", "allow-all-added", "pair")
+
+
+@pytest.mark.parametrize(
+    ("app", "wording", "client"),
+    [
+        ("tiny-shop", ("(`abuser`, 203.0.113.200)", "(`abuser`)"), "abuser"),
+        ("clinic", ("Patients (`patient`, 192.0.2.10)", "Patients (`patient`)"), "patient"),
+    ],
+)
+def test_a_client_without_address_is_left_alone_and_held(app, wording, client):
+    runs = _run_without_address(app, wording, client, 1, 0, KINDS)
+    untouched = [r for _, r, hit in runs if not hit]
+    # a task whose damage does not reach that client is still repaired where the hold allows
+    assert untouched and sum(r.success for r in untouched) >= len(untouched) // 2, [
+        (t.task_id, r.success) for t, r, _ in runs
+    ]
+
+
+def test_a_mismatch_from_a_client_without_address_is_reported_left_alone():
+    runs = _run_without_address("tiny-shop", ("(`abuser`, 203.0.113.200)", "(`abuser`)"), "abuser", 2, 3)
+    hit = [r for _, r, h in runs if h]
+    assert hit, "no task in this draw reports the client; pick another seed"
+    for result in hit:
+        assert not result.success  # its probe stays a mismatch: never guessed at
+
+
+def _clients(text: str) -> TaskClients:
+    return extract_clients(text)
+
+
+def test_unmodelled_clients_stand_for_every_address_class_of_both_families():
+    policies = [{"spec": {"ingress": [{"from": [{"ipBlock": {"cidr": "192.0.2.0/24", "except": ["192.0.2.128/25"]}}]}]}}]
+    outside = outside_model(_clients("Guests (`guest`) browse."), policies)
+    addresses = [ipaddress.ip_address(a) for a in outside.externals.values()]
+    assert outside.unmodelled == {"guest"} and len(outside.witnesses) == len(addresses)
+    for net in ("192.0.2.0/25", "192.0.2.128/25", "0.0.0.0/1", "::/0"):
+        assert any(a in ipaddress.ip_network(net) for a in addresses), net
+
+
+def test_a_range_client_moves_only_the_classes_its_observation_fits():
+    clients = _clients("VPN users (`vpn`) come from 10.8.0.0/16.")
+    policies = [{"spec": {"ingress": [{"from": [{"ipBlock": {"cidr": "10.8.0.0/24"}}]}]}}]
+    outside = outside_model(clients, policies)
+    sources = outside.stands_for["vpn"]
+    inside = [s for s in sources if ipaddress.ip_address(s.split("@")[1]) in ipaddress.ip_network("10.8.0.0/24")]
+    current = Matrix(tuple((s, (("portal.default:80", s in inside),)) for s in sources))
+    modelled, alone = outside.translate([Mismatch("vpn", "portal.default:80", True, False)], current)
+    assert {m.source for m in modelled} == set(sources) - set(inside) and not alone
+    modelled, alone = outside.translate([Mismatch("guest", "portal.default:80", True, False)], current)
+    assert modelled and not alone  # a name the text does not give is no outside client here
+
+
+def test_the_check_sees_an_edit_that_names_an_address_no_class_told_apart():
+    from netmend.assess.k8s.app import load_app
+
+    app = load_app(APPS / "tiny-shop")
+    before = {f"{p['metadata'].get('namespace', 'default')}/{p['metadata']['name']}": p for p in app.policies}
+    key = next(k for k, p in before.items() if "ipBlock" in str(p))
+    after = dict(before)
+    spec = dict(after[key]["spec"])
+    rules = [dict(r) for r in spec["ingress"]]
+    for rule in rules:
+        if "ipBlock" in str(rule):
+            rule["from"] = [*rule["from"], {"ipBlock": {"cidr": "198.51.100.77/32"}}]
+    after[key] = {**after[key], "spec": {**spec, "ingress": rules}}
+    clients = extract_clients(app.description.replace("(`abuser`, 203.0.113.200)", "(`abuser`)"))
+    moved = outside_moves(app.workloads, before, after, clients, [])
+    assert moved and all(s.startswith("*@") for s, _, _ in moved)
+    assert not outside_moves(app.workloads, before, before, clients, [])
