@@ -1346,9 +1346,33 @@ class _Analysis:
     return_at: int | None
     lexemes: tuple[Lexeme, ...]  # templates: values still to be read from the tokens
     frames: tuple
+    says_new: bool = False  # a dropped "new" / "fresh": only an addition may say it
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
+_NEW_WORDS = frozenset({"new", "a new", "brand new", "brand-new", "fresh"})
+_ADDS = (ir.Add, ir.ForEachAdd)
+_ADD_VERBS = frozenset({"ADD", "MAKE", "GIVE", "GET", "FOREACH"})
+_VERB_CATS = _ADD_VERBS | frozenset({"REMOVE", "TAKE", "SET", "ASK", "COUNT", "RANK", "WH",
+                                     "HOWMANY", "HOWMUCH", "SUMV", "AFTER", "THEN"})
+
+
+_BEFORE_NAME = frozenset({"KIND", "KIND_SG", "KIND_PL", "NODE", "CALLED", "COMMA", "NUM"})
+
+
+def _licensed(lexemes: list[Lexeme], at: int) -> bool:
+    """Whether a "new" at ``at`` belongs to an addition: it introduces a named node ("a new
+    switch, N"), the nearest verb before it adds, or (none before) an "added" follows ("a
+    new port N is added to S")."""
+    for lexeme in lexemes[at + 1:]:
+        if not lexeme.cats & _BEFORE_NAME:
+            if "NAME" in lexeme.cats:
+                return True
+            break
+    for lexeme in reversed(lexemes[:at]):
+        if lexeme.cats & _VERB_CATS:
+            return bool(lexeme.cats & _ADD_VERBS) and not lexeme.cats & (_VERB_CATS - _ADD_VERBS)
+    return any("ADDED" in x.cats for x in lexemes[at + 1:])
 
 
 @lru_cache(maxsize=8192)
@@ -1375,7 +1399,10 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
     for variant in _variants(lexemes):
         found = _parses(tuple(x.cats for x in variant))
         if found:
-            return _Analysis(return_at, tuple(variant), found)
+            kept = {id(x) for x in variant}
+            stray = any(x.text in _NEW_WORDS and id(x) not in kept and not _licensed(lexemes, i)
+                        for i, x in enumerate(lexemes))
+            return _Analysis(return_at, tuple(variant), found, stray)
     return _Analysis(return_at, tuple(lexemes), ())
 
 
@@ -1420,6 +1447,10 @@ def parse_request(text: str) -> Parsed:
                 f"{' '.join(x.text for x in variant)!r} can be read in more than one way",
                 expected="a more specific request", text=text)
         found, quals, focus = readings[0]
+        if analysis.says_new:
+            # "list the new ports of S": which ones are new is not something netmend knows
+            raise UnknownRequest("'new' here would pick some nodes out, which netmend cannot",
+                                 expected=P.EXPECTED["any"], text=text)
         steps += found
         qualifiers += quals
         pending_condition = all(group[2] is None for group in frames[0])

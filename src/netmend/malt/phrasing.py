@@ -139,7 +139,7 @@ _say("CAP", "capacity", "capacities", "bandwidth", "bandwidths", "physical capac
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
      "physical capacity values", "capacity attribute", "port speed", "port speeds")
-_say("NUMBER", "number", "count", "total number", "amount", "quantity", "tally", "total count",
+_say("NUMBER", "number", "count", "counts", "total number", "amount", "quantity", "tally", "total count",
      "overall number", "overall count")
 _say("NAME_N", "name", "names", "id", "identifier")
 _say("GRAPH", "graph", "topology", "network", "datacenter", "data center", "dc",
@@ -226,7 +226,7 @@ _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
 _say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
      "i would want", "we would like", "i'd want")
-_say("AMONG", "among", "amongst", "across", "over all", "out of all", "of all", "of any",
+_say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
      "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
@@ -308,6 +308,9 @@ FILLERS: frozenset[str] = frozenset({
     "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "respectively", "as well", "too", "all together", "at this point", "by now", "already",
+    "if you would", "if you will", "if you please", "when you can", "when you get a chance",
+    "at your convenience", "time to", "it is time to", "quick question", "a quick question",
+    "question",
 })
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
@@ -645,7 +648,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
-        ("SET targets:t (TO|AS|IN|UPTO) RATE:v [KIND]", "update"),
+        ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
+        ("targets:t GET CAP (OF|EQ) amount:v", "update"),
+        ("targets:t GET RATE:v [CAP]", "update"),
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
@@ -821,6 +826,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     # What a request asks for, as a noun phrase.
     "what": (
+        ("SUM set:s", "count_set"),
         ("children:w", None),
         ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("set:s", "list_set"),
@@ -831,6 +837,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ancestry:w", None),
     ),
     "bare": (
+        ("SUM set:s", "count_set"),
         ("children:w", None),
         ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("counted_np:w", None),
@@ -950,7 +957,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH OF core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH OF core:s [auxes] HAVE have_test:f", "set_test_q"),
         ("WH [auxes] THERE what:w", None),
-        ("WH (CHILD|NODE) [auxes] node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
@@ -992,6 +999,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] [NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
         ("HOWMANY core:s [filters:f] [auxes] [BE]", "count_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [THERE] [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k THERE auxes [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH [auxes] [HAVE]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] GRAPH [auxes] HAVE", "count_graph_q"),
@@ -1007,6 +1015,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
         ("HOWMUCH CAP [auxes] set:s [auxes] HAVE AVG:a", "avg_q"),
         ("HOWMUCH CAP [auxes] KIND_SG:k loc:p [auxes] HAVE AVG:a", "aggregate_kind"),
+        ("HOWMUCH CAP [auxes] AVG:a KIND_SG:k loc:p [auxes] HAVE", "aggregate_kind"),
         ("HOWFAST [auxes] node:p", "capacity_q"),
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP", "capacity_q"),
