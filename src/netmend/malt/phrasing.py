@@ -18,9 +18,10 @@ driven by a table here:
    nonterminals compose: a request is a sequence of clauses, a clause reuses
    node phrases, node sets, filters and metrics. Every parse is found; each
    rule names the builder that turns its parts into a frame;
-4. an unknown word may be skipped only where the grammar has a ``gap``: before
-   a clause's first word or after its last, never inside a phrase, and never
-   in a clause that has no verb or question word.
+4. an unknown word may be skipped only where the grammar has a ``gap``: after a
+   clause's last word, never before its first (a word there can turn what
+   follows into a condition: "before removing X, ..."), never inside a phrase,
+   and never in a clause that has no verb or question word.
 
 Adding a synonym is a lexicon edit; adding a sentence shape is a grammar
 edit. The grammar notation: ``UPPER`` is a category, ``lower`` a
@@ -308,7 +309,7 @@ FILLERS: frozenset[str] = frozenset({
     "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "respectively", "as well", "too", "all together", "at this point", "by now", "already",
-    "if you would", "if you will", "if you please", "when you can", "when you get a chance",
+    "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will", "if you please", "when you can", "when you get a chance",
     "at your convenience", "time to", "it is time to", "quick question", "a quick question",
     "question",
 })
@@ -341,6 +342,11 @@ CRITICAL: frozenset[str] = frozenset({
     "simulate", "simulated", "simulating", "simulation", "hypothetical", "preview", "dry run",
     "dry-run", "draft", "propose", "proposed", "suggest", "tomorrow", "tonight", "yesterday",
     "soon", "eventually", "later on", "at some point", "next week", "until", "till",
+    # when, relative to what is asked, or why: netmend does steps in the order it says them
+    "before", "prior to", "ahead of", "while", "whilst", "whenever", "because", "since",
+    "although", "though", "despite", "regardless", "lest", "as long as", "so long as",
+    "even if", "even though", "earlier", "previously", "originally", "initially", "beforehand",
+    "formerly", "used to", "consider", "considering",
     # vague amounts
     "some", "several", "few", "a few", "many", "most of", "dozen", "majority", "rest",
     "others",
@@ -489,6 +495,15 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # put their changes first.
     "sentence": (
         ("[lead] steps:s", None),
+        ("[lead] lone:g", "one"),
+    ),
+    # A clause without a verb ("ports of S?") is a request only on its own: after "and" it
+    # could be the object of the verb before ("remove A and B's ports").
+    "lone": (
+        ("bare:c", "plain"),
+        ("before:b [COMMA] bare:c", "before"),
+        ("bare:c [COMMA] before:b", "after"),
+        ("topic:t COMMA bare:c", "topic"),
     ),
     "lead": (
         ("(THEN|AND|AND THEN|COMMA) [COMMA]", None),
@@ -504,18 +519,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "group": (
         ("before:b [COMMA]", "before_only"),
-        ("bare:c", "plain"),
-        ("before:b [COMMA] bare:c", "before"),
-        ("bare:c [COMMA] before:b", "after"),
-        ("[gap] clause:c [gap]", "plain"),
-        ("[gap] before:b [COMMA] clause:c [gap]", "before"),
-        ("[gap] clause:c [COMMA] before:b [gap]", "after"),
+        ("clause:c [gap]", "plain"),
+        ("before:b [COMMA] clause:c [gap]", "before"),
+        ("clause:c [COMMA] before:b [gap]", "after"),
         ("topic:t [COMMA] clause:c [gap]", "topic"),
-        ("topic:t COMMA bare:c", "topic"),
         ("topic:t COMMA before:b [COMMA] clause:c", "topic_before"),
         ("named_topic:t COMMA clause:c [gap]", "topic"),
-        ("[gap] clause:c THEN [gap]", "then"),
-        ("[gap] before:b [COMMA] clause:c THEN [gap]", "before_then"),
+        ("clause:c THEN [gap]", "then"),
+        ("before:b [COMMA] clause:c THEN [gap]", "before_then"),
     ),
     "named_topic": (
         ("[KIND_SG:k] [NODE] NAME:n", "node"),
