@@ -1347,10 +1347,16 @@ class _Analysis:
     lexemes: tuple[Lexeme, ...]  # templates: values still to be read from the tokens
     frames: tuple
     says_new: bool = False  # a dropped "new" / "fresh": only an addition may say it
+    each_read: bool = False  # an "each" said in a read ("the total capacity of each switch")
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
-_NEW_WORDS = frozenset({"new", "a new", "brand new", "brand-new", "fresh"})
+_NEW_WORDS = frozenset({"new", "a new", "brand new", "brand-new", "fresh", "additional",
+                        "an additional", "another", "extra", "an extra", "one more"})
+_CHANGE_VERBS = frozenset({"ADD", "MAKE", "GIVE", "REMOVE", "TAKE", "SET", "FOREACH"})
+_READ_VERBS = frozenset({"ASK", "COUNT", "RANK", "WH", "HOWMANY", "HOWMUCH", "SUMV"})
+# Reads that fold a set into one answer: "each" inside them asks for one answer per node.
+_FOLDS = (ir.Aggregate, ir.Count, ir.CapacityOf, ir.Top)
 _ADDS = (ir.Add, ir.ForEachAdd)
 _ADD_VERBS = frozenset({"ADD", "MAKE", "GIVE", "GET", "FOREACH"})
 _VERB_CATS = _ADD_VERBS | frozenset({"REMOVE", "TAKE", "SET", "ASK", "COUNT", "RANK", "WH",
@@ -1358,6 +1364,17 @@ _VERB_CATS = _ADD_VERBS | frozenset({"REMOVE", "TAKE", "SET", "ASK", "COUNT", "R
 
 
 _BEFORE_NAME = frozenset({"KIND", "KIND_SG", "KIND_PL", "NODE", "CALLED", "COMMA", "NUM"})
+
+
+def _distributes(lexemes: list[Lexeme]) -> bool:
+    """Whether an "each" belongs to a read: the nearest verb before it reads, or none does."""
+    for at, lexeme in enumerate(lexemes):
+        if lexeme.text in P.EACH:
+            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (_CHANGE_VERBS
+                                                                          | _READ_VERBS)), None)
+            if verb is None or not verb.cats & _CHANGE_VERBS or verb.cats & _READ_VERBS:
+                return True
+    return False
 
 
 def _licensed(lexemes: list[Lexeme], at: int) -> bool:
@@ -1402,7 +1419,7 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
             kept = {id(x) for x in variant}
             stray = any(x.text in _NEW_WORDS and id(x) not in kept and not _licensed(lexemes, i)
                         for i, x in enumerate(lexemes))
-            return _Analysis(return_at, tuple(variant), found, stray)
+            return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant))
     return _Analysis(return_at, tuple(lexemes), ())
 
 
@@ -1447,9 +1464,16 @@ def parse_request(text: str) -> Parsed:
                 f"{' '.join(x.text for x in variant)!r} can be read in more than one way",
                 expected="a more specific request", text=text)
         found, quals, focus = readings[0]
+        if analysis.each_read and any(isinstance(s, _FOLDS) for s in found):
+            raise AmbiguousRequest("'each' asks for one answer per node, and netmend answers "
+                                   "one value or list for the whole set",
+                                   expected="'all' for the whole set, or one node by name",
+                                   text=text)
         if analysis.says_new:
             # "list the new ports of S": which ones are new is not something netmend knows
-            raise UnknownRequest("'new' here would pick some nodes out, which netmend cannot",
+            raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "
+                                 "added: it picks nodes out or changes an amount, which netmend "
+                                 "does not model",
                                  expected=P.EXPECTED["any"], text=text)
         steps += found
         qualifiers += quals

@@ -250,7 +250,8 @@ _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "t
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish")
-_say("NEW", "new", "a new", "brand new", "brand-new", "fresh")
+_say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
+     "another", "extra", "an extra", "one more")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in")
@@ -317,7 +318,11 @@ FILLERS: frozenset[str] = frozenset({
 # only where no rule uses it: the parser tries the category first, then the filler.
 SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
                                           "now", "in total", "new", "a new", "brand new",
-                                          "brand-new", "fresh"})
+                                          "brand-new", "fresh", "additional", "an additional",
+                                          "another", "extra", "an extra", "one more"})
+# Words that say one of something, or each of several ("the capacity of each switch"): an
+# aggregate over them would answer a different question, so a read may not use them.
+EACH: frozenset[str] = frozenset({"each", "each of", "each one of", "each and every"})
 
 # Words no rule accepts and the parser never skips: each could change what is meant.
 CRITICAL: frozenset[str] = frozenset({
