@@ -1366,6 +1366,17 @@ _VERB_CATS = _ADD_VERBS | frozenset({"REMOVE", "TAKE", "SET", "ASK", "COUNT", "R
 _BEFORE_NAME = frozenset({"KIND", "KIND_SG", "KIND_PL", "NODE", "CALLED", "COMMA", "NUM"})
 
 
+def _any_change(lexemes: list[Lexeme]) -> bool:
+    """Whether an "any" belongs to a change: the nearest verb before it changes the graph."""
+    for at, lexeme in enumerate(lexemes):
+        if lexeme.text in P.ANY:
+            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (_CHANGE_VERBS
+                                                                          | _READ_VERBS)), None)
+            if verb is not None and verb.cats & _CHANGE_VERBS:
+                return True
+    return False
+
+
 def _distributes(lexemes: list[Lexeme]) -> bool:
     """Whether an "each" belongs to a read: the nearest verb before it reads, or none does."""
     for at, lexeme in enumerate(lexemes):
@@ -1419,6 +1430,8 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
             kept = {id(x) for x in variant}
             stray = any(x.text in _NEW_WORDS and id(x) not in kept and not _licensed(lexemes, i)
                         for i, x in enumerate(lexemes))
+            if _any_change(variant):
+                found = ()  # "remove any port of S": one of them, or all? (refused below)
             return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant))
     return _Analysis(return_at, tuple(lexemes), ())
 

@@ -296,7 +296,7 @@ FILLERS: frozenset[str] = frozenset({
     "type", "kind", "of type", "of kind", "with type", "with kind", "attribute", "attributes",
     "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
-    "complete", "full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
+    "full list of", "complete list of", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
@@ -323,6 +323,8 @@ SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "rema
 # Words that say one of something, or each of several ("the capacity of each switch"): an
 # aggregate over them would answer a different question, so a read may not use them.
 EACH: frozenset[str] = frozenset({"each", "each of", "each one of", "each and every"})
+# "any" in a change ("remove any port of S") could mean one of them or all of them.
+ANY: frozenset[str] = frozenset({"any"})
 
 # Words no rule accepts and the parser never skips: each could change what is meant.
 CRITICAL: frozenset[str] = frozenset({
