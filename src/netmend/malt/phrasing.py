@@ -110,8 +110,10 @@ _say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resid
      "stored", "included")
 _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
      "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
-     "comprises", "feature", "features", "got", "keeps track of", "end up with", "ends up with",
-     "end up having", "left with")
+     "comprises", "feature", "features", "got", "keeps track of", "left with")
+# "how many switches does A end up with" (only there: "ends up with" is not "contains")
+_say("ENDUP", "end up with", "ends up with", "end up having")
+_say("TOTALW", "total", "overall")
 _say("HOLDING", "containing", "holding", "housing", "hosting", "including", "carrying",
      "owning", "comprising", "that contains", "that contain", "which contains", "which contain",
      "that holds", "that hold", "which holds", "which hold", "that houses", "that has",
@@ -844,7 +846,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     # What a request asks for, as a noun phrase.
     "what": (
-        ("SUM set:s", "count_set"),
+        ("TOTALW KIND_PL:k loc:p", "count_kind"),
         ("children:w", None),
         ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("set:s", "list_set"),
@@ -855,7 +857,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ancestry:w", None),
     ),
     "bare": (
-        ("SUM set:s", "count_set"),
+        ("TOTALW KIND_PL:k loc:p", "count_kind"),
         ("children:w", None),
         ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("counted_np:w", None),
@@ -1022,6 +1024,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH [auxes] [HAVE]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] GRAPH [auxes] HAVE", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k [auxes] node:p [auxes] ENDUP", "count_in_q"),
         ("HOWMANY core:s [auxes] [BE] test:f", "count_test_q"),
         ("HOWMANY core:s [auxes] HAVE have_test:f", "count_test_q"),
         ("HOWMANY (CHILD|NODE) [auxes] node:p [auxes] HAVE", "count_children_q"),
