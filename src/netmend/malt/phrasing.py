@@ -214,7 +214,8 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of",
      "hanging off", "hangs off", "hang off", "hanging from", "hangs from", "hang from",
      "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
-     "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the")
+     "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the",
+     "directly off", "right off", "straight off", "immediately off")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
