@@ -1062,6 +1062,12 @@ class Place(str):
     __slots__ = ()
 
 
+class Topic(Place):
+    """A focus said as the topic of the request: "as for S, remove it" can only mean S."""
+
+    __slots__ = ()
+
+
 class _Resolve:
     """Frames plus token values -> IR steps, kind qualifiers and the focus for pronouns."""
 
@@ -1193,7 +1199,7 @@ class _Resolve:
                                      expected="'remove every port of <switch>'", text=self.text)
             return [ir.RemoveAll(self.select(targets[1], focus))]
         _, nodes, count = targets
-        if any(node[0] == "it" for node in nodes):
+        if any(node[0] == "it" for node in nodes) and not isinstance(focus, Topic):
             raise AmbiguousRequest("'it' cannot name a node to remove",
                                    expected="the name of the node to remove", text=self.text)
         names = [self.name(node, focus) for node in nodes]
@@ -1351,6 +1357,7 @@ class _Analysis:
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
+_COLON_VERBS = frozenset({"ADD", "REMOVE", "SET", "ASK", "COUNT", "RANK", "SUMV"})
 _NEW_WORDS = frozenset({"new", "a new", "brand new", "brand-new", "fresh", "additional",
                         "an additional", "another", "extra", "an extra", "one more"})
 _CHANGE_VERBS = frozenset({"ADD", "MAKE", "GIVE", "REMOVE", "TAKE", "SET", "FOREACH"})
@@ -1424,6 +1431,9 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
         lexemes.pop()
     while lexemes and "COMMA" in lexemes[0].cats:
         lexemes.pop(0)
+    # "remove: X", "list: the ports of S": a colon right after a verb introduces its object
+    lexemes = [x for i, x in enumerate(lexemes)
+               if not (x.text == ":" and i and lexemes[i - 1].cats & _COLON_VERBS)]
     for variant in _variants(lexemes):
         found = _parses(tuple(x.cats for x in variant))
         if found:
@@ -1534,7 +1544,7 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
             focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
-                topic = focus = Place(resolver.name(change[1], focus))
+                topic = focus = Topic(resolver.name(change[1], focus))
                 references = resolver.references
                 continue
             found, focus = resolver.steps(change, focus)

@@ -69,7 +69,7 @@ _say("GIVE", "give", "giving", "equip", "fit")
 _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
      "requires", "require")
 _say("CALL", "call", "name it", "label")
-_say("ASK", "list", "list out", "show", "show me", "display", "enumerate", "print", "give me",
+_say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "provide", "see", "view", "know", "check", "return me",
@@ -200,6 +200,15 @@ for _high in _HIGH_END:
         for _from in ("", "from ", "from the "):
             _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
             _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
+for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
+    for _high in _HIGH_END:
+        _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}")
+    for _low in _LOW_END:
+        _say("ORDER_ASC", f"{_start} the {_low}", f"{_start} {_low}")
+for _high in _HIGH_END:
+    _say("ORDER_DESC", f"{_high} first", f"{_high} capacity first", f"the {_high} first")
+for _low in _LOW_END:
+    _say("ORDER_ASC", f"{_low} first", f"{_low} capacity first", f"the {_low} first")
 _say("ORDER_DESC", "desc", "descending", "high-low")
 _say("ORDER_ASC", "asc", "ascending", "low-high")
 
@@ -243,6 +252,7 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
      "and afterwards", "and subsequently", "and next", "following that", "after which",
      "and finally", "finally", "lastly", "also", "additionally", "and also", "then also")
 _say("INVERT", "were", "had", "should")
+_say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
 _say("IT", "it", "them", "this one", "that one", "this node", "that node", "the same node",
@@ -313,7 +323,13 @@ FILLERS: frozenset[str] = frozenset({
     "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "respectively", "as well", "too", "all together", "at this point", "by now", "already",
-    "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will", "if you please", "when you can", "when you get a chance",
+    "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
+    "cheers", "pls", "plz", "thx", "ty", "thanks in advance", "thank you in advance",
+    "many thanks", "much appreciated", "appreciated", "and thanks", "and thank you",
+    "please and thanks", "please and thank you", "thanks a lot", "thank you so much",
+    # a question asked through a wrapper: "do you know which ...", "I wonder how many ..."
+    "do you know", "do you happen to know", "i wonder", "i was wondering", "i am wondering",
+    "any idea", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
     "at your convenience", "time to", "it is time to", "quick question", "a quick question",
     "question",
 })
@@ -543,7 +559,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     # The node a request is about, said first: "for agg block A, ...", "on switch S, ...".
     "topic": (
-        ("(OF|IN) node:p", None),
+        ("(OF|IN|ABOUT) node:p", None),
     ),
     "before": (
         ("AFTER new_nodes:n auxes place:p", "added"),
@@ -600,6 +616,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
+        ("cap_target:t TO auxes amount:v", "update"),
+        ("targets:t TO auxes RATE:v", "update"),
     ),
     # ---------------------------------------------------------------- changes
     "change": (
@@ -639,6 +657,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "new_node": (
         ("[KIND_SG:k] [NODE] [CALLED] [COMMA] NAME:n [appos:k2]", "new_node"),
+        ("KIND_SG:k [NODE] COMMA CALLED NAME:n [COMMA]", "new_node"),
     ),
     "appos": (
         ("[COMMA] [AS|OF] KIND_SG:k [COMMA]", None),
