@@ -128,9 +128,12 @@ def _exact(value: Decimal) -> int | float:
     return float(value)
 
 
-# The same pattern without groups: matching gives the token strings alone, which is much
-# cheaper than match objects; each string's first characters say which kind it is.
-_TOKEN_STRINGS = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern), re.VERBOSE)
+# The same pattern without named groups: matching gives the token strings alone, which is
+# much cheaper than match objects; each string's first characters say which kind it is. The
+# white space before a token is consumed in the same match (one group is kept), rather than
+# every alternative being tried and failing at each space.
+_TOKEN_STRINGS = re.compile(
+    r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern) + ")", re.VERBOSE)
 _NUMBER_PARTS = re.compile(
     r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
 _PUNCT_CHARS = frozenset(".,;:?!()&<>=")
