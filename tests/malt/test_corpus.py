@@ -24,6 +24,9 @@ from . import paraphrase_gen
 DATA = Path(__file__).parent / "data"
 TUNING = ("paraphrases-tuning.yaml", "paraphrases-generated.yaml")
 HELD_BACK = "paraphrases-heldback.yaml"
+# Written with the tuning corpus's second batch and split off at random before the front end
+# was changed for any of it (87.6% same and one wrong answer as written).
+HELD_BACK_2 = "paraphrases-heldback-2.yaml"
 GRAPH = topology.default()
 
 
@@ -54,6 +57,15 @@ def test_held_back_corpus_meets_its_goal() -> None:
     assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report)
     assert counts["bad_canonical"] == 0
     assert counts["same_rate"] >= 0.97, render(report, show=0)
+
+
+def test_second_held_back_corpus_is_never_answered_wrongly() -> None:
+    """Measured only, as the first held-back part."""
+    report = _report(HELD_BACK_2)
+    counts = report.counts()
+    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report, show=0)
+    assert counts["bad_canonical"] == 0
+    assert counts["same_rate"] >= 0.90, render(report, show=0)
 
 
 def test_the_generated_corpus_is_what_the_generator_writes() -> None:

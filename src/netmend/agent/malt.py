@@ -20,6 +20,7 @@ _CLOSING_BLOCK = "Begin!"
 MAX_REQUEST_CHARS = 4000
 _ECHO_CHARS = 300
 _QUESTION = re.compile(r"^[ \t]*Question:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_MARK = "Question:"
 
 
 def is_malt_envelope(text: str) -> bool:
@@ -34,9 +35,15 @@ def extract_request(text: str) -> str:
     'Remove x1 from the graph.'
     """
     tail = text[text.rfind(_CLOSING_BLOCK):] if _CLOSING_BLOCK in text else text
-    questions = _QUESTION.findall(tail)
-    if questions:
-        return questions[-1]
+    # The last line that starts (after blanks) with "Question:", found from the end: the
+    # same line ``_QUESTION`` would find last, without matching every line before it.
+    at = tail.rfind(_MARK)
+    while at >= 0:
+        start = tail.rfind("\n", 0, at) + 1
+        if not tail[start:at].strip(" \t"):
+            end = tail.find("\n", at)
+            return tail[at + len(_MARK):end if end >= 0 else len(tail)].strip(" \t")
+        at = tail.rfind(_MARK, 0, at)
     return text.strip()
 
 

@@ -89,6 +89,7 @@ _TOKEN_RE = re.compile(
   | (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|'t)\b)
   | (?P<poss>(?<=[\w"'])'s\b|(?<=[sS])'(?=\s|$|[,.;:?!]))
   | (?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|‘[^’]*’|“[^”]*”)
+  | (?P<arrow>->|=>|→)
   | (?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?
         (?P<unit>(?i:[kmgt]?(?:bps|b/s|bit/s|bits/s|bits?|be|ige|ig)|[kmgt])\b)?
         (?!\w|\.\w))
@@ -127,17 +128,23 @@ def _exact(value: Decimal) -> int | float:
     return float(value)
 
 
-# The same pattern without groups: matching gives the token strings alone, which is much
-# cheaper than match objects; each string's first characters say which kind it is.
-_TOKEN_STRINGS = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern), re.VERBOSE)
+# The same pattern without named groups: matching gives the token strings alone, which is
+# much cheaper than match objects; each string's first characters say which kind it is. The
+# white space before a token is consumed in the same match (one group is kept), rather than
+# every alternative being tried and failing at each space.
+_TOKEN_STRINGS = re.compile(
+    r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern) + ")", re.VERBOSE)
 _NUMBER_PARTS = re.compile(
     r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
 _PUNCT_CHARS = frozenset(".,;:?!()&<>=")
 _QUOTES = frozenset("'\"`‘“")
+_CURLY_APOSTROPHE = re.compile(r"(?<=[A-Za-z0-9])’(?=[A-Za-z])")
 
 
 def tokenize(text: str) -> list[Token]:
     """Split request text into tokens; refuse characters that cannot be part of a request."""
+    if "’" in text:  # a typographic apostrophe inside a word: "don’t", "S’s"
+        text = _CURLY_APOSTROPHE.sub("'", text)
     tokens: list[Token] = []
     append = tokens.append
     # One C-level scan; every non-space character belongs to some token (a "bad" one at
@@ -145,7 +152,13 @@ def tokenize(text: str) -> list[Token]:
     for raw in _TOKEN_STRINGS.findall(text):
         first = raw[0]
         if first.isalpha() or first == "_":  # words and names: the common case
-            append(_classify_word(raw))
+            token = _classify_word(raw)
+            if "-" in raw and token.kind == "WORD" and token.text not in _VOCABULARY:
+                tokens.extend(_hyphenated(token))
+            else:
+                append(token)
+        elif raw in _ARROWS:
+            append(Token("PUNCT", "->"))
         elif raw in P.CONTRACTIONS:
             append(Token("WORD", P.CONTRACTIONS[raw.lower()]))
         elif raw == "'s" or raw == "'" or raw.lower() == "'s":
@@ -180,6 +193,18 @@ def tokenize(text: str) -> list[Token]:
                 f"unexpected character {bad.group()!r} at position {bad.start()}",
                 expected="words, node names, numbers and punctuation", text=text)
     return tokens
+
+
+_ARROWS = frozenset({"->", "=>", "→"})
+
+
+def _hyphenated(token: Token) -> list[Token]:
+    """An unknown hyphenated word made of known words ("packet-switch", "high-to-low") is
+    read as those words; any other stays one word."""
+    parts = token.text.split("-")
+    if all(part in _VOCABULARY for part in parts):
+        return [Token("WORD", part, part) for part in parts]
+    return [token]
 
 
 def _split_punct(raw: str) -> list[str]:
@@ -265,7 +290,26 @@ _NAMES = frozenset({"NAME"})
 _CRIT = frozenset({"CRIT"})
 _UNK = frozenset({"UNK"})
 _STRAY_UNIT = frozenset({"UNIT"})
+_HELD = frozenset({"HELD"})
 _UNIT_WORDS = frozenset(w for words in _UNIT_PHRASES for w in words)
+# Words of the phrases that mean something (not fillers): one standing alone ("low" without
+# "to high") or a shortening of one ("asc", "desc", "excl") is never skipped as unknown.
+_MEANT_WORDS = frozenset(
+    w for words, (kind, _) in _PHRASES.items() if kind != "FILLER" for w in words
+    if w.isalpha()) | _UNIT_WORDS | frozenset(P.SCALES)
+_SHORTENINGS = frozenset(w[:n] for w in _MEANT_WORDS if len(w) > 3 for n in range(3, len(w)))
+_HELD_FORM = re.compile(
+    r"""[a-z]{3,}ly            # a manner or modal adverb: hypothetically, temporarily
+      | [a-z]{2,}est           # a superlative: newest, oldest
+      | [a-z]+(?:wards?|wise)  # a direction: backwards, upwards, clockwise
+      | (?:un|non|dis)[a-z-]{3,}  # a negated word: unconnected, non-empty, disabled
+    """, re.VERBOSE)
+
+
+def _held(word: str) -> bool:
+    """An unknown word that may carry meaning (a negation, an order, a manner, a position):
+    refused rather than skipped, and a name only after "named"/"called"."""
+    return word in _MEANT_WORDS or word in _SHORTENINGS or _HELD_FORM.fullmatch(word) is not None
 
 
 def lex(sentence: list[Token]) -> list[Lexeme]:
@@ -352,9 +396,25 @@ def _lex_shape(shape: tuple[str, ...]) -> tuple[Lexeme, ...]:
                 # a unit away from its number ("40 zorp Gbps"): never skipped, never a name
                 out.append(Lexeme(_STRAY_UNIT, None, word))
             elif word[:1].isalnum() or word[:1] in "_-/":
-                out.append(Lexeme(_UNK, _Ref(i, i + 1, "raw"), ""))
+                out.append(Lexeme(_HELD if _held(word) else _UNK, _Ref(i, i + 1, "raw"), ""))
             i += 1
-    return tuple(_names_after_called(out))
+    return tuple(_names_after_called(_kind_nouns(out)))
+
+
+def _kind_nouns(lexemes: list[Lexeme]) -> list[Lexeme]:
+    """A kind followed by a word for nodes is one kind phrase, in the number of that word:
+    "EK_PACKET_SWITCH nodes" (plural), "port entity" (singular)."""
+    out: list[Lexeme] = []
+    for lexeme in lexemes:
+        previous = out[-1] if out else None
+        if (previous is not None and "NODE" in lexeme.cats and "KIND" in previous.cats
+                and lexeme.text):
+            number = "KIND_PL" if lexeme.text.endswith("s") else "KIND_SG"
+            if number in previous.cats:
+                out[-1] = previous._replace(cats=frozenset({"KIND", number}))
+                continue
+        out.append(lexeme)
+    return out
 
 
 def _names_after_called(lexemes: list[Lexeme]) -> list[Lexeme]:
@@ -366,7 +426,7 @@ def _names_after_called(lexemes: list[Lexeme]) -> list[Lexeme]:
     for i, lexeme in enumerate(out):
         if "CALLED" in lexeme.cats or ("IT" in lexeme.cats and i and "CALL" in out[i - 1].cats):
             naming = True
-        elif naming and "UNK" in lexeme.cats:
+        elif naming and lexeme.cats & {"UNK", "HELD"}:
             out[i] = lexeme._replace(cats=_NAMES)
         elif naming and (lexeme.cats & {"NAME", "COMMA", "AND"}):
             continue
@@ -377,11 +437,16 @@ def _names_after_called(lexemes: list[Lexeme]) -> list[Lexeme]:
 
 def _lex_number(shape: tuple[str, ...], i: int, j: int, count: int | None,
                 out: list[Lexeme]) -> int:
-    """A number (``shape[i:j]``), and the unit after it if any (a rate); the next position."""
+    """A number (``shape[i:j]``), a scale word ("billion") and the unit after it if any (a
+    rate); the next position."""
+    factor = 1
+    if j < len(shape) and shape[j] in P.SCALES:
+        factor = P.SCALES[shape[j]]
+        j += 1
     for size in _UNIT_LENGTHS.get(shape[j] if j < len(shape) else "", ()):
         words = shape[j:j + size]
         if words in _UNIT_PHRASES:
-            scale = _UNIT_PHRASES[words]
+            scale = _UNIT_PHRASES[words] * factor
             if count is not None:
                 out.append(Lexeme(frozenset({"RATE"}), _exact(Decimal(count) * scale),
                                   " ".join(shape[i:j + size])))
@@ -389,9 +454,9 @@ def _lex_number(shape: tuple[str, ...], i: int, j: int, count: int | None,
                 out.append(Lexeme(frozenset({"RATE"}), _Ref(i, j + size, "rate", scale), ""))
             return j + size
     if count is not None:
-        out.append(Lexeme(frozenset({"NUM"}), count, " ".join(shape[i:j])))
+        out.append(Lexeme(frozenset({"NUM"}), count * factor, " ".join(shape[i:j])))
     else:
-        out.append(Lexeme(frozenset({"NUM"}), _Ref(i, j, "rate", 1), ""))
+        out.append(Lexeme(frozenset({"NUM"}), _Ref(i, j, "rate", factor), ""))
     return j
 
 
@@ -703,6 +768,9 @@ BUILDERS["before"] = lambda b, c: ("group", (b["b"],), b["c"])
 # said after the request it conditions: a pronoun there may mean the request's node
 BUILDERS["after"] = lambda b, c: ("group", (b["b"],), b["c"], "request first")
 BUILDERS["before_only"] = lambda b, c: ("group", (b["b"],), None)
+# "how many ports are there then?": the state after an earlier change, which must exist
+BUILDERS["then"] = lambda b, c: ("group", (), b["c"], "after a change")
+BUILDERS["before_then"] = lambda b, c: ("group", (b["b"],), b["c"], "after a change")
 BUILDERS["topic"] = lambda b, c: ("group", (("focus", b["t"]),), b["c"])
 BUILDERS["topic_before"] = lambda b, c: ("group", (("focus", b["t"]), b["b"]), b["c"])
 
@@ -997,6 +1065,12 @@ class Place(str):
     __slots__ = ()
 
 
+class Topic(Place):
+    """A focus said as the topic of the request: "as for S, remove it" can only mean S."""
+
+    __slots__ = ()
+
+
 class _Resolve:
     """Frames plus token values -> IR steps, kind qualifiers and the focus for pronouns."""
 
@@ -1128,7 +1202,7 @@ class _Resolve:
                                      expected="'remove every port of <switch>'", text=self.text)
             return [ir.RemoveAll(self.select(targets[1], focus))]
         _, nodes, count = targets
-        if any(node[0] == "it" for node in nodes):
+        if any(node[0] == "it" for node in nodes) and not isinstance(focus, Topic):
             raise AmbiguousRequest("'it' cannot name a node to remove",
                                    expected="the name of the node to remove", text=self.text)
         names = [self.name(node, focus) for node in nodes]
@@ -1281,9 +1355,62 @@ class _Analysis:
     return_at: int | None
     lexemes: tuple[Lexeme, ...]  # templates: values still to be read from the tokens
     frames: tuple
+    says_new: bool = False  # a dropped "new" / "fresh": only an addition may say it
+    each_read: bool = False  # an "each" said in a read ("the total capacity of each switch")
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
+_COLON_VERBS = frozenset({"ADD", "REMOVE", "SET", "ASK", "COUNT", "RANK", "SUMV"})
+_NEW_WORDS = frozenset({"new", "a new", "brand new", "brand-new", "fresh", "additional",
+                        "an additional", "another", "extra", "an extra", "one more"})
+_CHANGE_VERBS = frozenset({"ADD", "MAKE", "GIVE", "REMOVE", "TAKE", "SET", "FOREACH"})
+_READ_VERBS = frozenset({"ASK", "COUNT", "RANK", "WH", "HOWMANY", "HOWMUCH", "SUMV"})
+# Reads that fold a set into one answer: "each" inside them asks for one answer per node.
+_FOLDS = (ir.Aggregate, ir.Count, ir.CapacityOf, ir.Top)
+_ADDS = (ir.Add, ir.ForEachAdd)
+_ADD_VERBS = frozenset({"ADD", "MAKE", "GIVE", "GET", "FOREACH"})
+_VERB_CATS = _ADD_VERBS | frozenset({"REMOVE", "TAKE", "SET", "ASK", "COUNT", "RANK", "WH",
+                                     "HOWMANY", "HOWMUCH", "SUMV", "AFTER", "THEN"})
+
+
+_BEFORE_NAME = frozenset({"KIND", "KIND_SG", "KIND_PL", "NODE", "CALLED", "COMMA", "NUM"})
+
+
+def _any_change(lexemes: list[Lexeme]) -> bool:
+    """Whether an "any" belongs to a change: the nearest verb before it changes the graph."""
+    for at, lexeme in enumerate(lexemes):
+        if lexeme.text in P.ANY:
+            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (_CHANGE_VERBS
+                                                                          | _READ_VERBS)), None)
+            if verb is not None and verb.cats & _CHANGE_VERBS:
+                return True
+    return False
+
+
+def _distributes(lexemes: list[Lexeme]) -> bool:
+    """Whether an "each" belongs to a read: the nearest verb before it reads, or none does."""
+    for at, lexeme in enumerate(lexemes):
+        if lexeme.text in P.EACH:
+            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (_CHANGE_VERBS
+                                                                          | _READ_VERBS)), None)
+            if verb is None or not verb.cats & _CHANGE_VERBS or verb.cats & _READ_VERBS:
+                return True
+    return False
+
+
+def _licensed(lexemes: list[Lexeme], at: int) -> bool:
+    """Whether a "new" at ``at`` belongs to an addition: it introduces a named node ("a new
+    switch, N"), the nearest verb before it adds, or (none before) an "added" follows ("a
+    new port N is added to S")."""
+    for lexeme in lexemes[at + 1:]:
+        if not lexeme.cats & _BEFORE_NAME:
+            if "NAME" in lexeme.cats:
+                return True
+            break
+    for lexeme in reversed(lexemes[:at]):
+        if lexeme.cats & _VERB_CATS:
+            return bool(lexeme.cats & _ADD_VERBS) and not lexeme.cats & (_VERB_CATS - _ADD_VERBS)
+    return any("ADDED" in x.cats for x in lexemes[at + 1:])
 
 
 @lru_cache(maxsize=8192)
@@ -1307,10 +1434,18 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
         lexemes.pop()
     while lexemes and "COMMA" in lexemes[0].cats:
         lexemes.pop(0)
+    # "remove: X", "list: the ports of S": a colon right after a verb introduces its object
+    lexemes = [x for i, x in enumerate(lexemes)
+               if not (x.text == ":" and i and lexemes[i - 1].cats & _COLON_VERBS)]
     for variant in _variants(lexemes):
         found = _parses(tuple(x.cats for x in variant))
         if found:
-            return _Analysis(return_at, tuple(variant), found)
+            kept = {id(x) for x in variant}
+            stray = any(x.text in _NEW_WORDS and id(x) not in kept and not _licensed(lexemes, i)
+                        for i, x in enumerate(lexemes))
+            if _any_change(variant):
+                found = ()  # "remove any port of S": one of them, or all? (refused below)
+            return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant))
     return _Analysis(return_at, tuple(lexemes), ())
 
 
@@ -1341,7 +1476,7 @@ def parse_request(text: str) -> Parsed:
         for frame in frames:
             resolver = _Resolve(variant, text)
             try:
-                found, new_focus = _resolve_sentence(resolver, frame, focus)
+                found, new_focus = _resolve_sentence(resolver, frame, focus, bool(steps))
             except QueryError as exc:
                 errors.append(exc)
                 continue
@@ -1355,6 +1490,17 @@ def parse_request(text: str) -> Parsed:
                 f"{' '.join(x.text for x in variant)!r} can be read in more than one way",
                 expected="a more specific request", text=text)
         found, quals, focus = readings[0]
+        if analysis.each_read and any(isinstance(s, _FOLDS) for s in found):
+            raise AmbiguousRequest("'each' asks for one answer per node, and netmend answers "
+                                   "one value or list for the whole set",
+                                   expected="'all' for the whole set, or one node by name",
+                                   text=text)
+        if analysis.says_new:
+            # "list the new ports of S": which ones are new is not something netmend knows
+            raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "
+                                 "added: it picks nodes out or changes an amount, which netmend "
+                                 "does not model",
+                                 expected=P.EXPECTED["any"], text=text)
         steps += found
         qualifiers += quals
         pending_condition = all(group[2] is None for group in frames[0])
@@ -1384,19 +1530,24 @@ def parse_request(text: str) -> Parsed:
     return Parsed(query, tuple(dict.fromkeys(qualifiers)))
 
 
-def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None
-                      ) -> tuple[list[ir.Step], str | None]:
+def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
+                      changed: bool = False) -> tuple[list[ir.Step], str | None]:
     steps: list[ir.Step] = []
     for group in frame:
         _, before, clause, *order = group
         topic = None
-        if order and focus is None:
+        if order == ["after a change"]:
+            if not (changed or before or any(not isinstance(s, ir.READS) for s in steps)):
+                raise IncompleteRequest(
+                    "'then' follows no change", expected="a change first, e.g. 'remove X; how "
+                    "many ports are there then?'", text=resolver.text)
+        elif order and focus is None:
             # "How many ports does S have after N is added to it?": "it" is S
             antecedent = _first_node(clause)
             focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
-                topic = focus = Place(resolver.name(change[1], focus))
+                topic = focus = Topic(resolver.name(change[1], focus))
                 references = resolver.references
                 continue
             found, focus = resolver.steps(change, focus)
@@ -1459,6 +1610,12 @@ def _diagnose(lexemes: list[Lexeme], text: str) -> QueryError:
     if op is None:
         return UnknownRequest(f"{words!r} is not a request netmend knows",
                               expected=P.EXPECTED["any"], text=text)
+    held = [x.text for x in lexemes if "HELD" in x.cats]
+    if held:
+        return UnknownRequest(
+            f"{held[0]!r} may change what is asked (a word netmend knows only as part of a "
+            "phrase, a shortening, or a negated, ordering or manner word), so the request is "
+            "refused rather than read without it", expected=P.EXPECTED[op], text=text)
     unknown = [x.text for x in lexemes if "UNK" in x.cats]
     if unknown:
         return UnknownRequest(f"cannot understand {words!r}: {unknown[0]!r} is not a word "

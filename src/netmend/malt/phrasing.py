@@ -6,17 +6,22 @@ driven by a table here:
 1. words and multi-word phrases become *categories* through :data:`LEXICON`
    (longest phrase first; a phrase may belong to several categories, e.g.
    "under" is a place and a comparison). :data:`FILLERS` are dropped; words
-   in :data:`CRITICAL` (negation, exception, restriction, hedging) are never
-   dropped and no rule accepts them, so a request using them is refused; any
-   other unknown word is ``UNK``;
+   in :data:`CRITICAL` (negation, exception, restriction, hedging, take-backs,
+   positions, times) are never dropped and no rule accepts them, so a request
+   using them is refused; an unknown word that may still carry meaning (a
+   lone word of a known phrase, a shortening of one such as "asc", a manner
+   adverb, a superlative, a direction, a negated word) is ``HELD``: never
+   skipped, a name only after "named"; any other unknown word is ``UNK``;
+   an unknown hyphenated word made of known words is read as those words;
 2. a number followed by a unit from :data:`UNITS` becomes a rate;
 3. :data:`GRAMMAR` is a small context-free grammar over the categories, whose
    nonterminals compose: a request is a sequence of clauses, a clause reuses
    node phrases, node sets, filters and metrics. Every parse is found; each
    rule names the builder that turns its parts into a frame;
-4. an unknown word may be skipped only where the grammar has a ``gap``: before
-   a clause's first word or after its last, never inside a phrase, and never
-   in a clause that has no verb or question word.
+4. an unknown word may be skipped only where the grammar has a ``gap``: after a
+   clause's last word, never before its first (a word there can turn what
+   follows into a condition: "before removing X, ..."), never inside a phrase,
+   and never in a clause that has no verb or question word.
 
 Adding a synonym is a lexicon edit; adding a sentence shape is a grammar
 edit. The grammar notation: ``UPPER`` is a category, ``lower`` a
@@ -43,15 +48,16 @@ def _say(categories: str, *phrases: str) -> None:
 _say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
      "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
-     "deploy", "deploying", "set up", "spin up", "stand up", "register", "include")
+     "deploy", "deploying", "set up", "spin up", "stand up", "register", "include", "plug",
+     "plug into")
 _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
      "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
      "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
      "unplugging", "destroy", "destroying", "purge", "purging", "retire", "retiring", "discard",
      "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
-     "evict", "strip", "strip out", "cut")
+     "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out")
 _say("REMOVE", "rm", "del")
-_say("TAKE", "take")
+_say("TAKE", "take", "pull", "knock")
 _say("OUT", "out")
 _say("SET", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
@@ -63,7 +69,7 @@ _say("GIVE", "give", "giving", "equip", "fit")
 _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
      "requires", "require")
 _say("CALL", "call", "name it", "label")
-_say("ASK", "list", "list out", "show", "show me", "display", "enumerate", "print", "give me",
+_say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "provide", "see", "view", "know", "check", "return me",
@@ -82,7 +88,7 @@ _say("RETURN", "return", "give back", "give me back", "give us back", "hand back
 
 # questions
 _say("WH", "what", "which", "whichever")
-_say("HOWMANY", "how many", "count how many", "tell me how many", "show me how many",
+_say("HOWMANY", "how many", "how many of", "what number of", "count how many", "tell me how many", "show me how many",
      "find out how many", "work out how many", "figure out how many", "calculate how many",
      "determine how many", "let me know how many", "i want to know how many",
      "i would like to know how many")
@@ -100,14 +106,20 @@ _say("FIRST", "first", "firstly", "first of all", "to begin with", "to start wit
 _say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resides", "residing",
      "exist", "exists", "existing", "remain", "remains", "remaining", "lie", "lies", "fall",
      "falls", "hangs", "located", "situated", "found", "are located", "is located",
-     "stay", "stays", "run", "runs")
+     "stay", "stays", "run", "runs", "contained", "housed", "held", "hosted", "nested", "kept",
+     "stored", "included")
 _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
      "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
-     "comprises", "feature", "features", "got", "keeps track of")
+     "comprises", "feature", "features", "got", "keeps track of", "left with")
+# "how many switches does A end up with" (only there: "ends up with" is not "contains")
+_say("ENDUP", "end up with", "ends up with", "end up having")
+_say("TOTALW", "total", "overall")
 _say("HOLDING", "containing", "holding", "housing", "hosting", "including", "carrying",
      "owning", "comprising", "that contains", "that contain", "which contains", "which contain",
      "that holds", "that hold", "which holds", "which hold", "that houses", "that has",
      "which has", "that includes")
+_say("CONSIST", "consist of", "consists of", "made up of", "made of", "composed of",
+     "comprised of", "built from", "formed of", "formed from")
 _say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at")
 
 # nouns
@@ -130,12 +142,13 @@ _say("CAP", "capacity", "capacities", "bandwidth", "bandwidths", "physical capac
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
      "physical capacity values", "capacity attribute", "port speed", "port speeds")
-_say("NUMBER", "number", "count", "total number", "amount", "quantity", "tally", "total count",
+_say("NUMBER", "number", "count", "counts", "total number", "amount", "quantity", "tally", "total count",
      "overall number", "overall count")
 _say("NAME_N", "name", "names", "id", "identifier")
 _say("GRAPH", "graph", "topology", "network", "datacenter", "data center", "dc",
      "whole graph", "entire graph", "whole topology", "entire topology", "whole network",
-     "entire network", "model", "inventory", "the fabric")
+     "entire network", "model", "inventory", "the fabric", "data centre", "datacentre",
+     "topology graph", "network graph", "network topology", "graph of the network")
 _say("CALLED", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
      "whose name is", "known as")
@@ -157,7 +170,8 @@ _say("LEAST", "least", "fewest", "lowest", "smallest", "minimum", "min", "minima
 _say("FASTEST", "fastest", "quickest", "highest-capacity")
 _say("SLOWEST", "slowest", "lowest-capacity")
 _say("SUM", "total", "sum", "combined", "aggregate", "aggregated", "cumulative", "summed",
-     "sum of", "sum total", "the sum of", "overall", "added up", "collective")
+     "sum of", "sum total", "the sum of", "overall", "added up", "collective", "together",
+     "in combination", "jointly", "between them", "collectively")
 _say("AVG", "average", "mean", "avg", "on average", "averaged", "arithmetic mean")
 _say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decreasing order",
      "descending order", "decreasing order", "highest first", "largest first", "biggest first",
@@ -176,6 +190,28 @@ _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasin
      "small to big", "from small to big", "slowest first", "from slowest to fastest",
      "in order from lowest to highest")
 
+# An order said by its two ends: "(from) greatest to least", "(from) low to high", "hi to lo".
+_HIGH_END = ("highest", "largest", "biggest", "greatest", "most", "high", "big", "large",
+             "fastest", "max", "maximum", "hi", "top")
+_LOW_END = ("lowest", "smallest", "least", "low", "small", "fewest", "slowest", "min",
+            "minimum", "lo", "bottom")
+for _high in _HIGH_END:
+    for _low in _LOW_END:
+        for _from in ("", "from ", "from the "):
+            _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
+            _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
+for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
+    for _high in _HIGH_END:
+        _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}")
+    for _low in _LOW_END:
+        _say("ORDER_ASC", f"{_start} the {_low}", f"{_start} {_low}")
+for _high in _HIGH_END:
+    _say("ORDER_DESC", f"{_high} first", f"{_high} capacity first", f"the {_high} first")
+for _low in _LOW_END:
+    _say("ORDER_ASC", f"{_low} first", f"{_low} capacity first", f"the {_low} first")
+_say("ORDER_DESC", "desc", "descending", "high-low")
+_say("ORDER_ASC", "asc", "ascending", "low-high")
+
 # relations between words
 _say("OF", "of", "for", "from among")
 _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneath", "below",
@@ -187,7 +223,8 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of",
      "hanging off", "hangs off", "hang off", "hanging from", "hangs from", "hang from",
      "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
-     "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the")
+     "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the",
+     "directly off", "right off", "straight off", "immediately off")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
@@ -202,7 +239,7 @@ _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
 _say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
      "i would want", "we would like", "i'd want")
-_say("AMONG", "among", "amongst", "across", "over all", "out of all", "of all", "of any",
+_say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
      "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
@@ -214,7 +251,10 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
      "having done that", "when done", "once done", "once that is done", "when that is done",
      "and afterwards", "and subsequently", "and next", "following that", "after which",
      "and finally", "finally", "lastly", "also", "additionally", "and also", "then also")
-_say("AND", "and", "&", "plus", "as well as", "along with", "together with", "in addition to")
+_say("INVERT", "were", "had", "should")
+_say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
+_say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
+_say("ARROW TO THEN", "->")
 _say("IT", "it", "them", "this one", "that one", "this node", "that node", "the same node",
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
@@ -223,7 +263,8 @@ _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "t
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish")
-_say("NEW", "new", "a new", "brand new", "brand-new", "fresh")
+_say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
+     "another", "extra", "an extra", "one more")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in")
@@ -268,7 +309,7 @@ FILLERS: frozenset[str] = frozenset({
     "type", "kind", "of type", "of kind", "with type", "with kind", "attribute", "attributes",
     "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
-    "complete", "full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
+    "full list of", "complete list of", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
@@ -282,12 +323,27 @@ FILLERS: frozenset[str] = frozenset({
     "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "respectively", "as well", "too", "all together", "at this point", "by now", "already",
+    "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
+    "cheers", "pls", "plz", "thx", "ty", "thanks in advance", "thank you in advance",
+    "many thanks", "much appreciated", "appreciated", "and thanks", "and thank you",
+    "please and thanks", "please and thank you", "thanks a lot", "thank you so much",
+    # a question asked through a wrapper: "do you know which ...", "I wonder how many ..."
+    "do you know", "do you happen to know", "i wonder", "i was wondering", "i am wondering",
+    "any idea", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
+    "at your convenience", "time to", "it is time to", "quick question", "a quick question",
+    "question",
 })
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
 SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
                                           "now", "in total", "new", "a new", "brand new",
-                                          "brand-new", "fresh"})
+                                          "brand-new", "fresh", "additional", "an additional",
+                                          "another", "extra", "an extra", "one more"})
+# Words that say one of something, or each of several ("the capacity of each switch"): an
+# aggregate over them would answer a different question, so a read may not use them.
+EACH: frozenset[str] = frozenset({"each", "each of", "each one of", "each and every"})
+# "any" in a change ("remove any port of S") could mean one of them or all of them.
+ANY: frozenset[str] = frozenset({"any"})
 
 # Words no rule accepts and the parser never skips: each could change what is meant.
 CRITICAL: frozenset[str] = frozenset({
@@ -304,7 +360,28 @@ CRITICAL: frozenset[str] = frozenset({
     "disabled", "enabled", "active", "inactive", "broken", "failed", "faulty", "last",
     "previous", "next one", "second", "third", "another one", "percent", "%",
     "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
+    # discourse that takes a request back, and directions of an order netmend does not model
+    "nope", "nah", "never mind", "nevermind", "kidding", "just kidding", "jk", "wait",
+    "hold on", "scratch that", "backwards", "backward", "upwards", "upward", "downwards",
+    "downward", "upside down", "flipped", "flip", "opposite", "worst", "best",
+    # when, or whether for real: netmend changes the graph now, and only for real
+    "simulate", "simulated", "simulating", "simulation", "hypothetical", "preview", "dry run",
+    "dry-run", "draft", "propose", "proposed", "suggest", "tomorrow", "tonight", "yesterday",
+    "soon", "eventually", "later on", "at some point", "next week", "until", "till",
+    # when, relative to what is asked, or why: netmend does steps in the order it says them
+    "before", "prior to", "ahead of", "while", "whilst", "whenever", "because", "since",
+    "although", "though", "despite", "regardless", "lest", "as long as", "so long as",
+    "even if", "even though", "earlier", "previously", "originally", "initially", "beforehand",
+    "formerly", "used to", "consider", "considering",
+    # vague amounts
+    "some", "several", "few", "a few", "many", "most of", "dozen", "majority", "rest",
+    "others",
 })
+# Negations written without the apostrophe ("dont", "isnt"): never skipped either.
+CRITICAL = CRITICAL | frozenset(
+    f"{aux}nt" for aux in ("do", "does", "did", "is", "are", "was", "were", "ca", "can", "wo",
+                           "would", "could", "should", "must", "need", "has", "have", "had",
+                           "ai", "might", "dare"))
 
 # Contractions, expanded outside quotes.
 CONTRACTIONS: dict[str, str] = {
@@ -342,6 +419,22 @@ def _number_words() -> dict[str, int]:
 
 NUMBER_WORDS: dict[str, int] = _number_words()
 
+
+def _ordinals() -> frozenset[str]:
+    """Ordinal words ("fourth", "twenty-first", "hundredth"): a position netmend does not model."""
+    ones = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+    teens = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+             "sixteenth", "seventeenth", "eighteenth", "nineteenth")
+    words = set(ones[1:]) | set(teens) | {"hundredth", "thousandth", "nth", "umpteenth"}
+    for tens in _TENS:
+        words.add(tens[:-1] + "ieth")
+        for one in ones:
+            words.update({f"{tens}-{one}", f"{tens} {one}"})
+    return frozenset(words)  # "first" alone stays a word of the grammar ("first ..., then ...")
+
+
+CRITICAL = CRITICAL | _ordinals()
+
 # Capacity units -> bits per second. A number followed by one is a rate.
 UNITS: dict[str, int] = {}
 
@@ -361,6 +454,17 @@ _unit(10**9, "gbps", "gb/s", "gbit/s", "gbits/s", "gigabits per second", "gigabi
       "gig-e")
 _unit(10**12, "tbps", "tb/s", "tbit/s", "tbits/s", "terabits per second", "terabit per second",
       "tbit", "tbits", "terabit", "terabits", "t", "tb", "tbe")
+
+# The same units said per second in other ways: "40 Gb per second", "40 gbit/sec", "40 gigabits a second".
+for _prefix, _multiplier in (("", 1), ("k", 10**3), ("m", 10**6), ("g", 10**9), ("t", 10**12)):
+    _long = {"": "", "k": "kilo", "m": "mega", "g": "giga", "t": "tera"}[_prefix]
+    for _base in {f"{_prefix}b", f"{_prefix}bit", f"{_prefix}bits", f"{_long}bit", f"{_long}bits"}:
+        for _per in (" per second", " per sec", "/sec", " a second", " each second", " /s",
+                     " / s", " /sec"):
+            _unit(_multiplier, _base + _per)
+# Scale words after a number: "40 billion bps", "40 thousand Mbps".
+SCALES: dict[str, int] = {"thousand": 10**3, "million": 10**6, "billion": 10**9,
+                          "trillion": 10**12}
 
 # Plain kind names -> entity kind, with grammatical number ("SG", "PL" or both).
 KIND_WORDS: dict[str, tuple[str, str]] = {}
@@ -417,6 +521,15 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # put their changes first.
     "sentence": (
         ("[lead] steps:s", None),
+        ("[lead] lone:g", "one"),
+    ),
+    # A clause without a verb ("ports of S?") is a request only on its own: after "and" it
+    # could be the object of the verb before ("remove A and B's ports").
+    "lone": (
+        ("bare:c", "plain"),
+        ("before:b [COMMA] bare:c", "before"),
+        ("bare:c [COMMA] before:b", "after"),
+        ("topic:t COMMA bare:c", "topic"),
     ),
     "lead": (
         ("(THEN|AND|AND THEN|COMMA) [COMMA]", None),
@@ -432,25 +545,42 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "group": (
         ("before:b [COMMA]", "before_only"),
-        ("bare:c", "plain"),
-        ("before:b [COMMA] bare:c", "before"),
-        ("bare:c [COMMA] before:b", "after"),
-        ("[gap] clause:c [gap]", "plain"),
-        ("[gap] before:b [COMMA] clause:c [gap]", "before"),
-        ("[gap] clause:c [COMMA] before:b [gap]", "after"),
+        ("clause:c [gap]", "plain"),
+        ("before:b [COMMA] clause:c [gap]", "before"),
+        ("clause:c [COMMA] before:b [gap]", "after"),
         ("topic:t [COMMA] clause:c [gap]", "topic"),
-        ("topic:t COMMA bare:c", "topic"),
         ("topic:t COMMA before:b [COMMA] clause:c", "topic_before"),
+        ("named_topic:t COMMA clause:c [gap]", "topic"),
+        ("clause:c THEN [gap]", "then"),
+        ("before:b [COMMA] clause:c THEN [gap]", "before_then"),
+    ),
+    "named_topic": (
+        ("[KIND_SG:k] [NODE] NAME:n", "node"),
     ),
     # The node a request is about, said first: "for agg block A, ...", "on switch S, ...".
     "topic": (
-        ("(OF|IN) node:p", None),
+        ("(OF|IN|ABOUT) node:p", None),
     ),
     "before": (
         ("AFTER new_nodes:n auxes place:p", "added"),
         ("AFTER change:m", None),
         ("AFTER event:m", None),
         ("WITH state:m", None),
+        ("AFTER auxes done:m", None),
+        ("INVERT inverted:m", None),
+    ),
+    # "once you have deleted X", "after we've added N to A"
+    "done": (
+        ("GONE targets:t [from_part:f]", "removed"),
+        ("ADDED new_nodes:n place:p", "added"),
+        ("SETP cap_target:t (TO|AS) amount:v", "set_to"),
+        ("SETP targets:t (TO|AS) RATE:v", "set_to_rate"),
+    ),
+    # "were X removed", "had N been added to A", "should X be deleted"
+    "inverted": (
+        ("targets:t [auxes] GONE [from_part:f]", "removed"),
+        ("new_nodes:n [auxes] ADDED place:p", "added"),
+        ("cap_target:t [auxes] SETP (TO|IN|AS) amount:v", "set_to"),
     ),
     # A change told as having happened: "X has been removed", "N is added to P".
     "event": (
@@ -486,6 +616,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
+        ("cap_target:t TO auxes amount:v", "update"),
+        ("targets:t TO auxes RATE:v", "update"),
     ),
     # ---------------------------------------------------------------- changes
     "change": (
@@ -525,6 +657,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "new_node": (
         ("[KIND_SG:k] [NODE] [CALLED] [COMMA] NAME:n [appos:k2]", "new_node"),
+        ("KIND_SG:k [NODE] COMMA CALLED NAME:n [COMMA]", "new_node"),
     ),
     "appos": (
         ("[COMMA] [AS|OF] KIND_SG:k [COMMA]", None),
@@ -543,14 +676,21 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("TAKE targets:t OUT [from_part:f]", "remove"),
         ("TAKE targets:t from_part:f", "remove"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
+        ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
     ),
     "from_part": (
         ("FROM GRAPH", "from_graph"),
         ("FROM node:p", "from_node"),
     ),
     "update": (
-        ("SET cap_target:t (TO|AS|IN|UPTO) amount:v", "update"),
-        ("SET targets:t (TO|AS|IN|UPTO) RATE:v [KIND]", "update"),
+        ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
+        ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
+        ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
+        ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
+        ("cap_target:t ARROW amount:v", "update"),
+        ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
+        ("targets:t GET CAP (OF|EQ) amount:v", "update"),
+        ("targets:t GET RATE:v [CAP]", "update"),
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
@@ -577,6 +717,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "cap_target": (
         ("CAP (OF|FOR|AMONG) targets:t", None),
         ("targets:t POSS CAP", None),
+        ("names:t CAP", "targets_names"),
         ("ITS CAP", "cap_of_it"),
         ("[ALL] (KIND_SG|KIND_PL):k POSS CAP [DIRECT:d] loc:p", "set_poss_cap"),
     ),
@@ -610,7 +751,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "names": (
         ("[KIND:k] [NODE] [CALLED] NAME:n [in_graph]", "name_one"),
-        ("[KIND:k] [NODE] [CALLED] NAME:n (COMMA|AND|COMMA AND) names:rest", "name_more"),
+        ("[KIND:k] [NODE] [CALLED] NAME:n (COMMA|AND|COMMA AND) [OF] names:rest", "name_more"),
     ),
     "targets": (
         ("names:t", "targets_names"),
@@ -659,6 +800,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REL [auxes] HAVE [CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
         ("REL [auxes] HAVE [CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
         ("REL [auxes] cmp:c RATE:v", "cap_filter"),
+        ("[REL] [auxes] RUNAT RATE:v", "cap_equal"),
+        ("[REL] [auxes] RUNAT cmp:c RATE:v", "cap_filter"),
         ("REL [auxes] speed:c amount:v", "speed_filter"),
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
@@ -723,6 +866,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     # What a request asks for, as a noun phrase.
     "what": (
+        ("TOTALW KIND_PL:k loc:p", "count_kind"),
         ("children:w", None),
         ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("set:s", "list_set"),
@@ -733,6 +877,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ancestry:w", None),
     ),
     "bare": (
+        ("TOTALW KIND_PL:k loc:p", "count_kind"),
         ("children:w", None),
         ("children:c [COMMA] REL [auxes] KIND_PL:k", "kind_clause"),
         ("counted_np:w", None),
@@ -759,6 +904,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
         ("ITS [DIRECT] CHILD", "children_it"),
+        ("node:p [DIRECT] CHILD", "children"),
+        ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] CHILD node:p HAVE", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
@@ -803,11 +950,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_SG:k NUMBER (OF|FOR|IN) node:p", "count_kind"),
         ("node:p POSS KIND_SG:k NUMBER", "count_kind"),
         ("NUMBER OF KIND_PL:k node:p HAVE", "count_kind"),
+        ("KIND_SG:k NUMBER [in_graph]", "count_graph_q"),
     ),
     "ranked": (
         ("children:c by_cap [order:o]", "rank"),
         ("children:c [order:o] by_cap", "rank"),
         ("children:c order:o", "rank_order_only"),
+        ("children:c BY order:o", "rank_order_only"),
         ("set:s BY metric:m [order:o]", "rank_set"),
         ("set:s [order:o] BY metric:m", "rank_set"),
     ),
@@ -816,6 +965,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:c [COMMA] by_cap [order:o]", "rank"),
         ("children:c [COMMA] RANK [order:o] by_cap", "rank"),
         ("children:c RANK order:o", "rank_order_only"),
+        ("children:c [COMMA] RANK BY order:o", "rank_order_only"),
         ("children:c order:o", "rank_order_only"),
         ("set:s [COMMA] RANK BY metric:m [order:o]", "rank_set"),
         ("set:s [COMMA] BY metric:m [order:o]", "rank_set"),
@@ -847,11 +997,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH OF core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH OF core:s [auxes] HAVE have_test:f", "set_test_q"),
         ("WH [auxes] THERE what:w", None),
-        ("WH (CHILD|NODE) [auxes] node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
+        ("WH [auxes] node:p [auxes] [DIRECT] CONSIST", "children_q"),
         ("WH [CHILD|NODE] [auxes] (GONE|BE) [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
@@ -888,10 +1039,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] [NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
         ("HOWMANY core:s [filters:f] [auxes] [BE]", "count_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [THERE] [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k THERE auxes [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH [auxes] [HAVE]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] GRAPH [auxes] HAVE", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k [auxes] node:p [auxes] ENDUP", "count_in_q"),
         ("HOWMANY core:s [auxes] [BE] test:f", "count_test_q"),
         ("HOWMANY core:s [auxes] HAVE have_test:f", "count_test_q"),
         ("HOWMANY (CHILD|NODE) [auxes] node:p [auxes] HAVE", "count_children_q"),
@@ -902,12 +1055,16 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] HAVE", "sum_q"),
         ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
         ("HOWMUCH CAP [auxes] set:s [auxes] HAVE AVG:a", "avg_q"),
+        ("HOWMUCH CAP [auxes] KIND_SG:k loc:p [auxes] HAVE AVG:a", "aggregate_kind"),
+        ("HOWMUCH CAP [auxes] AVG:a KIND_SG:k loc:p [auxes] HAVE", "aggregate_kind"),
         ("HOWFAST [auxes] node:p", "capacity_q"),
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
     "test": (
+        ("RUNAT RATE:v", "cap_equal"),
+        ("RUNAT cmp:c RATE:v", "cap_filter"),
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),

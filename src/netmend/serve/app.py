@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import random
 import re
-import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -83,8 +84,19 @@ class _Held:
     bytes: int = 0
 
 
+# Identifiers for tasks, messages and artifacts: random version-4 UUIDs, drawn from a
+# generator seeded once from the OS (and again in a forked child) rather than one OS call
+# each: ``uuid.uuid4()`` reads ``os.urandom`` every time, three times a reply. They only
+# need to be unique, not secret.
+_ids = random.Random()
+os.register_at_fork(after_in_child=_ids.seed)
+_VERSION_4 = ~(0xF000 << 64) & ~(0xC000 << 48) & ((1 << 128) - 1)
+_VERSION_4_BITS = (0x4000 << 64) | (0x8000 << 48)
+
+
 def _new_uuid() -> str:
-    return str(uuid.uuid4())
+    value = "%032x" % (_ids.getrandbits(128) & _VERSION_4 | _VERSION_4_BITS)
+    return f"{value[:8]}-{value[8:12]}-{value[12:16]}-{value[16:20]}-{value[20:]}"
 
 
 class A2AApp:
