@@ -135,3 +135,19 @@ def test_a_many_line_fix_runs_as_one_command_on_the_terminal(lab):
     done = lab.run(t.router, command)
     assert not done.blocked and done.output.count(FIX_MARK) == 3 and STATE_MARK in done.output
     assert lab.pingall().loss == 0
+
+
+@pytest.mark.parametrize(("qdisc", "kept"), [("tbf rate 100mbit burst 64kb latency 100ms", True), ("tbf rate 1mbit burst 100 limit 1000", False)])
+def test_the_router_program_keeps_a_shaping_token_bucket_on_the_broken_interface(lab, qdisc, kept):
+    lab.build(T)
+    lab.run(T.router, f"tc qdisc add dev p83_r0-eth1 root {qdisc}")
+    lab.run(T.router, "ip link set p83_r0-eth1 mtu 68")
+    pingall = lab.pingall()
+    assert pingall.loss > 0
+    cands = [Candidate(f"{c.switches}x{c.hosts_per_switch}", from_topology(c), Evidence.from_pingall(pingall, c)) for c in candidates(T.nodes)]
+    done = lab.run(T.router, router_program(cands)).output
+    assert ("tc qdisc del dev p83_r0-eth1 root" in done) is not kept
+    assert ("qdisc tbf" in lab.run(T.router, "tc qdisc show dev p83_r0-eth1").output) is kept
+    assert lab.pingall().loss == 0
+    state = parse_state(done)
+    assert [d.kind for d in diagnose(state, from_topology(T), Evidence.from_pingall(pingall, T))] == []
