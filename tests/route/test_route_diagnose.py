@@ -64,6 +64,8 @@ def test_a_shaping_token_bucket_on_a_failing_interface_is_kept_and_a_starving_on
     assert starving in text
     shaping = text.replace(starving, '"options":{"rate":12500000,"burst":65525,"lat":100000}')
     thin = text.replace(starving, '"options":{"rate":12500,"burst":65525,"lat":100000}')  # 100 kbit/s
+    peaked = text.replace(starving, '"options":{"rate":12500000,"burst":65525,"minburst":100,"lat":100000}')
     intent, everything = from_topology(TOPOLOGY), Evidence.everything(TOPOLOGY)
-    qdisc_fixes = [[" ".join(d.command) for d in diagnose(parse_state(t), intent, everything) if d.kind == "qdisc"] for t in (text, shaping, thin)]
-    assert qdisc_fixes == [["tc qdisc del dev p7_r0-eth3 root"], [], ["tc qdisc del dev p7_r0-eth3 root"]]
+    qdisc_fixes = [[" ".join(d.command) for d in diagnose(parse_state(t), intent, everything) if d.kind == "qdisc"]
+                   for t in (text, shaping, thin, peaked)]
+    assert qdisc_fixes == [["tc qdisc del dev p7_r0-eth3 root"], [], ["tc qdisc del dev p7_r0-eth3 root"], ["tc qdisc del dev p7_r0-eth3 root"]]

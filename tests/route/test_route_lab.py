@@ -138,7 +138,11 @@ def test_a_many_line_fix_runs_as_one_command_on_the_terminal(lab):
     assert lab.pingall().loss == 0
 
 
-@pytest.mark.parametrize(("qdisc", "kept"), [("tbf rate 100mbit burst 64kb latency 100ms", True), ("tbf rate 1mbit burst 100 limit 1000", False)])
+@pytest.mark.parametrize(("qdisc", "kept"), [
+    ("tbf rate 100mbit burst 64kb latency 100ms", True),
+    ("tbf rate 1mbit burst 100 limit 1000", False),
+    ("tbf rate 100mbit burst 64kb latency 100ms peakrate 200mbit mtu 2000", False),  # a second bucket: judged as before
+])
 def test_the_router_program_keeps_a_shaping_token_bucket_on_the_broken_interface(lab, qdisc, kept):
     lab.build(T)
     lab.run(T.router, f"tc qdisc add dev p83_r0-eth1 root {qdisc}")

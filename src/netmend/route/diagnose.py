@@ -162,7 +162,7 @@ def diagnose(state: RouterState, intent: RouterIntent, evidence: Evidence) -> tu
         want_if = intent.interface(q.dev)
         if not q.root or want_if is None or q.dev not in evidence.interfaces or q.kind in PLAIN_QDISCS:
             continue
-        if not shapes_only(q.kind, q.rate, q.burst, want_if.mtu):
+        if not shapes_only(q.kind, q.rate, q.burst, want_if.mtu, peak=q.peak):
             add(9, "qdisc", q.dev, f"root qdisc {q.kind} on {q.dev}, whose subnet loses packets", "tc", "qdisc", "del", "dev", q.dev, "root")
     for (table, chain), policy in sorted(state.policies.items()):
         if table == "filter" and chain in ("INPUT", "FORWARD", "OUTPUT") and policy == "DROP":

@@ -106,6 +106,7 @@ class Qdisc:
     root: bool
     rate: int | None = None  # bytes per second (tbf)
     burst: int | None = None  # bytes (tbf)
+    peak: bool = False  # a tbf with a peak rate (its second bucket shows as minburst)
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,8 @@ def parse_qdiscs(data: Any) -> tuple[Qdisc, ...]:
     out = []
     for i in data:
         options = i.get("options") if isinstance(i.get("options"), dict) else {}
-        out.append(Qdisc(str(i.get("dev", "")), str(i["kind"]), bool(i.get("root")), _whole(options.get("rate")), _whole(options.get("burst"))))
+        out.append(Qdisc(str(i.get("dev", "")), str(i["kind"]), bool(i.get("root")), _whole(options.get("rate")),
+                         _whole(options.get("burst")), "minburst" in options or "peakrate" in options))
     return tuple(out)
 
 
