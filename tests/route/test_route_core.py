@@ -258,3 +258,23 @@ def test_prompts_that_are_not_router_networks_are_refused_as_json():
     reply = json.loads(respond(wrap(_context("a -> b \nb -> a \n*** Results: 0% dropped (2/2 received)"))))
     assert reply["command"] == "" and reply["why"].startswith("refused")
     assert "Pingall" not in respond("Remove ju1.a1.m1.s2c1.p3 from the graph. Return a graph.")[:50]
+
+
+def test_faults_the_first_pingall_cannot_place_are_counted_apart():
+    from netmend.assess.route.faults import Fault
+    from netmend.assess.route.run import TaskResult, crossing, summary_of, unplaceable
+
+    t = Topology("p5_", 2, 1)
+    on_h1 = (Fault("host_default_route", 1, {}, "p5_h1", ("ip route del default",)),)
+    on_h2 = (Fault("host_default_route", 1, {}, "p5_h2", ("ip route del default",)),)
+    on_router = (Fault("disable_routing", 1, {}, "p5_r0", ("sysctl -w net.ipv4.ip_forward=0",)),)
+    # h1 keeps the router (pinged on its own subnet); h2 loses it too, so h2 is placeable.
+    assert unplaceable(t, on_h1, crossing(t, 1))
+    assert not unplaceable(t, on_h2, crossing(t, 2) | {("p5_h2", "p5_r0")})
+    assert not unplaceable(t, on_router, crossing(t, 1))
+    results = [TaskResult("a", "host_default_route", "zeroshot_base", on_h1, True, True, 3, 33, unplaceable=True),
+               TaskResult("b", "disable_routing", "zeroshot_base", on_router, True, True, 2, 33),
+               TaskResult("c", "disable_routing", "zeroshot_base", on_router, True, True, 1, 0)]
+    summary = summary_of(results, ("disable_routing", "host_default_route"))
+    assert (summary["real_faults"], summary["unplaceable"]) == (2, 1)
+    assert (summary["avg_iterations_real"], summary["avg_iterations_real_placeable"]) == (2.5, 2.0)

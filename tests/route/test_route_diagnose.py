@@ -54,3 +54,18 @@ def test_judged_deviations_wait_for_evidence():
     assert "qdisc" not in kinds and "neighbour" not in kinds
     assert not any(d.subject == "FORWARD policy" for d in _found("many-faults", Evidence()))
     assert {"mtu", "address", "route", "policy-rule"} <= kinds  # certain from the state alone
+
+
+def test_a_shaping_token_bucket_on_a_failing_interface_is_kept_and_a_starving_one_is_not():
+    # The same eth3 tbf, once as someone's rate limit (100 Mbit/s, a 64 KiB bucket) and once
+    # as the fault (a bucket of 100 bytes holds no ping frame).
+    text = (DATA / "many-faults.txt").read_text()
+    starving = '"options":{"rate":125000,"burst":100,"lat":7200}'
+    assert starving in text
+    shaping = text.replace(starving, '"options":{"rate":12500000,"burst":65525,"lat":100000}')
+    thin = text.replace(starving, '"options":{"rate":12500,"burst":65525,"lat":100000}')  # 100 kbit/s
+    peaked = text.replace(starving, '"options":{"rate":12500000,"burst":65525,"minburst":100,"lat":100000}')
+    intent, everything = from_topology(TOPOLOGY), Evidence.everything(TOPOLOGY)
+    qdisc_fixes = [[" ".join(d.command) for d in diagnose(parse_state(t), intent, everything) if d.kind == "qdisc"]
+                   for t in (text, shaping, thin, peaked)]
+    assert qdisc_fixes == [["tc qdisc del dev p7_r0-eth3 root"], [], ["tc qdisc del dev p7_r0-eth3 root"], ["tc qdisc del dev p7_r0-eth3 root"]]

@@ -88,6 +88,10 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
         f"in NetArena's families {summary['real_faults_netarena']}, mean {summary['avg_iterations_real_netarena']:.2f}); "
         f"no effect at the first pingall: {len(results) - summary['real_faults']}; "
         f"mean iterations over all (no-op faults count 1): {summary['avg_iterations']:.2f}\n"
+        f"faults the first pingall cannot place: {summary['unplaceable']} (a host fault that fails exactly the pairs "
+        f"of a router that stops forwarding one subnet, e.g. a host alone in subnet 1 without its default route; "
+        f"the first command goes to the router, which cannot repair a host, so these take at least 3 iterations); "
+        f"mean iterations over the other real faults: {summary['avg_iterations_real_placeable']:.2f}\n"
         f"legitimate configuration kept in {summary['kept'] * 100:.1f}% of tasks "
         f"({summary['legit_items']} items present after injection, {summary['lost_to_repair']} lost to repairs, "
         f"{summary['lost_to_fault']} removed by the faults themselves)"
@@ -102,6 +106,7 @@ def route(per_type, seed, switches, hosts, fidelity, families, prompt_type, legi
     ]
     line = json_summary(summary)
     for key in ("avg_iterations", "avg_iterations_real", "real_faults", "avg_iterations_real_netarena", "real_faults_netarena",
+                "unplaceable", "avg_iterations_real_placeable",
                 "kept", "lost_to_repair", "lost_to_fault"):  # fmt: skip
         line[key] = summary[key]
     line.update(fidelity=fidelity, topology=f"{switches}x{hosts}", families=len(chosen), lab=lab)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from netmend.route.evidence import Evidence
 from netmend.route.intent import RouterIntent
-from netmend.route.program import PLAIN_QDISCS
+from netmend.route.program import PLAIN_QDISCS, shapes_only
 from netmend.route.state import RouterState
 
 BLOCKING = ("prohibit", "blackhole", "unreachable")
@@ -159,7 +159,10 @@ def diagnose(state: RouterState, intent: RouterIntent, evidence: Evidence) -> tu
         if n.static and n.ip in hosts and n.ip in evidence.hosts:
             add(8, "neighbour", n.ip, f"a static entry {n.ip} lladdr {n.lladdr} on {n.dev}, and the router cannot reach that host", "ip", "neigh", "del", n.ip, "dev", n.dev)
     for q in state.qdiscs:
-        if q.root and intent.interface(q.dev) and q.dev in evidence.interfaces and q.kind not in PLAIN_QDISCS:
+        want_if = intent.interface(q.dev)
+        if not q.root or want_if is None or q.dev not in evidence.interfaces or q.kind in PLAIN_QDISCS:
+            continue
+        if not shapes_only(q.kind, q.rate, q.burst, want_if.mtu, peak=q.peak):
             add(9, "qdisc", q.dev, f"root qdisc {q.kind} on {q.dev}, whose subnet loses packets", "tc", "qdisc", "del", "dev", q.dev, "root")
     for (table, chain), policy in sorted(state.policies.items()):
         if table == "filter" and chain in ("INPUT", "FORWARD", "OUTPUT") and policy == "DROP":

@@ -60,6 +60,8 @@ class Evidence:
         (True, False, ['p_r0-eth1', 'p_r0-eth2'])
         """
         router = topology.router
+        subnet_of = {h.name: h.subnet for h in topology.hosts}
+        address_of = {h.name: h.address for h in topology.hosts}
         forwarded = local = False
         hosts: set[str] = set()
         subnets: set[int] = set()
@@ -67,14 +69,18 @@ class Evidence:
             if router in (src, dst):
                 local = True
                 other = dst if src == router else src
-                hosts.add(topology.host(other).address)
-                subnets.add(topology.host(other).subnet)
+                if other not in subnet_of:
+                    topology.host(other)  # the typed error for a node outside the topology
+                hosts.add(address_of[other])
+                subnets.add(subnet_of[other])
                 if dst == router:
                     subnets.add(1)  # the router is pinged at its first subnet's address
                 continue
-            a, b = topology.host(src), topology.host(dst)
-            forwarded = forwarded or a.subnet != b.subnet
-            subnets.update((a.subnet, b.subnet))
+            if src not in subnet_of or dst not in subnet_of:
+                topology.host(src if src not in subnet_of else dst)
+            a, b = subnet_of[src], subnet_of[dst]
+            forwarded = forwarded or a != b
+            subnets.update((a, b))
         return cls(
             forwarded,
             local,

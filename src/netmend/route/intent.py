@@ -13,6 +13,7 @@ import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from netmend.route.topology import Topology
@@ -34,7 +35,7 @@ class InterfaceIntent:
     prefixlen: int
     mtu: int = DEFAULT_MTU
 
-    @property
+    @cached_property
     def network(self) -> ipaddress.IPv4Network:
         return ipaddress.IPv4Network(f"{self.address}/{self.prefixlen}", strict=False)
 
@@ -66,11 +67,14 @@ class RouterIntent:
         for name in [self.router, *names]:
             if not _NAME.match(name):
                 raise IntentError(f"name {name!r}: expected 1-15 letters, digits or _.@:-")
-        nets = [i.network for i in self.interfaces]
-        for i, a in enumerate(nets):
-            for b in nets[i + 1 :]:
-                if a.overlaps(b):
-                    raise IntentError(f"lab subnets {a} and {b} overlap")
+        # Sorted by first address, a subnet overlaps an earlier one exactly when it
+        # starts before the farthest end seen so far.
+        widest = None
+        for net in sorted((i.network for i in self.interfaces), key=lambda n: (int(n.network_address), -n.num_addresses)):
+            if widest is not None and int(net.network_address) <= int(widest.broadcast_address):
+                raise IntentError(f"lab subnets {widest} and {net} overlap")
+            if widest is None or int(net.broadcast_address) > int(widest.broadcast_address):
+                widest = net
         for host in self.hosts:
             ipaddress.IPv4Address(host)
 

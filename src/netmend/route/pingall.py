@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 _ROW = re.compile(r"^[ \t]*(?P<src>\S+) -> ?(?P<cells>.*?)[ \t]*$")
 _RESULT = re.compile(r"\*\*\* Results: (?P<loss>\d+)% dropped \((?P<recv>\d+)/(?P<sent>\d+) received\)")
@@ -33,13 +34,17 @@ class Pingall:
     nodes: tuple[str, ...]
     reached: Mapping[tuple[str, str], bool]
 
-    @property
+    @cached_property
     def pairs(self) -> tuple[tuple[str, str], ...]:
         return tuple((s, d) for s in self.nodes for d in self.nodes if s != d)
 
+    @cached_property
+    def _failed(self) -> tuple[tuple[str, str], ...]:
+        return tuple(pair for pair in self.pairs if not self.reached[pair])
+
     @property
     def received(self) -> int:
-        return sum(1 for pair in self.pairs if self.reached[pair])
+        return len(self.pairs) - len(self._failed)
 
     @property
     def sent(self) -> int:
@@ -51,7 +56,7 @@ class Pingall:
         return int((self.sent - self.received) * 100.0 / self.sent) if self.sent else 0
 
     def failures(self) -> tuple[tuple[str, str], ...]:
-        return tuple(pair for pair in self.pairs if not self.reached[pair])
+        return self._failed
 
     def render(self) -> str:
         lines = []

@@ -67,6 +67,28 @@ DUMP: tuple[tuple[str, str], ...] = (
 
 # Root qdiscs that only queue (they never delay or drop a ping on their own).
 PLAIN_QDISCS: tuple[str, ...] = ("noqueue", "pfifo_fast", "fq_codel", "mq", "pfifo", "bfifo", "fq")
+# A token bucket only shapes when its bucket holds a full frame (MTU plus the
+# Ethernet header) and it refills at 1 Mbit/s or more: then a pingall's few
+# pings pass at once, and the tbf is someone's rate limit, not the fault. One
+# with a peak rate has a second bucket (its minburst); it is judged as before.
+SHAPER_KIND = "tbf"
+SHAPER_MIN_RATE = 125_000  # bytes per second
+FRAME_OVERHEAD = 14
+
+
+def shapes_only(kind: str, rate: int | None, burst: int | None, mtu: int, *, peak: bool = False) -> bool:
+    """Whether a root qdisc only shapes (never delays or drops an occasional ping) on a link of ``mtu``.
+
+    >>> shapes_only("tbf", 12_500_000, 65_525, 1500), shapes_only("tbf", 125_000, 100, 1500)
+    (True, False)
+    >>> shapes_only("netem", 12_500_000, 65_525, 1500), shapes_only("tbf", None, None, 1500)
+    (False, False)
+    >>> shapes_only("tbf", 12_500_000, 65_525, 1500, peak=True)
+    False
+    """
+    if kind != SHAPER_KIND or rate is None or burst is None or peak:
+        return False
+    return rate >= SHAPER_MIN_RATE and burst >= mtu + FRAME_OVERHEAD
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_.@:/-]+$")
 
@@ -79,6 +101,9 @@ function n4(a,  p) { split(a, p, "."); return ((p[1] * 256 + p[2]) * 256 + p[3])
 function inside(a, l, b, m,  k) { k = (l < m) ? l : m; return int(n4(a) / 2 ^ (32 - k)) == int(n4(b) / 2 ^ (32 - k)) }
 function dotted(n,  s, k) { s = ""; for (k = 0; k < 4; k++) { s = (n % 256) (k ? "." s : ""); n = int(n / 256) }; return s }
 function netof(a, l) { return dotted(int(n4(a) / 2 ^ (32 - l)) * 2 ^ (32 - l)) }
+function bytes(s,  n, u) { n = s + 0; u = s; sub(/^[0-9.]+/, "", u); if (u == "Kb") n *= 1024; else if (u == "Mb") n *= 1048576; else if (u == "Gb") n *= 1073741824; else if (u != "b") n = -1; return n }
+function bps(s,  n, u) { n = s + 0; u = s; sub(/^[0-9.]+/, "", u); if (u == "bit") n /= 8; else if (u == "Kbit") n *= 125; else if (u == "Mbit") n *= 125000; else if (u == "Gbit") n *= 125000000; else if (u == "Tbit") n *= 125000000000; else n = -1; return n }
+function shaper(m, w, mtu,  k, rate, burst) { rate = burst = -1; if (w[2] != "SHAPER") return 0; for (k = 7; k < m; k++) { if (w[k] == "rate") rate = bps(w[k + 1]); if (w[k] == "burst") burst = bytes(w[k + 1]); if (w[k] == "peakrate") return 0 }; return rate >= MINRATE && burst >= mtu + OVERHEAD }
 function safe(t) { return t ~ /^[A-Za-z0-9_.@:\/-]+$/ }
 function cut(s, r) { if (s == "default" || s == "all") { r[1] = "0.0.0.0"; r[2] = 0 } else if (index(s, "/")) split(s, r, "/"); else { r[1] = s; r[2] = 32 } }
 function lab(s,  r, k) { if (s == "") return 1; cut(s, r); for (k = 1; k <= ni[C]; k++) if (inside(r[1], r[2], IA[C, k], IL[C, k])) return 1; return 0 }
@@ -179,7 +204,7 @@ END {
   for (r = 1; r <= nn; r++) { m = split(NB[r], w, " "); if (((C, w[1]) in BH) && ((C, w[1]) in HOST) && safe(w[3])) fix(8, "neighbour", "ip neigh del " w[1] " dev " w[3]) }
   for (r = 1; r <= nq; r++) {
     m = split(QD[r], w, " ")
-    if (w[4] == "dev" && w[6] == "root" && ((C, w[5]) in BX) && (w[5] in WANT) && (w[2] ~ /^(PLAIN)$/) == 0) fix(9, "qdisc", "tc qdisc del dev " w[5] " root")
+    if (w[4] == "dev" && w[6] == "root" && ((C, w[5]) in BX) && (w[5] in WANT) && (w[2] ~ /^(PLAIN)$/) == 0 && shaper(m, w, IM[C, WANT[w[5]]]) == 0) fix(9, "qdisc", "tc qdisc del dev " w[5] " root")
   }
   for (r = 1; r <= np; r++) {
     m = split(PT[r], w, " ")
@@ -210,7 +235,7 @@ END {
   for (stage = 1; stage <= 12; stage++) for (k = 1; k <= nf[stage]; k++) { print F[stage, k]; any = 1 }
   if (any == 0) print "none"
 }
-""".replace("PLAIN", "|".join(PLAIN_QDISCS))
+""".replace("PLAIN", "|".join(PLAIN_QDISCS)).replace("SHAPER", SHAPER_KIND).replace("MINRATE", str(SHAPER_MIN_RATE)).replace("OVERHEAD", str(FRAME_OVERHEAD))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ reads on, so it is still one command).
 
 from __future__ import annotations
 
+import re
+
 BANNED: tuple[str, ...] = ("sudo", "tcpdump", "systemctl", "frr", "ethtool", "ping")
 # A terminal in canonical mode keeps 4095 characters of a line (N_TTY_BUF_SIZE - 1,
 # the newline included); commands built here stay a little below it.
@@ -49,32 +51,15 @@ def quote(word: str, *, lines: bool = False) -> str:
     """
     if (not lines and "\n" in word) or "\r" in word or "\0" in word:
         raise ShellError(f"a shell word may not hold a line break or NUL: {word!r}")
-    pieces: list[str] = []
-    current = ""
-    for char in word:
-        if char in "'!":
-            if current:
-                pieces.append(_single(current))
-                current = ""
-            pieces.append("\\" + char)
-            continue
-        current += char
-    if current or not pieces:
-        pieces.append(_single(current))
-    return "".join(pieces)
+    pieces = [piece if piece in ("'", "!") else _single(piece) for piece in re.split(r"(['!])", word) if piece]
+    return "".join("\\" + p if p in ("'", "!") else p for p in pieces) if pieces else _single("")
 
 
 def _single(text: str) -> str:
-    out = "'"
-    for i, char in enumerate(text):
-        out += char
-        # After the first half of a banned word, close and reopen the quotes.
-        for word in BANNED:
-            half = len(word) // 2
-            if text[max(0, i + 1 - half) : i + 1] == word[:half] and text[i + 1 :].startswith(word[half:]):
-                out += "''"
-                break
-    return out + "'"
+    # After the first half of each banned word, close and reopen the quotes.
+    cuts = sorted({m.start() + len(word) // 2 for word in BANNED for m in re.finditer(f"(?={re.escape(word)})", text)})
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    return "'" + "''".join(pieces) + "'"
 
 
 def _breaks_outside_quotes(command: str) -> bool:

@@ -104,6 +104,9 @@ class Qdisc:
     dev: str
     kind: str
     root: bool
+    rate: int | None = None  # bytes per second (tbf)
+    burst: int | None = None  # bytes (tbf)
+    peak: bool = False  # a tbf with a peak rate (its second bucket shows as minburst)
 
 
 @dataclass(frozen=True)
@@ -257,8 +260,17 @@ def parse_neighbours(data: Any) -> tuple[Neighbour, ...]:
     )
 
 
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def parse_qdiscs(data: Any) -> tuple[Qdisc, ...]:
-    return tuple(Qdisc(str(i.get("dev", "")), str(i["kind"]), bool(i.get("root"))) for i in data)
+    out = []
+    for i in data:
+        options = i.get("options") if isinstance(i.get("options"), dict) else {}
+        out.append(Qdisc(str(i.get("dev", "")), str(i["kind"]), bool(i.get("root")), _whole(options.get("rate")),
+                         _whole(options.get("burst")), "minburst" in options or "peakrate" in options))
+    return tuple(out)
 
 
 def parse_sysctls(text: str) -> dict[str, str]:

@@ -98,11 +98,15 @@ class Topology:
         """Where the pingall pings the router (its first address, cached at setup)."""
         return self.router_address(1)
 
+    @cached_property
+    def _by_name(self) -> dict[str, Host]:
+        return {h.name: h for h in self.hosts}
+
     def host(self, name: str) -> Host:
-        for host in self.hosts:
-            if host.name == name:
-                return host
-        raise TopologyError(f"no host {name!r} in this topology")
+        found = self._by_name.get(name)
+        if found is None:
+            raise TopologyError(f"no host {name!r} in this topology")
+        return found
 
     def target(self, node: str) -> str:
         """The address the pingall pings ``node`` at."""

@@ -96,7 +96,7 @@ def draw(kind: str, topology: Topology, rng: random.Random, *, netem: bool) -> F
             delay = rng.randint(1000, 5000)
             qdisc = f"netem delay {delay}ms" if netem else NETEM_STAND_IN
             return Fault(kind, 4, {"subnet": subnet, "delay_ms": delay, "netem": netem}, r,
-                         (f"tc qdisc add dev {iface} root {qdisc}",))  # fmt: skip
+                         (f"tc qdisc replace dev {iface} root {qdisc}",))  # fmt: skip
         match = {1: "", 2: "", 3: "-p icmp "}[method]
         target = "REJECT" if method == 2 else "DROP"
         return Fault(kind, method, {"subnet": subnet}, r, (

@@ -2,10 +2,12 @@
 
 None of it is a fault: a management interface with a route and a policy
 rule of its own, a null route for a documentation prefix, a queueing
-discipline on the management link, secondary addresses and a static
-neighbour on a lab interface, and (where iptables exists) accepting rules and
-a drop rule for a prefix outside the lab. After a task every item that the
-fault itself did not remove must still be there.
+discipline on the management link, a rate limit (a token bucket that holds
+full frames), secondary addresses and a static neighbour on a lab interface,
+a lab prefix in a routing table that no rule consults, loose reverse-path
+filtering, and (where iptables exists) accepting rules and a drop rule for a
+prefix outside the lab. After a task every item that the fault itself did not
+remove must still be there.
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ def items(topology: Topology, rng: random.Random, *, firewall: bool) -> tuple[It
              f"ip -o addr show dev {iface}", (f"inet 192.168.{k}.2/24",)),
         Item("secondary address outside the lab", (f"ip addr add 10.77.{k}.1/24 dev {iface}",),
              f"ip -o addr show dev {iface}", (f"inet 10.77.{k}.1/24",)),
+        Item("shaping qdisc on a lab interface", (f"tc qdisc add dev {iface} root tbf rate 100mbit burst 64kb latency 100ms",),
+             f"tc qdisc show dev {iface}", ("qdisc tbf", "rate 100Mbit")),
+        Item("lab prefix in a table no rule uses", (f"ip route add 192.168.{k}.0/24 dev {iface} table 300",),
+             "ip route show table 300", (f"192.168.{k}.0/24 dev {iface}",)),
+        Item("loose reverse-path filter", ("sysctl -w net.ipv4.conf.all.rp_filter=2",),
+             "sysctl -n net.ipv4.conf.all.rp_filter", ("2",)),
         Item("static neighbour (not a host)", (f"ip neigh replace 192.168.{k}.250 lladdr 02:00:00:00:00:fa dev {iface} nud permanent",),
              f"ip neigh show 192.168.{k}.250", ("lladdr 02:00:00:00:00:fa PERMANENT",)),
     ]  # fmt: skip

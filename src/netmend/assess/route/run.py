@@ -83,6 +83,7 @@ class TaskResult:
     iterations: int = 0
     first_loss: int = 100
     turns: list[Turn] = field(default_factory=list)
+    unplaceable: bool = False
     legit_items: int = 0
     lost_to_fault: tuple[str, ...] = ()
     lost_to_repair: tuple[str, ...] = ()
@@ -106,6 +107,7 @@ class TaskResult:
             "safe": self.safe,
             "iterations": self.iterations,
             "first_loss": self.first_loss,
+            "unplaceable": self.unplaceable,
             "legit_items": self.legit_items,
             "lost_to_fault": list(self.lost_to_fault),
             "lost_to_repair": list(self.lost_to_repair),
@@ -156,8 +158,41 @@ class Loop:
     safe: bool = True
     iterations: int = 0
     first_loss: int = 100
+    first_failures: frozenset[tuple[str, str]] = frozenset()
     turns: list[Turn] = field(default_factory=list)
     problem: str = ""
+
+
+def crossing(topology: Topology, subnet: int) -> frozenset[tuple[str, str]]:
+    """The pairs that fail when the router stops forwarding ``subnet``'s traffic (and nothing else).
+
+    >>> sorted(crossing(Topology("p_", 2, 1), 1))
+    [('p_h1', 'p_h2'), ('p_h2', 'p_h1')]
+    """
+    hosts = topology.hosts
+    return frozenset((a.name, b.name) for a in hosts for b in hosts if a.subnet != b.subnet and subnet in (a.subnet, b.subnet))
+
+
+def unplaceable(topology: Topology, faults: Sequence[Fault], failures: frozenset[tuple[str, str]]) -> bool:
+    """Whether a fault off the router fails exactly the pairs of a router fault.
+
+    Then no command can know from the pingall where to go first. A host
+    without a working default route that is alone in subnet 1 still reaches
+    the router (pinged at 192.168.1.1) and loses every pair across its subnet:
+    exactly what a router that stops forwarding subnet 1 gives (``ip_forward``
+    off on 2x1, a FORWARD drop for subnet 1 on any Nx1). A command runs on one
+    machine, and the router cannot repair a host's routes, so the first
+    command goes to the router (the likelier place) and such a task takes at
+    least 3 iterations when the host is at fault.
+
+    >>> t = Topology("p_", 2, 1)
+    >>> host = Fault("host_default_route", 1, {}, "p_h1", ("ip route del default",))
+    >>> unplaceable(t, [host], crossing(t, 1)), unplaceable(t, [host], crossing(t, 1) | {("p_h1", "p_r0")})
+    (True, False)
+    """
+    if all(f.machine == topology.router for f in faults) or not failures:
+        return False
+    return any(failures == crossing(topology, k) for k in range(1, topology.switches + 1))
 
 
 def agent_loop(
@@ -184,7 +219,7 @@ def agent_loop(
         pingall = lab.pingall(ping_timeout)
         text = pingall.render()
         if iteration == 0:
-            out.first_loss = pingall.loss
+            out.first_loss, out.first_failures = pingall.loss, frozenset(pingall.failures())
         prompt = wrap(log[-CONTEXT_CHARS:] + _block(text), prompt_type)
         started = time.perf_counter()
         reply = agent(prompt)
@@ -259,6 +294,7 @@ def run_task(
     )  # fmt: skip
     result.success, result.safe, result.iterations = loop.success, loop.safe, loop.iterations
     result.first_loss, result.turns, result.problem = loop.first_loss, loop.turns, loop.problem
+    result.unplaceable = unplaceable(topology, faults, loop.first_failures)
     if chosen:
         after = legit.present(chosen, lab.run(router, probe).output)
         result.lost_to_repair = tuple(
@@ -278,6 +314,9 @@ def summary_of(results: Sequence[TaskResult], families: Sequence[str]) -> dict[s
     real = [r for r in results if r.first_loss > 0]
     summary["real_faults"] = len(real)
     summary["avg_iterations_real"] = mean([r.iterations for r in real])
+    placeable = [r for r in real if not r.unplaceable]
+    summary["unplaceable"] = len(real) - len(placeable)
+    summary["avg_iterations_real_placeable"] = mean([r.iterations for r in placeable])
     theirs = [r for r in real if r.family in NETARENA_FAMILIES]
     summary["real_faults_netarena"] = len(theirs)
     summary["avg_iterations_real_netarena"] = mean([r.iterations for r in theirs])
