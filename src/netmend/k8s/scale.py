@@ -261,8 +261,8 @@ class _Rows:
 
     def add(self, key: tuple, row: np.ndarray, in_use: np.ndarray) -> int:
         if not self.free and self.count == len(self.table):
-            used = set(np.unique(in_use).tolist())
-            self.free = sorted((i for i in range(1, self.count) if i not in used), reverse=True)
+            used = np.bincount(in_use, minlength=self.count)[: self.count] > 0
+            self.free = (np.flatnonzero(~used[1:]) + 1).tolist()[::-1]  # popped lowest first
             if self.free:
                 dropped = set(self.free)
                 self.ids = {k: i for k, i in self.ids.items() if i not in dropped}
@@ -959,6 +959,7 @@ class ClassMatrix:
             )
 
         resorted: dict[tuple, tuple[int, ...]] = {}
+        named_memo: dict[tuple, bool] = {}
         verdicts: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
         def tier_at(cls: int, serials: tuple[int, ...], named) -> tuple[np.ndarray, np.ndarray]:
@@ -992,9 +993,11 @@ class ClassMatrix:
             parts[position] = new_tier
             subgroups = [(members, parts[3])]
             if direction == INGRESS:
-                needs = any(
-                    r.named for s in parts[0] for r in self._by_serial[s].ingress or ()
-                ) or named_rules((*parts[1], *parts[2]))
+                needs = named_memo.get((parts[0], parts[1], parts[2]))
+                if needs is None:
+                    needs = named_memo[(parts[0], parts[1], parts[2])] = any(
+                        r.named for s in parts[0] for r in self._by_serial[s].ingress or ()
+                    ) or named_rules((*parts[1], *parts[2]))
                 if not needs:
                     subgroups = [(members, ())]
                 elif not parts[3]:
@@ -1060,8 +1063,12 @@ class ClassMatrix:
                         row = rows.table[old_pid].copy()
                         row[cols] = new_vals[k]
                         pid = rows.add(key, row, pids)
-                kids[members] = kid
-                pids[members] = pid
+                if pid != old_pid:
+                    pids[members] = pid  # now, so a later reclaim sees the slot in use
+                if len(members) == 1:
+                    kids[members[0]] = kid
+                else:
+                    kids[members] = kid
                 if changed:
                     out.append((members, cols[moved[k]]))
         return out
