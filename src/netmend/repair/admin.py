@@ -144,7 +144,7 @@ def admin_flip(cluster: Cluster, explanation: TargetExplanation, *, dns: bool) -
         return {"found": False, "tier": match.tier, "policy": policy_key,
                 "reason": f"{reason}; an exception rule before it was tried: {why}"}
     return {"found": True, "tier": match.tier, "policy": policy_key, "reason": reason, "diff": diff, "after": after,
-            "rule": new_rule}
+            "rule": new_rule, "field": field, "index": index}
 
 
 
