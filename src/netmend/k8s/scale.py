@@ -29,7 +29,8 @@ decides everything for the pods it isolates. Admin tiers slot in before it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import ipaddress
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -112,11 +113,15 @@ class _Codec:
         return sum(int(w) << (self.bits * k) for k, w in enumerate(words.tolist()))
 
 
+_NO_EDGES = np.zeros(0, dtype=bool)
+
+
 @dataclass(frozen=True)
 class _Rule:
     peers: np.ndarray | None  # None: every peer
     numeric: int  # atoms of the numbered ports (every atom when ports are absent)
     named: tuple[tuple[str, str], ...]  # (protocol, name)
+    edges: np.ndarray | None = None  # outside points the peers hold (None: every one)
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,7 @@ class _AdminRule:
     peers: np.ndarray
     numeric: int  # atoms of the numbered ports (every atom when ports are absent)
     named: tuple[str, ...]  # container port names (any protocol)
+    edges: np.ndarray = field(default_factory=lambda: _NO_EDGES)  # outside points its networks hold
 
 
 @dataclass(frozen=True)
@@ -309,11 +315,16 @@ class ClassMatrix:
         index: ClassIndex,
         atoms: PortAtoms,
         semantics: Semantics,
+        edges: Sequence[str] = (),
     ):
         self.cluster = cluster
         self.index = index
         self.atoms = atoms
         self.semantics = semantics
+        # Addresses outside the cluster: ``outside[c, k]`` is what class ``c`` may open to
+        # ``edges[k]`` (egress only: the far end has no policies).
+        self.edges: tuple[str, ...] = tuple(edges)
+        self._edge_ips = [ipaddress.ip_address(e) for e in self.edges]
         self.codec = _Codec(len(atoms.atoms))
         n, w = index.size, self.codec.words
         self._full = self.codec.encode(atoms.full)
@@ -340,6 +351,7 @@ class ClassMatrix:
         self._kid_of: dict[str, dict[tuple, int]] = {d: {(): 0} for d in (INGRESS, EGRESS)}
         self._by_serial: dict[int, _Policy | _Admin] = {}
         self.reach = np.empty((n, n, w), self.codec.dtype)
+        self.outside = np.empty((n, len(self.edges), w), self.codec.dtype)
 
     # -- compilation -----------------------------------------------------------
 
@@ -358,15 +370,18 @@ class ClassMatrix:
                 continue
             rules = []
             for rule in policy.rules(direction):
-                peers = None
+                peers = edges = None
                 if rule.peers:
                     peers = np.zeros(self.index.size, dtype=bool)
+                    edges = np.zeros(len(self.edges), dtype=bool)
                     for peer in rule.peers:
                         peers |= self.index.peer(
                             peer, policy.namespace, self.semantics.ipblock_selects_pods
                         )
+                        if peer.ip_block is not None and self.edges:
+                            edges |= self._edges_in(peer.ip_block.cidr, peer.ip_block.excepts)
                 if not rule.ports:
-                    rules.append(_Rule(peers, self.atoms.full, ()))
+                    rules.append(_Rule(peers, self.atoms.full, (), edges))
                     continue
                 numeric, named = 0, []
                 for port in rule.ports:
@@ -376,7 +391,7 @@ class ClassMatrix:
                     r = _numeric_range(port)
                     if r is not None:
                         numeric |= self.atoms.mask(r)
-                rules.append(_Rule(peers, numeric, tuple(named)))
+                rules.append(_Rule(peers, numeric, tuple(named), edges))
             sides[direction] = tuple(rules)
         self._serial += 1
         return _Policy(
@@ -400,10 +415,13 @@ class ClassMatrix:
             rules = []
             for rule in policy.rules(direction):
                 peers = np.zeros(self.index.size, dtype=bool)
+                edges = np.zeros(len(self.edges), dtype=bool)
                 for peer in rule.peers:
                     peers |= self.index.admin_peer(peer)
+                    for cidr in peer.networks or () if self.edges else ():
+                        edges |= self._edges_in(cidr, ())
                 if rule.ports is None:
-                    rules.append(_AdminRule(rule.action, peers, self.atoms.full, ()))
+                    rules.append(_AdminRule(rule.action, peers, self.atoms.full, (), edges))
                     continue
                 numeric = 0
                 for port in rule.ports:
@@ -411,7 +429,7 @@ class ClassMatrix:
                     if r is not None:
                         numeric |= self.atoms.mask(r)
                 named = tuple(port.named for port in rule.ports if port.named)
-                rules.append(_AdminRule(rule.action, peers, numeric, named))
+                rules.append(_AdminRule(rule.action, peers, numeric, named, edges))
             sides[direction] = tuple(rules)
         self._serial += 1
         return _Admin(
@@ -421,6 +439,88 @@ class ClassMatrix:
             ingress=sides[INGRESS],
             egress=sides[EGRESS],
         )
+
+    def _edges_in(self, cidr: str, excepts: Sequence[str]) -> np.ndarray:
+        """Which outside points a CIDR (minus ``excepts``) holds (read-only, cached)."""
+        key = ("edges", cidr, tuple(excepts))
+        hit = self._named.get(key)  # type: ignore[call-overload]
+        if hit is None:
+            hit = self._named[key] = self._edges_of(cidr, excepts)  # type: ignore[index]
+            hit.flags.writeable = False
+        return hit
+
+    def _edges_of(self, cidr: str, excepts: Sequence[str]) -> np.ndarray:
+        net = ipaddress.ip_network(cidr, strict=False)
+        holes = [ipaddress.ip_network(e, strict=False) for e in excepts]
+        return np.array(
+            [
+                ip.version == net.version
+                and ip in net
+                and not any(ip.version == h.version and ip in h for h in holes)
+                for ip in self._edge_ips
+            ],
+            dtype=bool,
+        )
+
+    def _outside_tier(self, rules_of: list[_Admin]) -> TierRows | None:
+        """An admin or baseline tier's egress verdict towards the outside points."""
+        if not rules_of:
+            return None
+        shape = (len(self.edges), self.codec.words)
+        undecided = np.broadcast_to(self._full, shape).copy()
+        allow = np.zeros(shape, self.codec.dtype)
+        decided = np.zeros(shape, self.codec.dtype)
+        for policy in rules_of:
+            for rule in policy.egress:
+                # Outside points have no container ports: named ports match none of them.
+                hit = undecided & self.codec.encode(rule.numeric)
+                hit[~rule.edges] = 0
+                if rule.action == ACCEPT:
+                    allow |= hit
+                    decided |= hit
+                elif rule.action == DENY:
+                    decided |= hit
+                undecided &= ~hit
+        return TierRows(allow, decided)
+
+    def _outside_row(self, key: tuple) -> np.ndarray:
+        """What a class with egress profile ``key`` may open to each outside point."""
+        shape = (len(self.edges), self.codec.words)
+        full = np.broadcast_to(self._full, shape)
+        if not key:
+            return full.copy()
+        serials, admins, baselines, _ = key
+        np_tier = None
+        if serials:
+            row = np.zeros(shape, self.codec.dtype)
+            for serial in serials:
+                for rule in self._by_serial[serial].egress or ():
+                    ports = self.codec.encode(rule.numeric)
+                    if rule.edges is None:
+                        row |= ports
+                    else:
+                        np.bitwise_or(row, ports, out=row, where=rule.edges[:, None])
+            np_tier = TierRows(row, full)
+        tiers = (
+            self._outside_tier([self._by_serial[s] for s in admins]),
+            np_tier,
+            self._outside_tier([self._by_serial[s] for s in baselines]),
+        )
+        return compose_tiers(tiers, full.copy())
+
+    def _recompute_outside(self, classes: np.ndarray) -> None:
+        """``outside`` rows of ``classes``, one computation per egress profile key."""
+        if not self.edges or not len(classes):
+            return
+        kids = self._kid[EGRESS][classes]
+        for kid in np.unique(kids).tolist():
+            row = self._outside_row(self._keys[EGRESS][kid])
+            self.outside[classes[kids == kid]] = row
+
+    def outside_connections(self, src: int, edge: int) -> PortSet:
+        """What pod ``src`` may open to the outside point ``edges[edge]``."""
+        cls = int(self.index.class_of[src])
+        return self.atoms.portset(self.codec.decode(self.outside[cls, edge]))
 
     def _named_any_row(self, name: str) -> np.ndarray:
         """Per class, the atom ``name`` resolves to on its pods, whatever the protocol."""
@@ -630,6 +730,7 @@ class ClassMatrix:
                 columns.transpose(1, 0, 2),
                 out=self.reach[start:stop],
             )
+        self._recompute_outside(np.arange(n))
 
     def _load(self, policies: Iterable[NetworkPolicy]) -> None:
         for policy in policies:
@@ -791,6 +892,7 @@ class ClassMatrix:
         other._kid_of = {d: dict(k) for d, k in self._kid_of.items()}
         other._by_serial = dict(self._by_serial)
         other.reach = self.reach.copy()
+        other.outside = self.outside.copy()
         return other
 
     # -- incremental -----------------------------------------------------------
@@ -844,6 +946,7 @@ class ClassMatrix:
             self._recompute_rows(rows)
         if len(cols):
             self._recompute_columns(cols)
+        self._recompute_outside(rows)
         return self._delta(rows, cols, before_rows, before_cols)
 
     # -- incremental, admin tiers ----------------------------------------------
@@ -873,6 +976,12 @@ class ClassMatrix:
                     peer = np.tile(cols.astype(np.int64), len(classes))
                     # Egress rows are sources; ingress rows are destinations.
                     pairs.append(subj * n + peer if direction == EGRESS else peer * n + subj)
+        if self.edges:
+            egress_subjects = np.zeros(n, dtype=bool)
+            for p in (previous, compiled):
+                if p is not None and p.rules(EGRESS):
+                    egress_subjects |= p.selected
+            self._recompute_outside(np.flatnonzero(egress_subjects))
         flat = np.unique(np.concatenate(pairs)) if pairs else np.zeros(0, dtype=np.int64)
         src, dst = flat // n, flat % n
         before_cells = self.reach[src, dst]  # fancy indexing: a copy
@@ -1157,21 +1266,67 @@ class ClassMatrix:
         cluster = self.cluster.with_policies(tuple(policies.values())).with_admin_policies(
             tuple(admins.values())
         )
-        fresh = analyze(cluster, self.semantics)
+        fresh = analyze(cluster, self.semantics, self.edges)
         self.__dict__.update(fresh.__dict__)
         return Update(full_recompute=True, reason=reason)
 
 
-def analyze(cluster: Cluster, semantics: Semantics = DEFAULT_SEMANTICS) -> ClassMatrix:
-    """The class matrix of ``cluster``, its NetworkPolicies and its admin policies."""
+def analyze(
+    cluster: Cluster, semantics: Semantics = DEFAULT_SEMANTICS, edges: Sequence[str] = ()
+) -> ClassMatrix:
+    """The class matrix of ``cluster``, its NetworkPolicies and its admin policies;
+    with ``edges`` (addresses outside the cluster, e.g. :func:`edge_points`) also
+    what every class may open to each of them."""
     vocabulary = Vocabulary.of(cluster.policies, semantics, cluster.admin_policies)
     index = ClassIndex(cluster, vocabulary)
     generators = _port_ranges(cluster.policies) + _admin_port_ranges(cluster.admin_policies)
     for cl in index.classes:
         generators.extend(PortRange(proto, port, port) for _, proto, port in cl.named_ports)
-    matrix = ClassMatrix(cluster, index, PortAtoms(generators), semantics)
+    matrix = ClassMatrix(cluster, index, PortAtoms(generators), semantics, edges)
     matrix._load(cluster.policies)
     for admin in cluster.admin_policies:
         matrix._add_admin(matrix._compile_admin(admin, checked=True))
     matrix._compute_all()
     return matrix
+
+
+def edge_points(cluster: Cluster) -> tuple[str, ...]:
+    """One address per region of outside address space the policies tell apart.
+
+    The CIDRs of every ipBlock (with its excepts) and every admin ``networks``
+    cut each IP version's space into intervals no policy splits; an interval's
+    first address that is no pod's stands for all of it (intervals holding
+    only pod addresses are left out). Egress to these points is egress to
+    every outside address, region by region.
+    """
+    cuts: dict[int, set[int]] = {}
+    for policy in cluster.policies:
+        for direction in policy.effective_types:
+            for rule in policy.rules(direction):
+                for peer in rule.peers or ():
+                    if peer.ip_block is not None:
+                        for cidr in (peer.ip_block.cidr, *peer.ip_block.excepts):
+                            _cut(cuts, cidr)
+    for admin in cluster.admin_policies:
+        for rule in admin.egress:
+            for peer in rule.peers:
+                for cidr in peer.networks or ():
+                    _cut(cuts, cidr)
+    cuts.setdefault(4, set())
+    pods = {ipaddress.ip_address(p.ip) for p in cluster.pods if p.ip}
+    out: list[str] = []
+    for version, points in sorted(cuts.items()):
+        top = 1 << (32 if version == 4 else 128)
+        bounds = sorted({0, *points, top})
+        make = ipaddress.IPv4Address if version == 4 else ipaddress.IPv6Address
+        for lo, hi in zip(bounds, bounds[1:], strict=False):
+            for candidate in range(lo, min(hi, lo + 64)):
+                if make(candidate) not in pods:
+                    out.append(str(make(candidate)))
+                    break
+    return tuple(out)
+
+
+def _cut(cuts: dict[int, set[int]], cidr: str) -> None:
+    net = ipaddress.ip_network(cidr, strict=False)
+    cuts.setdefault(net.version, set()).update((int(net[0]), int(net[-1]) + 1))
