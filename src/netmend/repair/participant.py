@@ -27,11 +27,12 @@ last one lacked).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from netmend.k8s.errors import MismatchParseError
+from netmend.k8s.errors import K8sError, MismatchParseError
 from netmend.k8s.model import Cluster
-from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
+from netmend.k8s.probe import Matrix, Mismatch, Prober, parse_mismatches
+from netmend.repair.admin import admin_no_plan
 from netmend.repair.clients import TaskClients, extract_clients, names_of
 from netmend.repair.emit import plan_command
 from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
@@ -105,12 +106,31 @@ def plan_from_feedback(
         except ModelContradiction as exc:
             first = first or exc
             continue
-        return plan_repair(
-            obs.cluster, obs.policies, intent, dns=dns, prober=prober,
-            externals=externals, networks=clients.networks, partial=True, effort=effort,
-        )
+        try:
+            plan = plan_repair(
+                obs.cluster, obs.policies, intent, dns=dns, prober=prober,
+                externals=externals, networks=clients.networks, partial=True, effort=effort,
+            )
+        except NoPlan as exc:  # say when an admin rule decides
+            blocked = _admin_reason(obs, mismatches, dns)
+            raise (NoPlan(f"{exc.reason}; {blocked}") if blocked else exc) from None
+        blocked = _admin_reason(obs, plan.unresolved, dns) if plan.unresolved else None
+        return replace(plan, reason=f"{plan.reason} {blocked}".strip()) if blocked else plan
     assert first is not None
     raise first
+
+
+def _admin_reason(obs: Observation, mismatches, dns: bool) -> str | None:
+    """Why an admin-tier rule keeps these probes from any NetworkPolicy edit (or None)."""
+    if not obs.cluster.admin_policies:
+        return None
+    rows: dict[str, dict[str, bool]] = {}
+    for m in mismatches:
+        rows.setdefault(m.source, {})[m.target] = m.expected
+    try:
+        return admin_no_plan(obs.cluster, Matrix.from_dict(rows), dns=dns)
+    except (K8sError, ValueError):  # a probe the explainer cannot name (an outside client)
+        return None
 
 
 def implied(prober: Prober, mismatches: tuple[Mismatch, ...]) -> tuple[Mismatch, ...]:
