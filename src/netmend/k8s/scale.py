@@ -976,11 +976,12 @@ class ClassMatrix:
                     peer = np.tile(cols.astype(np.int64), len(classes))
                     # Egress rows are sources; ingress rows are destinations.
                     pairs.append(subj * n + peer if direction == EGRESS else peer * n + subj)
-        if self.edges:
+        # Outside rows move only if an old or new egress rule holds some outside point.
+        sides = [p for p in (previous, compiled) if p is not None and p.rules(EGRESS)]
+        if self.edges and any(r.edges.any() for p in sides for r in p.egress):
             egress_subjects = np.zeros(n, dtype=bool)
-            for p in (previous, compiled):
-                if p is not None and p.rules(EGRESS):
-                    egress_subjects |= p.selected
+            for p in sides:
+                egress_subjects |= p.selected
             self._recompute_outside(np.flatnonzero(egress_subjects))
         flat = np.unique(np.concatenate(pairs)) if pairs else np.zeros(0, dtype=np.int64)
         src, dst = flat // n, flat % n
