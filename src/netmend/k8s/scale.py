@@ -20,6 +20,17 @@ that needs finer classes or port atoms than the matrix has (a label key, port
 name or ipBlock no policy used before, a port boundary inside an atom) makes
 a full recomputation, and the update says why.
 
+An admin or baseline policy edit patches rows instead: a subject's row can
+change only towards the peers of the old or new rules, where the edited
+tier's verdict changed and the tiers before it leave the atoms open; classes
+sharing a profile key and membership move together, a row that comes out
+equal keeps its slot under the new key, and ``R`` is recomputed only on the
+(source, destination) pairs whose egress or ingress row moved.
+
+With ``edges`` (addresses outside the cluster, :func:`edge_points` gives one
+per region the CIDRs cut), ``outside[c, k]`` is what class ``c`` may open to
+``edges[k]``: egress only, the far end has no policies.
+
 Direction rows are composed from tiers (:class:`TierRows`): a tier decides
 some atoms towards some peers (allowing a part of them) and leaves the rest
 to the next tier; what no tier decides is allowed. The NetworkPolicy tier
