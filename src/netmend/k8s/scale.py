@@ -1170,10 +1170,11 @@ class ClassMatrix:
                 moved = (new_vals != old_vals).any(axis=-1)  # (groups, cols)
             else:
                 moved = np.zeros((len(groups), 0), dtype=bool)
+            any_moved = moved.any(axis=1).tolist()  # one reduction for every group
             for k, (_, key, members) in enumerate(groups):
                 old_pid = int(old_pids[k])
                 kid = self._key_id(direction, key)
-                changed = moved[k].any()
+                changed = any_moved[k]
                 if not key:
                     pid = 0
                 elif not changed:
