@@ -77,8 +77,8 @@ def test_failing_assertions_name_the_deciding_policies_and_a_verified_repair():
     never = by_name["api-never-reaches-db"]
     assert never["witnesses"][0]["policies"] == ["data/db", "shop/api"]
     assert "allowed by data/db ingress[0]" in never["witnesses"][0]["explanation"]
-    # No Service fronts 'any port': the report says why there is no repair instead of guessing.
-    anyport = by_name["db-takes-any-port-from-api"]
+    # No Service fronts ports 1-4999: the report says why there is no repair instead of guessing.
+    anyport = by_name["db-takes-low-ports-from-api"]
     assert anyport["repair"]["edits"] == [] and "no Service port" in anyport["repair"]["reason"]
 
 
@@ -185,3 +185,14 @@ def test_verbose_chains_also_name_the_policies_that_do_not_select_the_pod():
     verbose = check("fails", "--no-repair", "--verbose").output
     assert "1 other NetworkPolicy does not select shop/web-0" in terse
     assert "shop/api: podSelector {app=api} does not match shop/web-0" in verbose and "1 other NetworkPolicy" not in verbose
+
+
+@pytest.mark.parametrize("intent", ["contradicts", "contradicts-on-the-cluster"])
+def test_contradictory_assertions_are_bad_input_naming_both(intent):
+    """Caught when the intent is read (on its face) or on the cluster it is checked against."""
+    result = check(intent)
+    assert result.exit_code == 2, result.output
+    assert f"{INTENTS}/{intent}.intent.yaml: assertions 'web-calls-api' (line 3) and" in result.output
+    assert "contradict: allow and deny of" in result.output and "on TCP 9000" in result.output
+    second = "'no-traffic-in-the-shop' (line 9)" if intent == "contradicts" else "'shop-is-closed' (line 9)"
+    assert second in result.output

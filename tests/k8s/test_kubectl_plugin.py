@@ -19,9 +19,9 @@ from k8s_oracles import REPO
 from toolkit_helpers import TINY_SHOP, assert_golden
 
 from netmend.cli import main as netmend_main
-from netmend.cli.kubectl_plugin import ADMIN_RESOURCES
 from netmend.cli.kubectl_plugin import main as plugin
 from netmend.k8s import admin_policy_to_dict, as_list, load_cluster, to_dict
+from netmend.repair.kubectl import ADMIN_RESOURCES
 
 INTENTS = "tests/k8s/data/check"
 FAKE = """#!{python}

@@ -194,3 +194,56 @@ def test_a_connection_the_admin_tier_decides_is_refused_with_the_reason(tmp_path
     assert result.exit_code == 1 and not out.exists()
     assert "decided by ClusterNetworkPolicy/protect-data in the admin tiers" in result.output
     assert "no NetworkPolicy edit can change them" in result.output
+
+
+def test_allow_admin_edits_writes_the_exception_into_the_admin_policy_file(tmp_path):
+    source = _guarded_tree(tmp_path)
+    out = tmp_path / "repaired"
+    args = ["k8s", "repair", *WORKLOADS, "--policies", str(source), "--intent",
+            f"{OFFLINE}/api-queries-db.intent.yaml", "--write-to", str(out)]  # fmt: skip
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 1 and not out.exists() and "--allow-admin-edits" in refused.output
+    result = CliRunner().invoke(main, [*args, "--allow-admin-edits"])
+    assert result.exit_code == 0, result.output
+    assert "Admin policy exception: ClusterNetworkPolicy/protect-data: add ingress rule" in result.output
+    assert "+  - name: allow-shop-api-to-db-data-5432\n+    action: Accept\n" in result.output
+    before, after = tree(source), tree(out)
+    assert set(before) == set(after)
+    assert [name for name in before if before[name] != after[name]] == ["guardrails.yaml"]
+    text = (out / "guardrails.yaml").read_text(encoding="utf-8")
+    # Comments and flow style of the untouched parts stay; the exception comes first.
+    assert "# Cluster guardrails on top of tiny-shop's NetworkPolicies." in text
+    assert "# the platform team's rule: it wins over every NetworkPolicy" in text
+    docs = list(yaml.safe_load_all(text))
+    rules = [r["name"] for r in docs[0]["spec"]["ingress"]]
+    assert rules == ["allow-shop-api-to-db-data-5432", "no-database-from-the-shop"]
+    assert docs[1] == list(yaml.safe_load_all((source / "guardrails.yaml").read_text(encoding="utf-8")))[1]
+    again = CliRunner().invoke(main, ["k8s", "check", *WORKLOADS, "--policies", str(out), "--intent",
+                                      f"{OFFLINE}/api-queries-db.intent.yaml"])  # fmt: skip
+    assert again.exit_code == 0, again.output
+    # The shop's other traffic to the database stays denied by the admin rule.
+    (tmp_path / "web.intent.yaml").write_text(
+        "version: 1\nassertions:\n  - name: web-never-reaches-db\n    deny:\n"
+        "      from: {namespace: shop, workload: web}\n      to: {namespace: data}\n      ports: [5432]\n",
+        encoding="utf-8",
+    )
+    for tree_root in (source, out):
+        held = CliRunner().invoke(main, ["k8s", "check", *WORKLOADS, "--policies", str(tree_root), "--intent",
+                                         str(tmp_path / "web.intent.yaml")])  # fmt: skip
+        assert held.exit_code == 0, held.output
+
+
+def test_allow_admin_edits_reports_the_edit_as_json(tmp_path):
+    source = _guarded_tree(tmp_path)
+    result = CliRunner().invoke(main, ["k8s", "repair", *WORKLOADS, "--policies", str(source), "--intent",
+                                       f"{OFFLINE}/api-queries-db.intent.yaml", "--allow-admin-edits", "--json"])
+    assert result.exit_code == 0, result.output
+    (edit,) = json.loads(result.output)["admin_edits"]
+    assert edit["policy"] == "ClusterNetworkPolicy/protect-data" and edit["field"] == "ingress" and edit["index"] == 0
+    assert edit["probe"] == ["shop/api", "db.data:5432"] and edit["rule"]["action"] == "Accept"
+
+
+def test_allow_admin_edits_is_for_files_only(tmp_path):
+    result = CliRunner().invoke(main, ["k8s", "repair", "--intent", f"{OFFLINE}/api-queries-db.intent.yaml",
+                                       "--allow-admin-edits"])
+    assert result.exit_code == 2 and "--allow-admin-edits" in result.output

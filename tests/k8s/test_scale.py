@@ -37,7 +37,7 @@ from netmend.k8s.model import (
     PolicyPort,
     Rule,
 )
-from netmend.k8s.scale import ScaleError, analyze
+from netmend.k8s.scale import ScaleError, analyze, edge_points
 from netmend.k8s.semantics import Semantics, Simulator
 from netmend.k8s.synthetic import SyntheticError, admin_change, policy_change, synthetic_cluster
 
@@ -56,6 +56,17 @@ def pod_disagreements(cluster: Cluster, matrix, semantics: Semantics, limit: int
             if len(out) >= limit:
                 break
     return out
+
+
+def reported_cells_are_the_changed_cells(before, after, update) -> None:
+    """``update.cells`` (and their before/after masks) are exactly the class pairs that moved."""
+    if update.full_recompute:
+        return
+    moved = (before.reach != after.reach).any(axis=-1)
+    assert {tuple(c) for c in update.cells.tolist()} == set(zip(*map(list, moved.nonzero()), strict=True))
+    for k, (src, dst) in enumerate(update.cells.tolist()):
+        assert (update.before[k] == before.reach[src, dst]).all()
+        assert (update.after[k] == after.reach[src, dst]).all()
 
 
 def matrices_disagree(a, b, n_pods: int, limit: int = 5) -> list[str]:
@@ -146,7 +157,7 @@ def test_admin_tiers_and_host_network_like_the_pod_engine(cluster, ipblocks_hold
 def test_admin_policy_edits_incremental_equals_full(data):
     cluster = data.draw(tiered_clusters(max_pods=6, max_policies=2, max_admin=3))
     matrix = analyze(cluster)
-    for step in range(data.draw(st.integers(1, 3))):
+    for step in range(data.draw(st.integers(1, 4))):
         admins = cluster.admin_policies
         kind = data.draw(st.sampled_from(("replace", "remove", "add") if admins else ("add",)))
         new = data.draw(admin_policies(10 + step)) if kind != "remove" else None
@@ -155,7 +166,9 @@ def test_admin_policy_edits_incremental_equals_full(data):
             new = AdminPolicy(**{**new.__dict__, "name": old.name, "kind": old.kind})
         if kind == "add" and any(a.key == new.key for a in admins):
             continue
+        before = matrix.copy()
         update = matrix.update(old, new)
+        reported_cells_are_the_changed_cells(before, matrix, update)
         kept = tuple(a for a in admins if old is None or a.key != old.key)
         cluster = cluster.with_admin_policies(kept + ((new,) if new is not None else ()))
         assert matrix.current_admin_policies() == cluster.admin_policies
@@ -346,6 +359,112 @@ def test_synthetic_admin_tiers_match_pod_engine_and_edit_incrementally():
     admins = s.cluster.admin_policies
     for seed in range(20):
         old, new = admin_change(admins, seed)
-        assert not matrix.update(old, new).full_recompute
+        before = matrix.copy()
+        update = matrix.update(old, new)
+        assert not update.full_recompute
+        reported_cells_are_the_changed_cells(before, matrix, update)
         admins = tuple(sorted((*(a for a in admins if a.key != old.key), new), key=lambda a: a.key))
+        if seed % 5 == 4:
+            assert matrix.disagreements(analyze(s.cluster.with_admin_policies(admins))) == 0
     assert matrix.disagreements(analyze(s.cluster.with_admin_policies(admins))) == 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_admin_edits_on_a_synthetic_cluster_equal_a_full_recompute(data):
+    """Random admin policies (any tier, action, peers, ports) removed, added back and
+    swapped on a cluster with NetworkPolicies, named ports and many classes, mixed with
+    NetworkPolicy edits so the two incremental paths share the rows they keep. The pool
+    is in the cluster at first, so the classes separate what it reads and the edits
+    patch the matrix rather than rebuild it."""
+    s = synthetic_cluster(pods=120, namespaces=6, policies=20, seed=data.draw(st.integers(0, 3)),
+                          admin_policies=6)  # fmt: skip
+    pool = data.draw(st.lists(admin_policies(50), min_size=1, max_size=4))
+    pool = [AdminPolicy(**{**p.__dict__, "name": f"pool{k}"}) if p.name != "default" else p
+            for k, p in enumerate(pool)]  # fmt: skip
+    pool = list({p.key: p for p in pool}.values())
+    cluster = s.cluster.with_admin_policies((*s.cluster.admin_policies, *pool))
+    matrix = analyze(cluster)
+    patched = 0
+    for _ in range(data.draw(st.integers(1, 6))):
+        admins = cluster.admin_policies
+        current = {a.key: a for a in admins}
+        present = [current[p.key] for p in pool if p.key in current]
+        absent = [p for p in pool if p.key not in current]
+        kinds = ["synthetic", "np", *(["remove", "replace"] if present else []),
+                 *(["add"] if absent else [])]  # fmt: skip
+        kind = data.draw(st.sampled_from(kinds))
+        if kind == "np":
+            change = policy_change(s, cluster.policies, seed=data.draw(st.integers(0, 10**6)))
+            old, new = change.old, change.new
+            kept = tuple(p for p in cluster.policies if old is None or p.key != old.key)
+            after = cluster.with_policies(kept + ((new,) if new is not None else ()))
+        else:
+            if kind == "synthetic":  # it flips a first rule: policies with rules only
+                ruled = tuple(a for a in admins if a.ingress or a.egress)
+                old, new = admin_change(ruled, data.draw(st.integers(0, 10**6)))
+            elif kind == "remove":
+                old, new = data.draw(st.sampled_from(present)), None
+            elif kind == "add":
+                old, new = None, data.draw(st.sampled_from(absent))
+            else:
+                old = data.draw(st.sampled_from(present))
+                other = data.draw(st.sampled_from(pool))
+                new = AdminPolicy(**{**other.__dict__, "name": old.name, "kind": old.kind})
+            kept = tuple(a for a in admins if old is None or a.key != old.key)
+            after = cluster.with_admin_policies(kept + ((new,) if new is not None else ()))
+        before = matrix.copy()
+        update = matrix.update(old, new)
+        patched += not update.full_recompute
+        reported_cells_are_the_changed_cells(before, matrix, update)
+        cluster = after
+        assert matrix.disagreements(analyze(cluster)) == 0, (kind, update.reason)
+
+
+def outside_disagreements(cluster: Cluster, matrix, semantics: Semantics) -> list[str]:
+    snap = Simulator(cluster, semantics).snapshot()
+    return [
+        f"{pod.key} -> {edge}: classes {matrix.outside_connections(i, k)}, pods {theirs}"
+        for i, pod in enumerate(cluster.pods)
+        for k, edge in enumerate(matrix.edges)
+        if matrix.outside_connections(i, k) != (theirs := snap.connections_external(i, edge, "Egress"))
+    ][:5]
+
+
+@PROPERTY
+@given(data=st.data(), ipblocks_hold_pods=st.booleans())
+def test_egress_to_outside_points_equals_the_pod_engine_and_follows_edits(data, ipblocks_hold_pods):
+    """Every region of outside address space the ipBlocks and admin networks cut, before and
+    after NetworkPolicy and admin policy edits."""
+    semantics = Semantics(ipblock_selects_pods=ipblocks_hold_pods)
+    cluster = data.draw(st.one_of(clusters(max_pods=6, max_policies=4),
+                                  tiered_clusters(max_pods=6, max_policies=3, max_admin=3)))  # fmt: skip
+    edges = edge_points(cluster)
+    assert edges and len(set(edges)) == len(edges)
+    matrix = analyze(cluster, semantics, edges)
+    assert not outside_disagreements(cluster, matrix, semantics)
+    for step in range(data.draw(st.integers(1, 3))):
+        if data.draw(st.booleans()) or not cluster.admin_policies:
+            old, new = data.draw(edits(cluster))
+            kept = tuple(p for p in cluster.policies if old is None or p.key != old.key)
+            cluster = cluster.with_policies(kept + ((new,) if new is not None else ()))
+        else:
+            old = data.draw(st.sampled_from(cluster.admin_policies))
+            new = data.draw(st.one_of(st.none(), admin_policies(30 + step)))
+            if new is not None:
+                new = AdminPolicy(**{**new.__dict__, "name": old.name, "kind": old.kind})
+            kept = tuple(a for a in cluster.admin_policies if a.key != old.key)
+            cluster = cluster.with_admin_policies(kept + ((new,) if new is not None else ()))
+        update = matrix.update(old, new)
+        assert matrix.edges == edges
+        assert not outside_disagreements(cluster, matrix, semantics), update.reason
+
+
+def test_edge_points_stand_for_every_region_and_skip_pod_addresses():
+    s = synthetic_cluster(pods=300, namespaces=8, policies=40, seed=3, admin_policies=12)
+    edges = edge_points(s.cluster)
+    pod_ips = {p.ip for p in s.cluster.pods}
+    assert edges and not set(edges) & pod_ips
+    assert "169.254.169.254" in edges  # the metadata guard rail's network is a region of its own
+    matrix = analyze(s.cluster, edges=edges)
+    assert not outside_disagreements(s.cluster, matrix, Semantics())

@@ -66,3 +66,24 @@ def test_unknown_probes_are_refused():
         intent_from_stated(CURRENT, Matrix.from_dict({"job": {"cache:6379": False}}))
     extended = with_probes(CURRENT.probes(), [("job", "cache:6379"), ("new", "db:5432")])
     assert extended[-1] == ("new", ("db:5432",)) and "cache:6379" in extended[1][1]
+
+
+@pytest.mark.parametrize(
+    ("data", "first", "second"),
+    [
+        ({"allow": ["web -> db:5432"], "deny": ["cache -> db:5432", "web  ->  db:5432"]}, "allow[0]", "deny[1]"),
+        ([{"source": "web", "target": "db:5432", "allowed": False},
+          {"source": "web", "target": "db:5432", "allowed": True}], "[0]", "[1]"),
+    ],
+)  # fmt: skip
+def test_a_probe_stated_both_ways_is_a_typed_error_naming_both(data, first, second):
+    from netmend.repair.errors import IntentContradictionError
+
+    with pytest.raises(IntentContradictionError) as caught:
+        parse_intent(data, "intent.yaml")
+    assert (caught.value.first, caught.value.second) == (first, second)
+    assert f"intent.yaml: {first} and {second} contradict: web" in str(caught.value)
+
+
+def test_a_probe_stated_twice_the_same_way_is_fine():
+    assert parse_intent({"allow": ["web -> db:5432", "web -> db:5432"]}).to_dict() == {"web": {"db:5432": True}}

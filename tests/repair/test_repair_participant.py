@@ -221,3 +221,72 @@ def test_a_harness_that_only_lists_policies_gets_the_known_application(setup):
         SimCluster.kubectl = original
     assert result.success and result.safe
     assert [t.command for t in result.turns[:-1]][-1] == READ_POLICIES
+
+
+# Admin-tier policies in the cluster: the JSON read that also asks for the admin kinds sees them.
+ADMIN_DENY_ADS = {
+    "apiVersion": "policy.networking.k8s.io/v1alpha2", "kind": "ClusterNetworkPolicy",
+    "metadata": {"name": "no-ads"},
+    "spec": {"tier": "Admin", "priority": 10,
+             "subject": {"pods": {"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "adservice"}}}},
+             "ingress": [{"name": "no-ads-from-frontend", "action": "Deny",
+                          "from": [{"pods": {"namespaceSelector": {},
+                                             "podSelector": {"matchLabels": {"app": "frontend"}}}}]}]},
+}  # fmt: skip
+ADMIN_PASS_ALL = {
+    "apiVersion": "policy.networking.k8s.io/v1alpha1", "kind": "AdminNetworkPolicy",
+    "metadata": {"name": "teams-decide"},
+    "spec": {"priority": 5, "subject": {"namespaces": {}},
+             "ingress": [{"name": "to-networkpolicies", "action": "Pass", "from": [{"namespaces": {}}]}]},
+}  # fmt: skip
+
+
+def admin_read(sim, *admin: dict) -> tuple[str, str]:
+    """The admin-aware read's output on ``sim`` with ``admin`` installed, and the harness's
+    mismatch summary, which the admin tier shapes too."""
+    import json
+
+    from netmend.repair.observe import READ_JSON, READ_JSON_ADMIN, parse_read
+
+    stderr = "error: the server doesn't have a resource type \"baselineadminnetworkpolicies\"\n"
+    lists = "".join(json.dumps({"apiVersion": "v1", "kind": "List", "items": [a]}) + "\n" for a in admin)
+    output = sim.run(READ_JSON).stdout + lists + stderr
+    obs = parse_read(READ_JSON_ADMIN, output)
+    assert len(obs.cluster.admin_policies) == len(admin)
+    return output, obs
+
+
+def test_the_admin_aware_read_follows_the_plain_ones(setup):
+    from netmend.repair.observe import READ_JSON, READ_JSON_ADMIN, reads_for
+
+    assert reads_for()[:3][1:] == (READ_JSON, READ_JSON_ADMIN) and is_read_only(READ_JSON_ADMIN)
+    assert not banned_in(READ_JSON_ADMIN)
+
+
+def test_the_participant_plans_through_an_admin_pass(setup):
+    from netmend.repair.observe import READ_JSON_ADMIN
+
+    sim, _ = broken(setup, Injection("remove_ingress", "productcatalogservice"))
+    output, _ = admin_read(sim, ADMIN_PASS_ALL)
+    summary = mismatch_summary(sim.probe(setup.expected))  # a Pass changes no verdict
+    decision = decide(build_prompt(render_log([LogEntry(READ_JSON_ADMIN, output, summary)])))
+    assert decision.plan is not None and decision.command.startswith("kubectl patch networkpolicy productcatalogservice")
+    assert sim.run(decision.command).code == 0 and sim.probe(setup.expected) == ()
+
+
+def test_the_participant_says_when_an_admin_deny_decides(setup):
+    from netmend.k8s import Prober
+    from netmend.k8s.probe import Mismatch
+    from netmend.repair.observe import READ_JSON_ADMIN
+
+    sim, _ = broken(setup, Injection("remove_ingress", "productcatalogservice"))
+    output, obs = admin_read(sim, ADMIN_DENY_ADS)
+    # What the harness would see with the admin tier enforced: the NetworkPolicy damage, and the ads.
+    seen = Prober(obs.cluster, setup.expected.probes()).run()
+    wrong = [Mismatch(s, t, want, seen.get(s, t)) for s, row in setup.expected.rows for t, want in row
+             if seen.get(s, t) != want]  # fmt: skip
+    assert any(m.source == "frontend" and m.target.startswith("adservice") for m in wrong)
+    decision = decide(build_prompt(render_log([LogEntry(READ_JSON_ADMIN, output, mismatch_summary(wrong))])))
+    assert decision.plan is not None and decision.command.startswith("kubectl patch networkpolicy productcatalogservice")
+    assert "ClusterNetworkPolicy/no-ads" in decision.explanation and "admin-tier rule decides first" in decision.explanation
+    assert "frontend -> adservice" in decision.explanation

@@ -74,6 +74,9 @@ def _now() -> str:
               help="Offline: the NetworkPolicy file or directory to repair.")
 @click.option("--write-to", "write_to", default=None, type=click.Path(file_okay=False),
               help="Offline: write the repaired policy tree here (comments and layout kept) and print the diff.")
+@click.option("--allow-admin-edits", "allow_admin_edits", is_flag=True,
+              help="Offline: when an admin-tier rule decides a connection, write a verified exception rule "
+                   "into that admin policy's file (default: say so and edit nothing).")
 def repair(
     intent_path: str,
     kubeconfig: str | None,
@@ -88,6 +91,7 @@ def repair(
     manifests: tuple[str, ...] = (),
     policies: tuple[str, ...] = (),
     write_to: str | None = None,
+    allow_admin_edits: bool = False,
 ) -> None:
     """Repair NetworkPolicies so the probe matrix matches an intent, with the fewest edits.
 
@@ -107,7 +111,12 @@ def repair(
         if not dry_run:
             raise BadInput("--apply acts on a live cluster; an offline repair writes files with --write-to")
         run(manifests=manifests, policies=policies, intent_path=intent_path, write_to=write_to,
-            dns=dns == "require", namespaces=namespaces, as_json=as_json)
+            dns=dns == "require", namespaces=namespaces, as_json=as_json, allow_admin_edits=allow_admin_edits)
+    if allow_admin_edits:
+        from netmend.cli.k8s_inputs import BadInput
+
+        raise BadInput("--allow-admin-edits writes admin policy files offline (--manifests, --policies, --write-to); "
+                       "on a live cluster the plan only names the exception rule")
     from netmend.repair.cluster import (
         audit_record,
         dumps,

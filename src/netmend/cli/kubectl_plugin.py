@@ -22,7 +22,7 @@ from netmend.cli.k8s_repair import repair
 
 def live_inputs(kubectl: str, args: tuple[str, ...]) -> Inputs:
     """The current context's state: ``kubectl get namespaces,pods,services,networkpolicies -A -o json``,
-    then each admin-tier kind."""
+    then each admin-tier kind (none where its CRD is not installed)."""
     from netmend.repair.errors import RepairError
     from netmend.repair.kubectl import SubprocessKubectl, read_state
 
@@ -31,40 +31,7 @@ def live_inputs(kubectl: str, args: tuple[str, ...]) -> Inputs:
         obs = read_state(run, args)
     except RepairError as exc:
         raise BadInput(f"cannot read the cluster: {exc}") from None
-    admin = read_admin_policies(run, args)
-    return Inputs(obs.cluster.with_admin_policies(admin), {}, dict(obs.policies))
-
-
-# The admin-tier kinds, as kubectl names their resources; a cluster without their CRDs lacks them.
-ADMIN_RESOURCES = (
-    "clusternetworkpolicies.policy.networking.k8s.io",
-    "adminnetworkpolicies.policy.networking.k8s.io",
-    "baselineadminnetworkpolicies.policy.networking.k8s.io",
-)
-_NO_RESOURCE = "the server doesn't have a resource type"
-
-
-def read_admin_policies(run, args: tuple[str, ...]) -> tuple:
-    """Admin-tier policies of the current context (none where their CRDs are not installed)."""
-    import json
-
-    from netmend.k8s import K8sError, parse_admin_policy
-
-    out = []
-    for resource in ADMIN_RESOURCES:
-        result = run(["kubectl", *args, "get", resource, "-o", "json"])
-        if result.code != 0:
-            if _NO_RESOURCE in result.stderr:
-                continue
-            raise BadInput(f"cannot read {resource}: kubectl get failed (exit {result.code}): {result.stderr.strip()}")
-        try:
-            items = json.loads(result.stdout).get("items") or []
-            out.extend(parse_admin_policy(item, f"{resource} item {i}") for i, item in enumerate(items))
-        except (json.JSONDecodeError, AttributeError) as exc:
-            raise BadInput(f"cannot read {resource}: kubectl get printed no JSON List ({exc})") from None
-        except K8sError as exc:
-            raise BadInput(f"cannot read {resource}: {exc}") from None
-    return tuple(out)
+    return Inputs(obs.cluster, {}, dict(obs.policies))
 
 
 def cluster_options(func):

@@ -25,7 +25,14 @@ from netmend.k8s.decide import (
     pod_classes,
 )
 from netmend.k8s.errors import K8sError
-from netmend.k8s.intent_code import AddressSelection, Assertion, ServiceSelection
+from netmend.k8s.intent_code import (
+    AddressSelection,
+    Assertion,
+    IntentContradiction,
+    PodSelection,
+    ServiceSelection,
+    shared_ports,
+)
 from netmend.k8s.model import ADMIN_TIER, BASELINE_TIER, Cluster, LabelSelector, Service
 from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
 from netmend.k8s.probe import PROBE_PROTOCOL, Prober
@@ -284,6 +291,8 @@ def check(
     ------
     SelectionError
         When an assertion selects no connection.
+    IntentContradiction
+        When an allow and a deny assertion select a common connection.
     ProbeError
         When a probe cell names an unknown source, Service or port.
     """
@@ -302,6 +311,9 @@ def check(
             expanded.append(cells)
         else:
             expanded.append(None)
+    contradiction = _contradiction(ctx, assertions, expanded)
+    if contradiction is not None:
+        raise contradiction
     all_cells = _dedupe(c for cells in expanded if cells for c in cells)
     prober = actual = None
     if all_cells:
@@ -352,6 +364,40 @@ def check(
 
 
 _NONE = PortSet()
+
+
+def _contradiction(ctx: _Context, assertions, expanded) -> IntentContradiction | None:
+    """An allow and a deny assertion that select a common connection on this cluster:
+    a common probe cell, or (pod selections) a common pair of distinct pods with ports in
+    common. A Service assertion is compared with other probe cells only."""
+    allowed: dict[tuple[str, str], Assertion] = {}
+    for a, cells in zip(assertions, expanded, strict=True):
+        if cells and a.allow:
+            for cell in cells:
+                allowed.setdefault(cell, a)
+    for d, cells in zip(assertions, expanded, strict=True):
+        if cells and not d.allow:
+            for cell in cells:
+                if cell in allowed:
+                    return IntentContradiction(allowed[cell], d, f"{cell[0]} -> {cell[1]}")
+    selections = [
+        (a, set(ctx.pods(a.source)), set(ctx.pods(a.target)))
+        for a, cells in zip(assertions, expanded, strict=True)
+        if cells is None and isinstance(a.source, PodSelection) and isinstance(a.target, PodSelection)
+    ]
+    for a, a_src, a_dst in selections:
+        if not a.allow:
+            continue
+        for d, d_src, d_dst in selections:
+            shared = shared_ports(a.ports, d.ports) if not d.allow else None
+            if shared is None:
+                continue
+            srcs, dsts = sorted(a_src & d_src), sorted(a_dst & d_dst)
+            pair = next(((i, j) for i in srcs for j in dsts if i != j), None)
+            if pair is not None:
+                pods = ctx.sim.pods
+                return IntentContradiction(a, d, f"{pods[pair[0]].key} -> {pods[pair[1]].key} on {shared}")
+    return None
 
 
 def _points(ports: PortSet) -> list[tuple[str, int]] | None:

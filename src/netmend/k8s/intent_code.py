@@ -53,7 +53,7 @@ from __future__ import annotations
 import fnmatch
 import ipaddress
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,6 +97,51 @@ class IntentCodeError(K8sError, ValueError):
         found = "missing" if got is ... else f"got {got!r}"
         where = f"{source}:{line}" if line else source
         super().__init__(f"{where}: {path}: expected {expected}, {found}")
+
+
+class IntentContradiction(K8sError, ValueError):
+    """An allow and a deny assertion of one intent select a common connection."""
+
+    def __init__(self, first: Assertion, second: Assertion, where: str, source: str = ""):
+        self.first, self.second, self.where = first, second, where
+
+        def named(a: Assertion) -> str:
+            return f"{a.name!r}" + (f" (line {a.line})" if a.line else "")
+
+        super().__init__(
+            (f"{source}: " if source else "")
+            + f"assertions {named(first)} and {named(second)} contradict: {first.expect} and "
+            f"{second.expect} of {where}"
+        )
+
+
+def shared_ports(a: PortSet, b: PortSet) -> PortSet | None:
+    """The ports two assertions share (empty ``ports`` means every port), or None."""
+    if not a and not b:
+        return PortSet.all()
+    shared = (a or PortSet.all()) & (b or PortSet.all())
+    return shared or None
+
+
+def syntactic_contradiction(assertions: Sequence[Assertion]) -> IntentContradiction | None:
+    """An allow and a deny assertion that select the same connections on their face: the
+    same probe cell, or the same ``from`` and ``to`` with ports in common (no cluster needed)."""
+    for a in assertions:
+        if not a.allow:
+            continue
+        for d in assertions:
+            if d.allow:
+                continue
+            shared_cells = [c for c in a.cells if c in d.cells]
+            if shared_cells:
+                s, t = shared_cells[0]
+                return IntentContradiction(a, d, f"{s} -> {t}")
+            if a.cells or d.cells or (a.source, a.target) != (d.source, d.target):
+                continue
+            shared = shared_ports(a.ports, d.ports)
+            if shared is not None:
+                return IntentContradiction(a, d, f"{a.source} -> {a.target} on {shared}")
+    return None
 
 
 def is_glob(pattern: str) -> bool:
@@ -432,6 +477,10 @@ def parse_intent_code(data: Any, source: str = "intent", lines: Mapping[Path, in
             ports=ports,
             line=read.lines.get(path, 0),
         ))
+    contradiction = syntactic_contradiction(out)
+    if contradiction is not None:
+        c = contradiction
+        raise IntentContradiction(c.first, c.second, c.where, read.source)
     return IntentDocument(source, tuple(out))
 
 

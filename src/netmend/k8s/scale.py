@@ -20,6 +20,17 @@ that needs finer classes or port atoms than the matrix has (a label key, port
 name or ipBlock no policy used before, a port boundary inside an atom) makes
 a full recomputation, and the update says why.
 
+An admin or baseline policy edit patches rows instead: a subject's row can
+change only towards the peers of the old or new rules, where the edited
+tier's verdict changed and the tiers before it leave the atoms open; classes
+sharing a profile key and membership move together, a row that comes out
+equal keeps its slot under the new key, and ``R`` is recomputed only on the
+(source, destination) pairs whose egress or ingress row moved.
+
+With ``edges`` (addresses outside the cluster, :func:`edge_points` gives one
+per region the CIDRs cut), ``outside[c, k]`` is what class ``c`` may open to
+``edges[k]``: egress only, the far end has no policies.
+
 Direction rows are composed from tiers (:class:`TierRows`): a tier decides
 some atoms towards some peers (allowing a part of them) and leaves the rest
 to the next tier; what no tier decides is allowed. The NetworkPolicy tier
@@ -29,7 +40,8 @@ decides everything for the pods it isolates. Admin tiers slot in before it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import ipaddress
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -112,11 +124,15 @@ class _Codec:
         return sum(int(w) << (self.bits * k) for k, w in enumerate(words.tolist()))
 
 
+_NO_EDGES = np.zeros(0, dtype=bool)
+
+
 @dataclass(frozen=True)
 class _Rule:
     peers: np.ndarray | None  # None: every peer
     numeric: int  # atoms of the numbered ports (every atom when ports are absent)
     named: tuple[tuple[str, str], ...]  # (protocol, name)
+    edges: np.ndarray | None = None  # outside points the peers hold (None: every one)
 
 
 @dataclass(frozen=True)
@@ -137,6 +153,7 @@ class _AdminRule:
     peers: np.ndarray
     numeric: int  # atoms of the numbered ports (every atom when ports are absent)
     named: tuple[str, ...]  # container port names (any protocol)
+    edges: np.ndarray = field(default_factory=lambda: _NO_EDGES)  # outside points its networks hold
 
 
 @dataclass(frozen=True)
@@ -261,8 +278,8 @@ class _Rows:
 
     def add(self, key: tuple, row: np.ndarray, in_use: np.ndarray) -> int:
         if not self.free and self.count == len(self.table):
-            used = set(np.unique(in_use).tolist())
-            self.free = sorted((i for i in range(1, self.count) if i not in used), reverse=True)
+            used = np.bincount(in_use, minlength=self.count)[: self.count] > 0
+            self.free = (np.flatnonzero(~used[1:]) + 1).tolist()[::-1]  # popped lowest first
             if self.free:
                 dropped = set(self.free)
                 self.ids = {k: i for k, i in self.ids.items() if i not in dropped}
@@ -309,11 +326,16 @@ class ClassMatrix:
         index: ClassIndex,
         atoms: PortAtoms,
         semantics: Semantics,
+        edges: Sequence[str] = (),
     ):
         self.cluster = cluster
         self.index = index
         self.atoms = atoms
         self.semantics = semantics
+        # Addresses outside the cluster: ``outside[c, k]`` is what class ``c`` may open to
+        # ``edges[k]`` (egress only: the far end has no policies).
+        self.edges: tuple[str, ...] = tuple(edges)
+        self._edge_ips = [ipaddress.ip_address(e) for e in self.edges]
         self.codec = _Codec(len(atoms.atoms))
         n, w = index.size, self.codec.words
         self._full = self.codec.encode(atoms.full)
@@ -333,7 +355,14 @@ class ClassMatrix:
         for rows in self._rows.values():
             rows.table[0] = self.full_row
         self.profile = {d: np.zeros(n, dtype=np.int64) for d in (INGRESS, EGRESS)}
+        # Per direction: the profile key of every class, as an index into ``_keys``
+        # (several keys may share one row when an admin edit left the row as it was).
+        self._kid = {d: np.zeros(n, dtype=np.int64) for d in (INGRESS, EGRESS)}
+        self._keys: dict[str, list[tuple]] = {d: [()] for d in (INGRESS, EGRESS)}
+        self._kid_of: dict[str, dict[tuple, int]] = {d: {(): 0} for d in (INGRESS, EGRESS)}
+        self._by_serial: dict[int, _Policy | _Admin] = {}
         self.reach = np.empty((n, n, w), self.codec.dtype)
+        self.outside = np.empty((n, len(self.edges), w), self.codec.dtype)
 
     # -- compilation -----------------------------------------------------------
 
@@ -352,15 +381,18 @@ class ClassMatrix:
                 continue
             rules = []
             for rule in policy.rules(direction):
-                peers = None
+                peers = edges = None
                 if rule.peers:
                     peers = np.zeros(self.index.size, dtype=bool)
+                    edges = np.zeros(len(self.edges), dtype=bool)
                     for peer in rule.peers:
                         peers |= self.index.peer(
                             peer, policy.namespace, self.semantics.ipblock_selects_pods
                         )
+                        if peer.ip_block is not None and self.edges:
+                            edges |= self._edges_in(peer.ip_block.cidr, peer.ip_block.excepts)
                 if not rule.ports:
-                    rules.append(_Rule(peers, self.atoms.full, ()))
+                    rules.append(_Rule(peers, self.atoms.full, (), edges))
                     continue
                 numeric, named = 0, []
                 for port in rule.ports:
@@ -370,7 +402,7 @@ class ClassMatrix:
                     r = _numeric_range(port)
                     if r is not None:
                         numeric |= self.atoms.mask(r)
-                rules.append(_Rule(peers, numeric, tuple(named)))
+                rules.append(_Rule(peers, numeric, tuple(named), edges))
             sides[direction] = tuple(rules)
         self._serial += 1
         return _Policy(
@@ -394,10 +426,13 @@ class ClassMatrix:
             rules = []
             for rule in policy.rules(direction):
                 peers = np.zeros(self.index.size, dtype=bool)
+                edges = np.zeros(len(self.edges), dtype=bool)
                 for peer in rule.peers:
                     peers |= self.index.admin_peer(peer)
+                    for cidr in peer.networks or () if self.edges else ():
+                        edges |= self._edges_in(cidr, ())
                 if rule.ports is None:
-                    rules.append(_AdminRule(rule.action, peers, self.atoms.full, ()))
+                    rules.append(_AdminRule(rule.action, peers, self.atoms.full, (), edges))
                     continue
                 numeric = 0
                 for port in rule.ports:
@@ -405,7 +440,7 @@ class ClassMatrix:
                     if r is not None:
                         numeric |= self.atoms.mask(r)
                 named = tuple(port.named for port in rule.ports if port.named)
-                rules.append(_AdminRule(rule.action, peers, numeric, named))
+                rules.append(_AdminRule(rule.action, peers, numeric, named, edges))
             sides[direction] = tuple(rules)
         self._serial += 1
         return _Admin(
@@ -415,6 +450,88 @@ class ClassMatrix:
             ingress=sides[INGRESS],
             egress=sides[EGRESS],
         )
+
+    def _edges_in(self, cidr: str, excepts: Sequence[str]) -> np.ndarray:
+        """Which outside points a CIDR (minus ``excepts``) holds (read-only, cached)."""
+        key = ("edges", cidr, tuple(excepts))
+        hit = self._named.get(key)  # type: ignore[call-overload]
+        if hit is None:
+            hit = self._named[key] = self._edges_of(cidr, excepts)  # type: ignore[index]
+            hit.flags.writeable = False
+        return hit
+
+    def _edges_of(self, cidr: str, excepts: Sequence[str]) -> np.ndarray:
+        net = ipaddress.ip_network(cidr, strict=False)
+        holes = [ipaddress.ip_network(e, strict=False) for e in excepts]
+        return np.array(
+            [
+                ip.version == net.version
+                and ip in net
+                and not any(ip.version == h.version and ip in h for h in holes)
+                for ip in self._edge_ips
+            ],
+            dtype=bool,
+        )
+
+    def _outside_tier(self, rules_of: list[_Admin]) -> TierRows | None:
+        """An admin or baseline tier's egress verdict towards the outside points."""
+        if not rules_of:
+            return None
+        shape = (len(self.edges), self.codec.words)
+        undecided = np.broadcast_to(self._full, shape).copy()
+        allow = np.zeros(shape, self.codec.dtype)
+        decided = np.zeros(shape, self.codec.dtype)
+        for policy in rules_of:
+            for rule in policy.egress:
+                # Outside points have no container ports: named ports match none of them.
+                hit = undecided & self.codec.encode(rule.numeric)
+                hit[~rule.edges] = 0
+                if rule.action == ACCEPT:
+                    allow |= hit
+                    decided |= hit
+                elif rule.action == DENY:
+                    decided |= hit
+                undecided &= ~hit
+        return TierRows(allow, decided)
+
+    def _outside_row(self, key: tuple) -> np.ndarray:
+        """What a class with egress profile ``key`` may open to each outside point."""
+        shape = (len(self.edges), self.codec.words)
+        full = np.broadcast_to(self._full, shape)
+        if not key:
+            return full.copy()
+        serials, admins, baselines, _ = key
+        np_tier = None
+        if serials:
+            row = np.zeros(shape, self.codec.dtype)
+            for serial in serials:
+                for rule in self._by_serial[serial].egress or ():
+                    ports = self.codec.encode(rule.numeric)
+                    if rule.edges is None:
+                        row |= ports
+                    else:
+                        np.bitwise_or(row, ports, out=row, where=rule.edges[:, None])
+            np_tier = TierRows(row, full)
+        tiers = (
+            self._outside_tier([self._by_serial[s] for s in admins]),
+            np_tier,
+            self._outside_tier([self._by_serial[s] for s in baselines]),
+        )
+        return compose_tiers(tiers, full.copy())
+
+    def _recompute_outside(self, classes: np.ndarray) -> None:
+        """``outside`` rows of ``classes``, one computation per egress profile key."""
+        if not self.edges or not len(classes):
+            return
+        kids = self._kid[EGRESS][classes]
+        for kid in np.unique(kids).tolist():
+            row = self._outside_row(self._keys[EGRESS][kid])
+            self.outside[classes[kids == kid]] = row
+
+    def outside_connections(self, src: int, edge: int) -> PortSet:
+        """What pod ``src`` may open to the outside point ``edges[edge]``."""
+        cls = int(self.index.class_of[src])
+        return self.atoms.portset(self.codec.decode(self.outside[cls, edge]))
 
     def _named_any_row(self, name: str) -> np.ndarray:
         """Per class, the atom ``name`` resolves to on its pods, whatever the protocol."""
@@ -558,6 +675,7 @@ class ClassMatrix:
         if key is None:
             key = self._profile_key(direction, cls)
         rows = self._rows[direction]
+        self._kid[direction][cls] = self._key_id(direction, key)
         if not key:
             self.profile[direction][cls] = 0
             return
@@ -573,6 +691,13 @@ class ClassMatrix:
             )
             pid = rows.add(key, compose_tiers(tiers, self.full_row), self.profile[direction])
         self.profile[direction][cls] = pid
+
+    def _key_id(self, direction: str, key: tuple) -> int:
+        kid = self._kid_of[direction].get(key)
+        if kid is None:
+            kid = self._kid_of[direction][key] = len(self._keys[direction])
+            self._keys[direction].append(key)
+        return kid
 
     # -- matrix ----------------------------------------------------------------
 
@@ -616,6 +741,7 @@ class ClassMatrix:
                 columns.transpose(1, 0, 2),
                 out=self.reach[start:stop],
             )
+        self._recompute_outside(np.arange(n))
 
     def _load(self, policies: Iterable[NetworkPolicy]) -> None:
         for policy in policies:
@@ -625,6 +751,7 @@ class ClassMatrix:
 
     def _add(self, compiled: _Policy) -> None:
         self.policies[compiled.policy.key] = compiled
+        self._by_serial[compiled.serial] = compiled
         for direction in (INGRESS, EGRESS):
             if compiled.rules(direction) is not None:
                 subjects = self._subject[direction]
@@ -637,6 +764,7 @@ class ClassMatrix:
 
     def _add_admin(self, compiled: _Admin) -> None:
         self.admin[compiled.policy.key] = compiled
+        self._by_serial[compiled.serial] = compiled
         for direction in (INGRESS, EGRESS):
             if compiled.rules(direction) is not None:
                 subjects = self._admin_subject[(compiled.policy.tier, direction)]
@@ -645,6 +773,7 @@ class ClassMatrix:
 
     def _remove_admin(self, key: str) -> _Admin:
         compiled = self.admin.pop(key)
+        del self._by_serial[compiled.serial]
         for direction in (INGRESS, EGRESS):
             if compiled.rules(direction) is not None:
                 subjects = self._admin_subject[(compiled.policy.tier, direction)]
@@ -656,6 +785,7 @@ class ClassMatrix:
 
     def _remove(self, key: str) -> _Policy:
         compiled = self.policies.pop(key)
+        del self._by_serial[compiled.serial]
         for direction in (INGRESS, EGRESS):
             if compiled.rules(direction) is not None:
                 subjects = self._subject[direction]
@@ -768,7 +898,12 @@ class ClassMatrix:
             for d, r in self._rows.items()
         }
         other.profile = {d: p.copy() for d, p in self.profile.items()}
+        other._kid = {d: k.copy() for d, k in self._kid.items()}
+        other._keys = {d: list(k) for d, k in self._keys.items()}
+        other._kid_of = {d: dict(k) for d, k in self._kid_of.items()}
+        other._by_serial = dict(self._by_serial)
         other.reach = self.reach.copy()
+        other.outside = self.outside.copy()
         return other
 
     # -- incremental -----------------------------------------------------------
@@ -804,6 +939,8 @@ class ClassMatrix:
         previous = remove(old.key) if old is not None else None
         if compiled is not None:
             add(compiled)
+        if admin:
+            return self._update_admin(previous, compiled)
         touched = {}
         for direction in (INGRESS, EGRESS):
             mask = np.zeros(self.index.size, dtype=bool)
@@ -820,7 +957,283 @@ class ClassMatrix:
             self._recompute_rows(rows)
         if len(cols):
             self._recompute_columns(cols)
+        self._recompute_outside(rows)
         return self._delta(rows, cols, before_rows, before_cols)
+
+    # -- incremental, admin tiers ----------------------------------------------
+
+    def _update_admin(self, previous: _Admin | None, compiled: _Admin | None) -> Update:
+        """Patch the rows an admin policy edit can change, then only the cells they change.
+
+        An admin or baseline policy decides for its subjects only towards the
+        peers of its rules, so a subject's row can change only where the
+        edited tier's verdict changed (:meth:`_patch_tier`); rows that come
+        out equal keep their slot. ``R`` is then recomputed on exactly the
+        (source, destination) pairs whose egress or ingress row changed.
+        """
+        steps = (
+            [(previous, compiled)]
+            if previous is None or compiled is None or previous.policy.tier == compiled.policy.tier
+            else [(previous, None), (None, compiled)]  # a tier change: out of one, into the other
+        )
+        n = self.index.size
+        pairs: list[np.ndarray] = []
+        changed_rows: dict[str, set[int]] = {INGRESS: set(), EGRESS: set()}
+        for before, after in steps:
+            for direction in (INGRESS, EGRESS):
+                for classes, cols in self._patch_tier(direction, before, after):
+                    changed_rows[direction].update(classes.tolist())
+                    subj = np.repeat(classes.astype(np.int64), len(cols))
+                    peer = np.tile(cols.astype(np.int64), len(classes))
+                    # Egress rows are sources; ingress rows are destinations.
+                    pairs.append(subj * n + peer if direction == EGRESS else peer * n + subj)
+        # Outside rows move only if an old or new egress rule holds some outside point.
+        sides = [p for p in (previous, compiled) if p is not None and p.rules(EGRESS)]
+        if self.edges and any(r.edges.any() for p in sides for r in p.egress):
+            egress_subjects = np.zeros(n, dtype=bool)
+            for p in sides:
+                egress_subjects |= p.selected
+            self._recompute_outside(np.flatnonzero(egress_subjects))
+        flat = np.unique(np.concatenate(pairs)) if pairs else np.zeros(0, dtype=np.int64)
+        src, dst = flat // n, flat % n
+        before_cells = self.reach[src, dst]  # fancy indexing: a copy
+        egress, ingress = self._rows[EGRESS].table, self._rows[INGRESS].table
+        after_cells = (
+            egress[self.profile[EGRESS][src], dst] & ingress[self.profile[INGRESS][dst], src]
+        )
+        self.reach[src, dst] = after_cells
+        moved = (before_cells != after_cells).any(axis=-1)
+        src, dst = src[moved], dst[moved]
+        before_cells, after_cells = before_cells[moved], after_cells[moved]
+        w = self.index.weights
+        pod_pairs = w[src] * (w[dst] - (src == dst))
+        gained = (after_cells & ~before_cells).any(axis=-1)
+        lost = (before_cells & ~after_cells).any(axis=-1)
+        return Update(
+            full_recompute=False,
+            rows=tuple(sorted(changed_rows[EGRESS])),
+            columns=tuple(sorted(changed_rows[INGRESS])),
+            cells=np.stack([src, dst], axis=1) if len(src) else _NO_CELLS,
+            before=before_cells,
+            after=after_cells,
+            pod_pairs_gaining=int(pod_pairs[gained].sum()),
+            pod_pairs_losing=int(pod_pairs[lost].sum()),
+            _decode=self._decode,
+        )
+
+    def _patch_tier(
+        self, direction: str, previous: _Admin | None, compiled: _Admin | None
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Move the subjects of ``previous``/``compiled`` (one tier) to their new
+        profiles; returns ``(classes, peer columns)`` whose rows changed there.
+
+        Classes sharing a profile key and membership share the new key, which
+        is derived from the old one by replacing the policy's serial. The new
+        row equals the old one except where the edited tier's rows differ
+        (and the tiers before it leave the atoms undecided); there it is
+        recomposed: an admin-tier atom the new tier leaves undecided takes the
+        NetworkPolicy and baseline tiers' verdict, a baseline atom takes the
+        default allow.
+        """
+        sides = [p for p in (previous, compiled) if p is not None and p.rules(direction)]
+        if not sides:
+            return []
+        tier = sides[0].policy.tier
+        position = 1 if tier == ADMIN_TIER else 2
+        selected = np.zeros(self.index.size, dtype=bool)
+        for p in sides:
+            selected |= p.selected
+        classes = np.flatnonzero(selected)
+        if not len(classes):
+            return []
+        in_old = (
+            previous.selected[classes]
+            if previous is not None and previous.rules(direction)
+            else np.zeros(len(classes), dtype=bool)
+        )
+        in_new = (
+            compiled.selected[classes]
+            if compiled is not None and compiled.rules(direction)
+            else np.zeros(len(classes), dtype=bool)
+        )
+        kids, pids = self._kid[direction], self.profile[direction]
+        codes = kids[classes] * 4 + in_old * 2 + in_new
+        uniq, inverse = np.unique(codes, return_inverse=True)
+        order = np.argsort(inverse, kind="stable")
+        bounds = np.searchsorted(inverse[order], np.arange(len(uniq) + 1))
+        rows = self._rows[direction]
+        # Outside the peers of the edited rules the tier answers as before.
+        reach = np.zeros(self.index.size, dtype=bool)
+        for p in sides:
+            for rule in p.rules(direction) or ():
+                reach |= rule.peers
+        peer_cols = np.flatnonzero(reach)
+
+        def policy_of(serial: int) -> _Policy | _Admin:
+            if previous is not None and serial == previous.serial:
+                return previous
+            return self._by_serial[serial]
+
+        def named_rules(serials) -> bool:
+            return direction == INGRESS and any(
+                r.named for s in serials for r in policy_of(s).ingress
+            )
+
+        resorted: dict[tuple, tuple[int, ...]] = {}
+        named_memo: dict[tuple, bool] = {}
+        verdicts: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+        def tier_at(cls: int, serials: tuple[int, ...], named) -> tuple[np.ndarray, np.ndarray]:
+            key = (serials, named)
+            hit = verdicts.get(key)
+            if hit is None:
+                hit = verdicts[key] = self._admin_tier_at(
+                    direction, cls, [policy_of(s) for s in serials], peer_cols
+                )
+            return hit
+
+        # Per group: what the edit does, grouped by the tier rows involved.
+        by_signature: dict[tuple | None, list[tuple[int, tuple, np.ndarray]]] = {}
+        out: list[tuple[np.ndarray, np.ndarray]] = []
+        for g, code in enumerate(uniq.tolist()):
+            members = classes[order[bounds[g] : bounds[g + 1]]]
+            old_key = self._keys[direction][code >> 2]
+            parts = list(old_key) if old_key else [(), (), (), ()]
+            old_tier = tuple(parts[position])
+            new_tier = resorted.get((old_tier, code & 3))
+            if new_tier is None:
+                serials = [s for s in old_tier if not (code & 2 and s == previous.serial)]
+                if code & 1:
+                    serials.append(compiled.serial)
+                new_tier = resorted[(old_tier, code & 3)] = tuple(
+                    sorted(
+                        serials,
+                        key=lambda s: (policy_of(s).policy.priority, policy_of(s).policy.key),
+                    )
+                )
+            parts[position] = new_tier
+            subgroups = [(members, parts[3])]
+            if direction == INGRESS:
+                needs = named_memo.get((parts[0], parts[1], parts[2]))
+                if needs is None:
+                    needs = named_memo[(parts[0], parts[1], parts[2])] = any(
+                        r.named for s in parts[0] for r in self._by_serial[s].ingress or ()
+                    ) or named_rules((*parts[1], *parts[2]))
+                if not needs:
+                    subgroups = [(members, ())]
+                elif not parts[3]:
+                    # The edit makes the classes' port names matter: split them by those.
+                    split: dict[tuple, list[int]] = {}
+                    for cls in members.tolist():
+                        split.setdefault(self.index.classes[cls].named_ports, []).append(cls)
+                    subgroups = [(np.array(m, dtype=np.int64), nm) for nm, m in split.items()]
+            isolated = tier == BASELINE_TIER and parts[0] != ()
+            above = parts[1] if tier == BASELINE_TIER else ()
+            for subset, named in subgroups:
+                key_parts = (*parts[:3], named)
+                new_key = key_parts if any(parts[:3]) else ()
+                if isolated or old_tier == new_tier or not len(peer_cols):
+                    signature = None  # nothing this tier says can reach the row
+                else:
+                    rep = int(subset[0])
+                    tier_named = (
+                        self.index.classes[rep].named_ports
+                        if named_rules((*old_tier, *new_tier, *above))
+                        else None
+                    )
+                    signature = (old_tier, new_tier, tier_named, above)
+                by_signature.setdefault(signature, []).append((int(subset[0]), new_key, subset))
+
+        for signature, groups in by_signature.items():
+            old_pids = np.array([pids[int(m[0])] for _, _, m in groups], dtype=np.int64)
+            cols = np.zeros(0, np.int64)
+            if signature is not None:
+                old_tier, new_tier, tier_named, above = signature
+                rep = groups[0][0]
+                a_allow, a_dec = tier_at(rep, old_tier, tier_named)
+                b_allow, b_dec = tier_at(rep, new_tier, tier_named)
+                eff = (a_allow ^ b_allow) | (a_dec ^ b_dec)  # (peers, W)
+                if above:
+                    eff &= ~tier_at(rep, above, tier_named)[1]
+                hit = eff.any(axis=-1)
+                cols, eff = peer_cols[hit], eff[hit]
+                allow, decided = b_allow[hit], b_dec[hit]
+            if len(cols):
+                old_vals = rows.table[old_pids[:, None], cols[None, :]]  # (groups, cols, W)
+                # Baseline atoms left undecided fall to the default allow.
+                new_vals = (old_vals & ~eff) | (eff & (allow | ~decided))
+                if tier == ADMIN_TIER and (eff & ~decided).any():
+                    # Atoms the admin tier no longer decides: the tiers below answer.
+                    for k, (grp_rep, key, _) in enumerate(groups):
+                        lower = self._below_admin(direction, grp_rep, key, policy_of)[cols]
+                        new_vals[k] = (old_vals[k] & ~eff) | (eff & (allow | (~decided & lower)))
+                moved = (new_vals != old_vals).any(axis=-1)  # (groups, cols)
+            else:
+                moved = np.zeros((len(groups), 0), dtype=bool)
+            any_moved = moved.any(axis=1).tolist()  # one reduction for every group
+            for k, (_, key, members) in enumerate(groups):
+                old_pid = int(old_pids[k])
+                kid = self._key_id(direction, key)
+                changed = any_moved[k]
+                if not key:
+                    pid = 0
+                elif not changed:
+                    pid = rows.ids.setdefault(key, old_pid)
+                else:
+                    pid = rows.ids.get(key)
+                    if pid is None:
+                        row = rows.table[old_pid].copy()
+                        row[cols] = new_vals[k]
+                        pid = rows.add(key, row, pids)
+                if pid != old_pid:
+                    pids[members] = pid  # now, so a later reclaim sees the slot in use
+                if len(members) == 1:
+                    kids[members[0]] = kid
+                else:
+                    kids[members] = kid
+                if changed:
+                    out.append((members, cols[moved[k]]))
+        return out
+
+    def _admin_tier_at(
+        self, direction: str, cls: int, policies: list[_Admin], cols: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_admin_tier` on the peer classes ``cols`` only: ``(allow, decided)``."""
+        shape = (len(cols), self.codec.words)
+        undecided = np.broadcast_to(self._full, shape).copy()
+        allow = np.zeros(shape, self.codec.dtype)
+        decided = np.zeros(shape, self.codec.dtype)
+        for policy in policies:
+            for rule in policy.rules(direction) or ():
+                if direction == EGRESS:
+                    ports = np.broadcast_to(self.codec.encode(rule.numeric), shape)
+                    for name in rule.named:
+                        ports = ports | self._named_any_row(name)[cols]
+                else:
+                    mask = rule.numeric
+                    for name in rule.named:
+                        for pname, proto, port in self.index.classes[cls].named_ports:
+                            if pname == name:
+                                mask |= self.atoms.point(proto, port)
+                    ports = np.broadcast_to(self.codec.encode(mask), shape)
+                hit = undecided & ports
+                hit[~rule.peers[cols]] = 0
+                if rule.action == ACCEPT:
+                    allow |= hit
+                    decided |= hit
+                elif rule.action == DENY:
+                    decided |= hit
+                undecided &= ~hit
+        return allow, decided
+
+    def _below_admin(self, direction, cls, key, policy_of) -> np.ndarray:
+        """What the NetworkPolicy and baseline tiers (then the default) give ``key``'s row."""
+        serials, _, baselines, _ = key if key else ((), (), (), ())
+        tiers = (
+            self._network_policy_tier(direction, cls, serials),
+            self._admin_tier(direction, cls, [policy_of(s) for s in baselines]),
+        )
+        return compose_tiers(tiers, self.full_row)
 
     def _delta(self, rows, cols, before_rows, before_cols) -> Update:
         n = self.index.size
@@ -866,21 +1279,67 @@ class ClassMatrix:
         cluster = self.cluster.with_policies(tuple(policies.values())).with_admin_policies(
             tuple(admins.values())
         )
-        fresh = analyze(cluster, self.semantics)
+        fresh = analyze(cluster, self.semantics, self.edges)
         self.__dict__.update(fresh.__dict__)
         return Update(full_recompute=True, reason=reason)
 
 
-def analyze(cluster: Cluster, semantics: Semantics = DEFAULT_SEMANTICS) -> ClassMatrix:
-    """The class matrix of ``cluster``, its NetworkPolicies and its admin policies."""
+def analyze(
+    cluster: Cluster, semantics: Semantics = DEFAULT_SEMANTICS, edges: Sequence[str] = ()
+) -> ClassMatrix:
+    """The class matrix of ``cluster``, its NetworkPolicies and its admin policies;
+    with ``edges`` (addresses outside the cluster, e.g. :func:`edge_points`) also
+    what every class may open to each of them."""
     vocabulary = Vocabulary.of(cluster.policies, semantics, cluster.admin_policies)
     index = ClassIndex(cluster, vocabulary)
     generators = _port_ranges(cluster.policies) + _admin_port_ranges(cluster.admin_policies)
     for cl in index.classes:
         generators.extend(PortRange(proto, port, port) for _, proto, port in cl.named_ports)
-    matrix = ClassMatrix(cluster, index, PortAtoms(generators), semantics)
+    matrix = ClassMatrix(cluster, index, PortAtoms(generators), semantics, edges)
     matrix._load(cluster.policies)
     for admin in cluster.admin_policies:
         matrix._add_admin(matrix._compile_admin(admin, checked=True))
     matrix._compute_all()
     return matrix
+
+
+def edge_points(cluster: Cluster) -> tuple[str, ...]:
+    """One address per region of outside address space the policies tell apart.
+
+    The CIDRs of every ipBlock (with its excepts) and every admin ``networks``
+    cut each IP version's space into intervals no policy splits; an interval's
+    first address that is no pod's stands for all of it (intervals holding
+    only pod addresses are left out). Egress to these points is egress to
+    every outside address, region by region.
+    """
+    cuts: dict[int, set[int]] = {}
+    for policy in cluster.policies:
+        for direction in policy.effective_types:
+            for rule in policy.rules(direction):
+                for peer in rule.peers or ():
+                    if peer.ip_block is not None:
+                        for cidr in (peer.ip_block.cidr, *peer.ip_block.excepts):
+                            _cut(cuts, cidr)
+    for admin in cluster.admin_policies:
+        for rule in admin.egress:
+            for peer in rule.peers:
+                for cidr in peer.networks or ():
+                    _cut(cuts, cidr)
+    cuts.setdefault(4, set())
+    pods = {ipaddress.ip_address(p.ip) for p in cluster.pods if p.ip}
+    out: list[str] = []
+    for version, points in sorted(cuts.items()):
+        top = 1 << (32 if version == 4 else 128)
+        bounds = sorted({0, *points, top})
+        make = ipaddress.IPv4Address if version == 4 else ipaddress.IPv6Address
+        for lo, hi in zip(bounds, bounds[1:], strict=False):
+            for candidate in range(lo, min(hi, lo + 64)):
+                if make(candidate) not in pods:
+                    out.append(str(make(candidate)))
+                    break
+    return tuple(out)
+
+
+def _cut(cuts: dict[int, set[int]], cidr: str) -> None:
+    net = ipaddress.ip_network(cidr, strict=False)
+    cuts.setdefault(net.version, set()).update((int(net[0]), int(net[-1]) + 1))

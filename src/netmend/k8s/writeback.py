@@ -23,6 +23,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from netmend.k8s.errors import K8sError
+from netmend.k8s.model import ADMIN_KINDS
 
 _KEY_LINE = re.compile(r"^(?P<indent> *)[^\s#-][^:]*:\s*(#.*)?$")
 _DASH_LINE = re.compile(r"^(?P<indent> *)- ")
@@ -153,6 +154,18 @@ def policy_documents(file: PolicyFile) -> Iterable[tuple[str, tuple, Any]]:
             if isinstance(obj, dict) and obj.get("kind") == "NetworkPolicy":
                 meta = obj.get("metadata") or {}
                 yield f"{meta.get('namespace') or 'default'}/{meta.get('name')}", prefix, obj
+
+
+def admin_documents(file: PolicyFile) -> Iterable[tuple[str, tuple, Any]]:
+    """``(Kind/name, path prefix, object)`` of every admin-tier policy in the file
+    (ClusterNetworkPolicy, AdminNetworkPolicy, BaselineAdminNetworkPolicy)."""
+    for number, doc in enumerate(file.documents):
+        items = [((number,), doc)]
+        if isinstance(doc, dict) and doc.get("kind") == "List":
+            items = [((number, "items", i), item) for i, item in enumerate(doc.get("items") or [])]
+        for prefix, obj in items:
+            if isinstance(obj, dict) and obj.get("kind") in ADMIN_KINDS:
+                yield f"{obj.get('kind')}/{(obj.get('metadata') or {}).get('name')}", prefix, obj
 
 
 def _tokens(pointer: str) -> list[str]:

@@ -144,7 +144,7 @@ def admin_flip(cluster: Cluster, explanation: TargetExplanation, *, dns: bool) -
         return {"found": False, "tier": match.tier, "policy": policy_key,
                 "reason": f"{reason}; an exception rule before it was tried: {why}"}
     return {"found": True, "tier": match.tier, "policy": policy_key, "reason": reason, "diff": diff, "after": after,
-            "rule": new_rule}
+            "rule": new_rule, "field": field, "index": index}
 
 
 
@@ -173,3 +173,27 @@ def tier_blockers(cluster: Cluster, stated, *, dns: bool = True) -> tuple[dict, 
                 continue
             out.append({"probe": (source, target), "reason": f"{source} -> {target}: {flip['reason']}", "admin": flip})
     return tuple(out)
+
+
+def admin_no_plan(cluster: Cluster, stated, *, dns: bool = True) -> str | None:
+    """Why no NetworkPolicy plan can reach ``stated`` because an admin-tier rule
+    decides some of its probes first (``None`` when none does), naming the rule
+    and, where one was verified, the exception the admin policy would need."""
+    if not cluster.admin_policies:
+        return None
+    blockers = tier_blockers(cluster, stated, dns=dns)
+    if not blockers:
+        return None
+    parts = []
+    for blocker in blockers:
+        flip = blocker["admin"]
+        fix = (
+            f"; an exception rule {flip['rule']['name']!r} ({flip['rule']['action']}) before it in "
+            f"{flip['policy']} is verified to flip it and move no other probe"
+            if flip.get("found")
+            else ""
+        )
+        parts.append(blocker["reason"] + fix)
+    return (
+        "an admin-tier rule decides first, so no NetworkPolicy edit can change it: " + "; ".join(parts)
+    )

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 import yaml
 
 from netmend.k8s.probe import Matrix, Prober
+from netmend.repair.admin import admin_no_plan
 from netmend.repair.emit import patch_argv, shell_line
+from netmend.repair.errors import NoPlan
 from netmend.repair.intent import Intent, intent_from_stated, probe_universe, with_probes
 from netmend.repair.observe import Observation
 from netmend.repair.planner import Plan, PolicyPatch, plan_repair
@@ -57,8 +59,12 @@ def propose(
     Raises
     ------
     NoPlan, IntentError
-        As :func:`~netmend.repair.planner.plan_repair` and the intent do.
+        As :func:`~netmend.repair.planner.plan_repair` and the intent do; NoPlan
+        also when an admin-tier rule decides a stated probe (it names the rule).
     """
+    blocked = admin_no_plan(obs.cluster, stated, dns=dns)
+    if blocked:
+        raise NoPlan(blocked)
     intent = intent_for(obs, stated, dns)
     plan = plan_repair(obs.cluster, obs.policies, intent, dns=dns, editable_namespaces=namespaces)
     return RepairProposal(plan, intent, tuple(kubectl_args))

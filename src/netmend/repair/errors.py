@@ -11,6 +11,14 @@ class IntentError(RepairError, ValueError):
     """An intent (file or feedback) is malformed or names unknown probes."""
 
 
+class IntentContradictionError(IntentError):
+    """Two statements of one intent want opposite values for the same probe."""
+
+    def __init__(self, message: str, first: str, second: str):
+        self.first, self.second = first, second
+        super().__init__(message)
+
+
 class ModelContradiction(RepairError):
     """The model's computed verdict disagrees with an observed one.
 

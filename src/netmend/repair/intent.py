@@ -17,7 +17,7 @@ from typing import Any
 from netmend.k8s.model import Cluster, LabelSelector
 from netmend.k8s.probe import ARROW, Matrix, Mismatch
 from netmend.k8s.semantics import Simulator
-from netmend.repair.errors import IntentError, ModelContradiction
+from netmend.repair.errors import IntentContradictionError, IntentError, ModelContradiction
 
 # Namespaces whose pods are infrastructure, never probe sources or targets.
 SYSTEM_NAMESPACES = ("kube-system",)
@@ -168,11 +168,22 @@ def parse_intent(data: Any, source: str = "intent") -> Matrix:
     {'web': {'db:5432': True, 'cache:6379': False}}
     """
     cells: dict[str, dict[str, bool]] = {}
+    stated_at: dict[tuple[str, str], str] = {}
 
     def put(src: Any, tgt: Any, value: Any, where: str) -> None:
         if not isinstance(src, str) or not isinstance(tgt, str) or not isinstance(value, bool):
             raise IntentError(f"{source}: {where}: expected source, target strings and a true/false value")
-        cells.setdefault(src, {})[tgt] = value
+        row = cells.setdefault(src, {})
+        if tgt in row and row[tgt] != value:
+            first = stated_at[(src, tgt)]
+            raise IntentContradictionError(
+                f"{source}: {first} and {where} contradict: {src} {ARROW} {tgt} is stated both "
+                f"{'allowed' if row[tgt] else 'denied'} and {'allowed' if value else 'denied'}",
+                first,
+                where,
+            )
+        row[tgt] = value
+        stated_at.setdefault((src, tgt), where)
 
     if isinstance(data, Mapping) and set(data) <= {"allow", "deny"} and data:
         for key, value in (("allow", True), ("deny", False)):

@@ -18,6 +18,15 @@ from netmend.repair.errors import ObservationError
 from netmend.repair.observe import Observation, observation_from_objects
 
 READ_KINDS = "namespaces,pods,services,networkpolicies"
+# The admin-tier kinds, as kubectl names their resources. Each is read on its own:
+# a cluster without a kind's CRD refuses the whole command that names it.
+ADMIN_RESOURCES = (
+    "clusternetworkpolicies.policy.networking.k8s.io",
+    "adminnetworkpolicies.policy.networking.k8s.io",
+    "baselineadminnetworkpolicies.policy.networking.k8s.io",
+)
+# What kubectl says when the API server has no such resource (its CRD is not installed).
+_ABSENT = ("the server doesn't have a resource type", "no matches for kind")
 
 
 class Outcome(Protocol):
@@ -68,8 +77,40 @@ def kubectl_args(kubeconfig: str | None, context: str | None) -> tuple[str, ...]
     return tuple(out)
 
 
-def read_state(run: Runner, args: Sequence[str] = ()) -> Observation:
-    """Namespaces, pods, services and policies of every namespace, as one model.
+def read_admin_objects(run: Runner, args: Sequence[str] = ()) -> list[dict]:
+    """The admin-tier policy objects of the cluster, kind by kind, as stored.
+
+    A kind whose CRD the cluster lacks has no objects: that is not an error.
+
+    Raises
+    ------
+    ObservationError
+        When kubectl fails otherwise, or prints something that is not a List.
+    """
+    out: list[dict] = []
+    for resource in ADMIN_RESOURCES:
+        result = run(["kubectl", *args, "get", resource, "-o", "json"])
+        if result.code != 0:
+            if any(marker in result.stderr for marker in _ABSENT):
+                continue
+            raise ObservationError(
+                f"kubectl get {resource} failed (exit {result.code}): {result.stderr.strip()}"
+            )
+        try:
+            data = json.loads(result.stdout)
+        except json.JSONDecodeError as exc:
+            raise ObservationError(f"kubectl get {resource} printed no JSON: {exc}") from None
+        items = data.get("items") if isinstance(data, dict) and data.get("kind") == "List" else None
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise ObservationError(f"kubectl get {resource} printed no List of objects")
+        out.extend(items)
+    return out
+
+
+def read_state(run: Runner, args: Sequence[str] = (), *, admin: bool = True) -> Observation:
+    """Namespaces, pods, services and policies of every namespace, as one model;
+    with ``admin`` also the admin-tier policies (ClusterNetworkPolicy,
+    AdminNetworkPolicy, BaselineAdminNetworkPolicy) where their CRDs exist.
 
     Raises
     ------
@@ -86,6 +127,8 @@ def read_state(run: Runner, args: Sequence[str] = ()) -> Observation:
     items = data.get("items") if isinstance(data, dict) and data.get("kind") == "List" else [data]
     if not isinstance(items, list):
         raise ObservationError("kubectl get printed a List without items")
+    if admin:
+        items = [*items, *read_admin_objects(run, args)]
     return observation_from_objects(items)
 
 

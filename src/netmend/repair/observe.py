@@ -46,11 +46,21 @@ READ_COMMAND = f"kubectl get {KINDS} -A -o jsonpath='{TEMPLATE}'"
 # Fallbacks, plainer each, for a kubectl that refuses the compact read:
 # whole objects as JSON in every namespace, then the default namespace only.
 READ_JSON = f"kubectl get {KINDS} -A -o json"
+# The same, then each admin-tier kind on its own (a cluster lacking a kind's CRD only
+# says so on stderr, and refuses a command naming it beside other kinds).
+ADMIN_KINDS_READ = (
+    "clusternetworkpolicies.policy.networking.k8s.io",
+    "adminnetworkpolicies.policy.networking.k8s.io",
+    "baselineadminnetworkpolicies.policy.networking.k8s.io",
+)
+READ_JSON_ADMIN = "; ".join([READ_JSON, *(f"kubectl get {kind} -o json" for kind in ADMIN_KINDS_READ)])
+# What kubectl prints (on stderr, which a harness may show with stdout) for a kind with no CRD.
+_ABSENT_KIND = re.compile(r"^error: the server doesn't have a resource type .*$", re.MULTILINE)
 READ_DEFAULT_JSON = "kubectl get pods,services,networkpolicies -o json"
 # The last resort reads policies only; the workloads then come from the
 # caller's model of the application (see ``workloads`` below).
 READ_POLICIES = "kubectl get networkpolicy -n default -o json"
-READS: tuple[str, ...] = (READ_COMMAND, READ_JSON, READ_DEFAULT_JSON, READ_POLICIES)
+READS: tuple[str, ...] = (READ_COMMAND, READ_JSON, READ_JSON_ADMIN, READ_DEFAULT_JSON, READ_POLICIES)
 _NAMESPACE = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _NAMESPACED_READS = (
     re.compile(rf"kubectl get pods,services,networkpolicies -n {_NAMESPACE} -o json"),
@@ -59,19 +69,19 @@ _NAMESPACED_READS = (
 
 
 def reads_for(namespaces: Iterable[str] = ()) -> tuple[str, ...]:
-    """Every read, in the order a participant tries them: the two cluster-wide
-    ones, then per namespace (those the mismatches name, in order, and
+    """Every read, in the order a participant tries them: the cluster-wide ones
+    (the last also reads the admin-tier kinds), then per namespace (those the mismatches name, in order, and
     ``default``) its workloads and policies, then its policies only.
 
     Examples
     --------
-    >>> reads_for(["payments"])[2:]
+    >>> reads_for(["payments"])[3:]
     ('kubectl get pods,services,networkpolicies -n payments -o json', 'kubectl get pods,services,networkpolicies -o json', 'kubectl get networkpolicy -n payments -o json', 'kubectl get networkpolicy -n default -o json')
     """
     names = [n for n in dict.fromkeys([*namespaces, "default"]) if re.fullmatch(_NAMESPACE, n)]
     whole = [READ_DEFAULT_JSON if n == "default" else f"kubectl get pods,services,networkpolicies -n {n} -o json" for n in names]
     policies = [f"kubectl get networkpolicy -n {n} -o json" for n in names]
-    return (READ_COMMAND, READ_JSON, *whole, *policies)
+    return (READ_COMMAND, READ_JSON, READ_JSON_ADMIN, *whole, *policies)
 
 
 def is_read(command: str) -> bool:
@@ -203,6 +213,8 @@ def parse_read(command: str, output: str, workloads: Cluster | None = None) -> O
     """The observation printed by one of the reads of :func:`reads_for` (``workloads``: as below)."""
     if command == READ_COMMAND:
         return parse_observation(output, workloads)
+    if command == READ_JSON_ADMIN:
+        output = _ABSENT_KIND.sub("", output)
     items: list = []
     for doc in _json_sequence(output, "read output"):
         if isinstance(doc, dict) and doc.get("kind") == "List":

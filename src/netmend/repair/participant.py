@@ -29,9 +29,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from netmend.k8s.errors import MismatchParseError
+from netmend.k8s.errors import K8sError, MismatchParseError
 from netmend.k8s.model import Cluster
-from netmend.k8s.probe import Mismatch, Prober, parse_mismatches
+from netmend.k8s.probe import Matrix, Mismatch, Prober, parse_mismatches
+from netmend.repair.admin import admin_no_plan
 from netmend.repair.clients import (
     TaskClients,
     description_of,
@@ -126,17 +127,24 @@ def plan_from_feedback(
         except ModelContradiction as exc:
             first = first or exc
             continue
-        plan = plan_repair(
-            obs.cluster, obs.policies, intent, dns=dns, prober=prober,
-            externals=externals, networks=clients.networks, partial=True, effort=effort, port_ranges=port_ranges,
-            ranges=tuple(n for c in clients.found if c.address is None for n in c.networks),
-        )
+        try:
+            plan = plan_repair(
+                obs.cluster, obs.policies, intent, dns=dns, prober=prober,
+                externals=externals, networks=clients.networks, partial=True, effort=effort, port_ranges=port_ranges,
+                ranges=tuple(n for c in clients.found if c.address is None for n in c.networks),
+            )
+        except NoPlan as exc:  # say when an admin rule decides
+            blocked = _admin_reason(obs, mismatches, dns)
+            raise (NoPlan(f"{exc.reason}; {blocked}") if blocked else exc) from None
         if outside.externals and plan.patches:
             after = dict(obs.policies) | {f"{p.namespace}/{p.name}": p.after for p in plan.patches}
             moved = outside_moves(obs.cluster, obs.policies, after, clients, mismatches, dns=dns)
             if moved:
                 shown = "; ".join(f"{s} -> {t}" for s, t, _ in moved[:3])
                 raise NoPlan(f"the plan would move what an outside address reaches ({shown})")
+        blocked = _admin_reason(obs, plan.unresolved, dns) if plan.unresolved else None
+        if blocked:
+            plan = replace(plan, reason=f"{plan.reason} {blocked}".strip())
         if alone:
             why = "no address for its source can be read from the task text; left alone"
             plan = replace(
@@ -145,6 +153,19 @@ def plan_from_feedback(
         return plan
     assert first is not None
     raise first
+
+
+def _admin_reason(obs: Observation, mismatches, dns: bool) -> str | None:
+    """Why an admin-tier rule keeps these probes from any NetworkPolicy edit (or None)."""
+    if not obs.cluster.admin_policies:
+        return None
+    rows: dict[str, dict[str, bool]] = {}
+    for m in mismatches:
+        rows.setdefault(m.source, {})[m.target] = m.expected
+    try:
+        return admin_no_plan(obs.cluster, Matrix.from_dict(rows), dns=dns)
+    except (K8sError, ValueError):  # a probe the explainer cannot name (an outside client)
+        return None
 
 
 def implied(prober: Prober, mismatches: tuple[Mismatch, ...]) -> tuple[Mismatch, ...]:
