@@ -74,6 +74,21 @@ def test_numbers_and_units() -> None:
     assert values == [5, 2_500_000_000, 100_000_000, 1000]
 
 
+@pytest.mark.parametrize(("text", "bps"), [
+    ("40 GB/s", 320_000_000_000), ("40GB/s", 320_000_000_000), ("5 MBps", 40_000_000),
+    ("1.5 TB/s", 12_000_000_000_000), ("2 gigabytes per second", 16_000_000_000),
+    ("40 Gb/s", 40_000_000_000), ("40 gb/s", 40_000_000_000), ("40 GBit/s", 40_000_000_000),
+])
+def test_a_capital_b_is_a_byte(text: str, bps: int) -> None:
+    assert parse(f"set the capacity of p1.x to {text}").steps[0].value == bps
+
+
+@pytest.mark.parametrize("text", ["40 GB", "40GB", "3 MiB", "2 gigabytes", "1 KiB/s"])
+def test_a_byte_size_is_not_a_capacity(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(f"set the capacity of p1.x to {text}")
+
+
 def test_tokenizer_rejects_control_characters() -> None:
     with pytest.raises(QueryError):
         tokenize("remove ju1\x00")

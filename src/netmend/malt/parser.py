@@ -105,6 +105,12 @@ _ATTACHED_UNITS = frozenset(f"{p}{u}" for p in ("", "k", "m", "g", "t")
                             for u in ("bps", "b/s", "bit/s", "bits/s", "bit", "bits", "be", "ige",
                                       "ig")) | frozenset("kmgt")
 _NAME_MARK = re.compile(r"[0-9._]")
+# A capital B is a byte: "GB/s", "MBps" are byte rates (read as "gigabytes per second"), "GB",
+# "MiB" byte sizes. Lower-case "gb/s" stays the bit rate people usually mean by it.
+_BYTE_RATE = re.compile(r"([kKMGT]?)B(?:/s|/sec|ps)")
+_BYTE_SIZE = re.compile(r"[kKMGT]i?B|[kKMGT]iB(?:/s|/sec|ps)")
+_BYTE_WORDS = {"": "bytes", "k": "kilobytes", "K": "kilobytes", "M": "megabytes", "G": "gigabytes",
+               "T": "terabytes"}
 _NEW_NAME_KIND = re.compile(r"new_(EK_[A-Z_]+?)_\d+$")
 _SENTENCE_ENDS = frozenset({".", ";", "?", "!"})
 _COMMAS = frozenset({",", ":", "(", ")", "-", "--"})
@@ -151,6 +157,8 @@ def tokenize(text: str) -> list[Token]:
     # worst), so only white space is skipped.
     for raw in _TOKEN_STRINGS.findall(text):
         first = raw[0]
+        if "B" in raw and _byte_unit(raw, tokens, text):
+            continue
         if first.isalpha() or first == "_":  # words and names: the common case
             token = _classify_word(raw)
             if "-" in raw and token.kind == "WORD" and token.text not in _VOCABULARY:
@@ -179,6 +187,8 @@ def tokenize(text: str) -> list[Token]:
         elif first.isdigit() or first in "+-":
             number = _NUMBER_PARTS.match(raw)
             rest = number.group(2) if number else raw
+            if number is not None and rest and "B" in rest and _byte_unit(rest, tokens, text, number.group(1)):
+                continue
             if number is None or (rest and rest.lower() not in _ATTACHED_UNITS):
                 append(_classify_word(raw))  # a name that starts with a digit: 10.0.0.1, 2nd
             else:
@@ -196,6 +206,24 @@ def tokenize(text: str) -> list[Token]:
 
 
 _ARROWS = frozenset({"->", "=>", "→"})
+
+
+def _byte_unit(raw: str, tokens: list[Token], text: str, number: str | None = None) -> bool:
+    """Append a byte unit's tokens ("40GB/s" -> 40 gigabytes per second); False if ``raw`` is none.
+
+    A byte size ("40 GB") is not a capacity: refused, not read as bits.
+    """
+    rate = _BYTE_RATE.fullmatch(raw)
+    if rate is None:
+        if _BYTE_SIZE.fullmatch(raw):
+            raise UnknownRequest(
+                f"{raw!r} is an amount of data, not a rate",
+                expected="a capacity in bits or bytes per second, such as 40 Gbps or 5 GB/s", text=text)
+        return False
+    if number is not None:
+        tokens.append(Token("NUM", number, _decimal_number(number)))
+    tokens.extend(Token("WORD", word) for word in f"{_BYTE_WORDS[rate.group(1)]} per second".split())
+    return True
 
 
 def _hyphenated(token: Token) -> list[Token]:

@@ -462,6 +462,13 @@ for _prefix, _multiplier in (("", 1), ("k", 10**3), ("m", 10**6), ("g", 10**9), 
         for _per in (" per second", " per sec", "/sec", " a second", " each second", " /s",
                      " / s", " /sec"):
             _unit(_multiplier, _base + _per)
+# Byte rates, eight bits a byte: "40 gigabytes per second" is 320 Gbps. The short forms with a
+# capital B ("40 GB/s", "5 MBps") are read as these words by the tokenizer; a byte count with no
+# "per second" ("40 GB", "gigabytes") is a size, not a rate, and stays unknown (refused).
+for _long, _multiplier in (("", 1), ("kilo", 10**3), ("mega", 10**6), ("giga", 10**9), ("tera", 10**12)):
+    for _base in (f"{_long}byte", f"{_long}bytes"):
+        for _per in (" per second", " per sec", " a second", " each second", "/s", " /s", "/sec"):
+            _unit(8 * _multiplier, _base + _per)
 # Scale words after a number: "40 billion bps", "40 thousand Mbps".
 SCALES: dict[str, int] = {"thousand": 10**3, "million": 10**6, "billion": 10**9,
                           "trillion": 10**12}
