@@ -58,15 +58,18 @@ def nca_executable(root: str | Path = ".") -> Path | None:
 
 
 def nca_readable(cluster: Cluster) -> Cluster:
-    """The same cluster with each ``Exists`` of an AND peer's podSelector written as
-    ``In`` over the values the cluster's pods carry for that key: the same pods
-    match, and NCA 2.1.0 admits nothing through ``Exists`` there (a known deviation)."""
+    """The same cluster as IBM NCA 2.1.0 reads it the way Kubernetes does (its deviations:
+    tests/k8s/data/nca_deviations/): each ``Exists`` / ``DoesNotExist`` of an AND peer's
+    podSelector written as ``In`` / ``NotIn`` over the values the cluster's pods carry for
+    that key (the same pods match; NCA admits nothing through either there), and without
+    the rules of a type the policy's policyTypes does not list (they do nothing in
+    Kubernetes; NCA refuses such a policy)."""
 
     def rewrite(expr: Requirement) -> Requirement:
-        if expr.operator != "Exists":
+        if expr.operator not in ("Exists", "DoesNotExist"):
             return expr
         values = sorted({dict(p.labels)[expr.key] for p in cluster.pods if expr.key in dict(p.labels)})
-        return Requirement(expr.key, "In", tuple(values)) if values else expr
+        return Requirement(expr.key, "In" if expr.operator == "Exists" else "NotIn", tuple(values)) if values else expr
 
     def peer(p):
         if p.namespace_selector is None or p.pod_selector is None:
@@ -74,10 +77,14 @@ def nca_readable(cluster: Cluster) -> Cluster:
         sel = p.pod_selector
         return replace(p, pod_selector=replace(sel, match_expressions=tuple(rewrite(e) for e in sel.match_expressions)))
 
-    def rules(rs):
-        return None if rs is None else tuple(replace(r, peers=None if r.peers is None else tuple(peer(p) for p in r.peers)) for r in rs)
+    def rules(pol, direction, rs):
+        if rs is None or (pol.policy_types and direction not in pol.policy_types):
+            return None
+        return tuple(replace(r, peers=None if r.peers is None else tuple(peer(p) for p in r.peers)) for r in rs)
 
-    return cluster.with_policies(tuple(replace(p, ingress=rules(p.ingress), egress=rules(p.egress)) for p in cluster.policies))
+    return cluster.with_policies(tuple(
+        replace(p, ingress=rules(p, "Ingress", p.ingress), egress=rules(p, "Egress", p.egress)) for p in cluster.policies
+    ))
 
 
 def nca_intent(
