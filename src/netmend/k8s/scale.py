@@ -82,6 +82,18 @@ class TierRows:
     decided: np.ndarray
 
 
+def _fold(action, hit: np.ndarray, allow: np.ndarray, decided: np.ndarray, undecided: np.ndarray) -> None:
+    """Fold one admin rule's ``hit`` cells into a tier's arrays, in place: Accept allows and
+    decides them, Deny decides them, Pass leaves them to the tiers below; none of them is
+    matched by a later rule of the tier."""
+    if action == ACCEPT:
+        allow |= hit
+        decided |= hit
+    elif action == DENY:
+        decided |= hit
+    undecided &= ~hit
+
+
 def compose_tiers(tiers: Iterable[TierRows | None], full: np.ndarray) -> np.ndarray:
     """Fold tiers in evaluation order; what none decides is allowed (``full`` row)."""
     out = np.zeros_like(full)
@@ -486,12 +498,7 @@ class ClassMatrix:
                 # Outside points have no container ports: named ports match none of them.
                 hit = undecided & self.codec.encode(rule.numeric)
                 hit[~rule.edges] = 0
-                if rule.action == ACCEPT:
-                    allow |= hit
-                    decided |= hit
-                elif rule.action == DENY:
-                    decided |= hit
-                undecided &= ~hit
+                _fold(rule.action, hit, allow, decided, undecided)
         return TierRows(allow, decided)
 
     def _outside_row(self, key: tuple) -> np.ndarray:
@@ -533,6 +540,15 @@ class ClassMatrix:
         cls = int(self.index.class_of[src])
         return self.atoms.portset(self.codec.decode(self.outside[cls, edge]))
 
+    def _ingress_ports(self, cls: int, rule) -> int:
+        """The atoms an admin ingress rule's ports name on class ``cls``'s pods."""
+        mask = rule.numeric
+        for name in rule.named:
+            for pname, proto, port in self.index.classes[cls].named_ports:
+                if pname == name:
+                    mask |= self.atoms.point(proto, port)
+        return mask
+
     def _named_any_row(self, name: str) -> np.ndarray:
         """Per class, the atom ``name`` resolves to on its pods, whatever the protocol."""
         key = ("*", name)
@@ -571,20 +587,11 @@ class ClassMatrix:
                     for name in rule.named:
                         ports = ports | self._named_any_row(name)
                 else:
-                    mask = rule.numeric
-                    for name in rule.named:
-                        for pname, proto, port in self.index.classes[cls].named_ports:
-                            if pname == name:
-                                mask |= self.atoms.point(proto, port)
+                    mask = self._ingress_ports(cls, rule)
                     ports = np.broadcast_to(self.codec.encode(mask), allow.shape)
                 hit = undecided & ports
                 hit[~rule.peers] = 0
-                if rule.action == ACCEPT:
-                    allow |= hit
-                    decided |= hit
-                elif rule.action == DENY:
-                    decided |= hit
-                undecided &= ~hit
+                _fold(rule.action, hit, allow, decided, undecided)
         rows = TierRows(allow=allow, decided=decided)
         if len(self._tier_cache) >= _TIER_CACHE_LIMIT:
             self._tier_cache.clear()
@@ -1210,20 +1217,11 @@ class ClassMatrix:
                     for name in rule.named:
                         ports = ports | self._named_any_row(name)[cols]
                 else:
-                    mask = rule.numeric
-                    for name in rule.named:
-                        for pname, proto, port in self.index.classes[cls].named_ports:
-                            if pname == name:
-                                mask |= self.atoms.point(proto, port)
+                    mask = self._ingress_ports(cls, rule)
                     ports = np.broadcast_to(self.codec.encode(mask), shape)
                 hit = undecided & ports
                 hit[~rule.peers[cols]] = 0
-                if rule.action == ACCEPT:
-                    allow |= hit
-                    decided |= hit
-                elif rule.action == DENY:
-                    decided |= hit
-                undecided &= ~hit
+                _fold(rule.action, hit, allow, decided, undecided)
         return allow, decided
 
     def _below_admin(self, direction, cls, key, policy_of) -> np.ndarray:
