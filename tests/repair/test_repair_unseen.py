@@ -107,3 +107,15 @@ def test_restoring_a_lost_policy_type_keeps_what_its_new_rule_must_admit(setup, 
              ("default/cartservice", "ingress emptied")]
     result = _run(setup, monkeypatch, [(name, MUTATIONS[kind]) for name, kind in picks])
     assert (result.success, result.safe, result.iterations) == (True, True, 2)
+
+
+def test_three_faults_whose_repairs_share_policies_are_repaired_in_one_patch(setup, monkeypatch):
+    # checkoutservice's selector matches nothing and adservice's and redis-cart's ingress
+    # is emptied: candidate edits on the sources' own policies link all the changes into
+    # one component too large to search jointly; its parts, searched alone, compose.
+    picks = [("default/checkoutservice", "selector matches nothing"), ("default/adservice", "ingress emptied"),
+             ("default/redis-cart", "ingress emptied")]
+    result = _run(setup, monkeypatch, [(name, MUTATIONS[kind]) for name, kind in picks])
+    assert (result.success, result.safe, result.iterations) == (True, True, 2)
+    counts = [t.mismatches for t in result.turns]
+    assert counts[-1] == 0 and counts[0] > 0

@@ -78,6 +78,7 @@ KEEP_SLACK = 6  # weight the rules holding collateral may add
 MAX_KEPT = 12  # collateral probes the planner tries to hold with extra rules
 MAX_CHAINED = 3  # near-safe edit sets a two-step repair starts from
 MAX_CHAIN_DEPTH = 1  # a repair of a repair's side effects, not of its own
+MAX_STEPS = 3  # partial plans a plan continues on the objects they leave
 RANK_SLACK = 1  # verified sets up to this much heavier than the lightest are compared with it
 RANK_SIMS = 10  # re-simulations spent looking for them
 RANK_MAX = 8  # verified sets compared at most
@@ -1370,6 +1371,33 @@ def _components(cands: Sequence[_Candidate], reqs: Sequence[tuple[int, str]], co
     return sorted((frozenset(g) for g in groups.values()), key=min)
 
 
+def _split(changes: Sequence[Mismatch], component: frozenset[int]) -> list[frozenset[int]]:
+    """A component whose joint search failed, cut into the changes of one target
+    (one source when they share their target), largest first; none when it cannot be cut."""
+    for part in (lambda c: c.target, lambda c: c.source):
+        groups: dict[str, set[int]] = {}
+        for i in sorted(component):
+            groups.setdefault(part(changes[i]), set()).add(i)
+        if len(groups) > 1:
+            return sorted((frozenset(g) for g in groups.values()), key=lambda g: (-len(g), min(g)))
+    return []
+
+
+def _merge(first: Plan, second: Plan) -> Plan:
+    """``second`` (planned on the objects ``first`` leaves) after ``first``, as one plan:
+    a policy both touch gets both op lists in turn (the second's guards test the first's result)."""
+    patches = {f"{p.namespace}/{p.name}": p for p in first.patches}
+    for p in second.patches:
+        key = f"{p.namespace}/{p.name}"
+        if key in patches:
+            p = replace(p, ops=(*patches[key].ops, *p.ops), before=patches[key].before)
+        patches[key] = p
+    return Plan(
+        (*first.edits, *second.edits), tuple(patches[k] for k in sorted(patches)), first.before, second.after,
+        first.changes, first.dns, second.unresolved, second.reason,
+    )
+
+
 def plan_repair(
     cluster: Cluster,
     objects: Mapping[str, dict],
@@ -1413,7 +1441,11 @@ def plan_repair(
     partial : bool
         When some changes cannot be reached, return the verified plan of
         the others (``Plan.unresolved`` lists the rest; every other probe
-        still keeps its value) instead of raising.
+        still keeps its value) instead of raising. A component whose joint
+        search fails is then cut by target (or source) and each part searched
+        alone, and a partial plan is continued, up to ``MAX_STEPS`` times, by
+        a plan made on the objects it leaves (each step verified on the
+        model, so the whole moves only reported probes, towards the intent).
     effort : int
         Multiplies the search limits (re-simulations, sets enumerated) and
         allows ``effort - 1`` more edits: a deeper search after a shallow
@@ -1430,6 +1462,44 @@ def plan_repair(
         When no edit set within the IR reaches the intent exactly (with
         ``partial``: when not even one change can be reached).
     """
+    def once(objs: Mapping[str, dict]) -> Plan:
+        return _plan_once(
+            cluster, objs, intent, dns=dns, max_edits=max_edits, editable_namespaces=editable_namespaces, prober=prober,
+            externals=externals, networks=networks, partial=partial, effort=effort, port_ranges=port_ranges, ranges=ranges,
+        )
+
+    plan = once(objects)
+    for _ in range(MAX_STEPS - 1):
+        if not (partial and plan.unresolved and plan.patches):
+            break
+        after = dict(objects) | {f"{p.namespace}/{p.name}": p.after for p in plan.patches}
+        try:
+            step = once(after)
+        except NoPlan:
+            break
+        if not step.edits or len(step.unresolved) >= len(plan.unresolved):
+            break
+        plan = _merge(plan, step)
+    return plan
+
+
+def _plan_once(
+    cluster: Cluster,
+    objects: Mapping[str, dict],
+    intent: Intent,
+    *,
+    dns: bool = True,
+    max_edits: int = DEFAULT_MAX_EDITS,
+    editable_namespaces: Iterable[str] | None = None,
+    prober: Prober | None = None,
+    externals: Mapping[str, str] | None = None,
+    networks: Sequence[str] = (),
+    partial: bool = False,
+    effort: int = 1,
+    port_ranges: Sequence[tuple[int, int]] = (),
+    ranges: Sequence[str] = (),
+) -> Plan:
+    """One planning pass of :func:`plan_repair` on ``objects`` (its parameters)."""
     editable = None if editable_namespaces is None else frozenset(editable_namespaces)
     if effort < 1:
         raise ValueError(f"effort: expected a positive integer, got {effort!r}")
@@ -1445,6 +1515,7 @@ def plan_repair(
             + " (nothing isolates either side for a removal, or the service has no endpoint)"
         )
     stuck = {index for index, _ in orphans}
+    failed: list[frozenset[int]] = []
     solved: set[int] = set()
     reasons: list[str] = [f"no candidate edit changes {text}" for _, text in orphans]
     edits: list[Edit] = []
@@ -1459,6 +1530,7 @@ def plan_repair(
                 raise
             reasons.append(f"{names}: {exc}")
             search.budget = search.full_budget  # the next component gets its own search
+            failed.append(component)
             continue
         if found is None:
             moved = ", ".join(f"{s} -> {t}" for s, t, _ in search.collateral[:6])
@@ -1467,9 +1539,21 @@ def plan_repair(
             if not partial:
                 raise NoPlan(reason)
             reasons.append(reason)
+            failed.append(component)
             continue
         edits.extend(found)
         solved |= component
+    for component in failed:  # partial only: the parts of a component that can be reached alone
+        for part in _split(search.changes, component):
+            search.budget = search.full_budget
+            try:
+                found = search.search(cands, part, max_edits)
+                if found is None or not search.reaches((*edits, *found), frozenset(solved | part)):
+                    continue
+            except (NoPlan, EmissionError):
+                continue
+            edits.extend(found)
+            solved |= part
     if not solved:
         raise NoPlan("; ".join(reasons) or "no change can be reached")
     targets = frozenset(solved)
