@@ -173,19 +173,22 @@ def test_a_fault_hidden_by_another_in_the_same_policy_is_repaired_in_two_steps()
     assert (result.success, result.safe, result.iterations) == (True, True, 2)
 
 
-def test_a_turn_that_cannot_plan_reads_another_way_and_the_namespace_the_mismatch_names():
+def test_a_turn_that_cannot_plan_changes_strategy_and_then_stops():
     # the task text names the internet client without its address: its probes
-    # cannot be modelled, so no turn can plan; no read may repeat until all are made
+    # cannot be modelled, so no turn can plan; after the read, the admin-tier read
+    # (a view that may decide), then a stated stop: no read repeats, one search in all
     import dataclasses
+
+    from netmend.repair.observe import READ_COMMAND, READ_JSON_ADMIN
+    from netmend.repair.participant import STOP_COMMAND
 
     setup = app_setup(load_app(APPS / "bank"))
     setup = dataclasses.replace(setup, preamble=setup.preamble.replace("(`internet`, 198.51.100.20)", "(`internet`)"))
     task = next(t for t in fuzz_tasks(setup, 1, 0) if t.family == "ipblock-cidr")
-    result = run_task(setup, task, respond_k8s, max_iterations=6)  # six reads in all here
+    result = run_task(setup, task, respond_k8s, max_iterations=5)
     commands = [t.command for t in result.turns]
-    assert all(c.startswith("kubectl get ") for c in commands)
-    assert len(set(commands)) == len(commands)
-    assert "kubectl get pods,services,networkpolicies -n edge -o json" in commands
+    assert commands == [READ_COMMAND, READ_JSON_ADMIN, STOP_COMMAND, STOP_COMMAND, STOP_COMMAND]
+    assert result.safe and all(t.mismatches == result.turns[0].mismatches for t in result.turns)
 
 
 def test_a_range_client_and_an_emptied_selector_are_repaired_in_two_turns():

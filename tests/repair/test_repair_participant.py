@@ -290,3 +290,23 @@ def test_the_participant_says_when_an_admin_deny_decides(setup):
     assert decision.plan is not None and decision.command.startswith("kubectl patch networkpolicy productcatalogservice")
     assert "ClusterNetworkPolicy/no-ads" in decision.explanation and "admin-tier rule decides first" in decision.explanation
     assert "frontend -> adservice" in decision.explanation
+
+
+def test_a_turn_that_cannot_plan_climbs_the_ladder_and_never_searches_the_same_observation_twice(setup, monkeypatch):
+    import netmend.repair.participant as participant
+
+    sim, _ = broken(setup)
+    lie = "Mismatch: frontend \u2192 adservice:9555 (Expected: True, Actual: False)"  # no model plans this
+    calls = []
+    real = participant.plan_from_feedback
+    monkeypatch.setattr(participant, "plan_from_feedback", lambda *a, **k: calls.append(1) or real(*a, **k))
+    entries, commands = [], []
+    for _ in range(5):
+        decision = decide(build_prompt(render_log(entries) if entries else ""))
+        commands.append(decision.command)
+        entries.append(LogEntry(decision.command, sim.run(decision.command).stdout, lie))
+    # read, the admin-tier read, then a stated stop: no read repeated, one search in all
+    assert commands[:3] == [READ_COMMAND, participant.READ_JSON_ADMIN, participant.STOP_COMMAND]
+    assert set(commands[3:]) == {participant.STOP_COMMAND} and len(set(commands[:3])) == 3
+    assert len(calls) == 1
+    assert "stopping" in decision.explanation

@@ -53,7 +53,9 @@ ADMIN_KINDS_READ = (
     "adminnetworkpolicies.policy.networking.k8s.io",
     "baselineadminnetworkpolicies.policy.networking.k8s.io",
 )
-READ_JSON_ADMIN = "; ".join([READ_JSON, *(f"kubectl get {kind} -o json" for kind in ADMIN_KINDS_READ)])
+# It ends in ``|| true``: a harness logs stderr alone when the command fails, and the last
+# kind's read fails on a cluster lacking its CRD, which would hide every object read before.
+READ_JSON_ADMIN = "; ".join([READ_JSON, *(f"kubectl get {kind} -o json" for kind in ADMIN_KINDS_READ)]) + " || true"
 # What kubectl prints (on stderr, which a harness may show with stdout) for a kind with no CRD.
 _ABSENT_KIND = re.compile(r"^error: the server doesn't have a resource type .*$", re.MULTILINE)
 READ_DEFAULT_JSON = "kubectl get pods,services,networkpolicies -o json"
@@ -216,7 +218,10 @@ def parse_read(command: str, output: str, workloads: Cluster | None = None) -> O
     if command == READ_JSON_ADMIN:
         output = _ABSENT_KIND.sub("", output)
     items: list = []
-    for doc in _json_sequence(output, "read output"):
+    docs = _json_sequence(output, "read output")
+    if not docs:  # every kubectl of the read failed (its stderr is not in a successful output)
+        raise ObservationError("the read printed no object")
+    for doc in docs:
         if isinstance(doc, dict) and doc.get("kind") == "List":
             items.extend(doc.get("items") or [])
         elif isinstance(doc, dict):

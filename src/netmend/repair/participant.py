@@ -17,15 +17,20 @@ Each turn is decided from the prompt alone (the participant keeps no state):
   in the universe; when only some can be reached so, the verified part is
   sent (the mismatch count strictly falls) and the rest is said.
 
-A turn that cannot plan does not repeat itself: its search first goes deeper
-in the same turn; if that finds nothing either, it reads in a way not used
-since the cluster last changed (a read never changes the cluster, and a
-different view, such as the namespace a mismatch names, may carry what the
-last one lacked).
+A turn that cannot plan does not repeat itself. Its search first goes deeper
+in the same turn; a partial plan is sent when it strictly lowers the count.
+If nothing is found, the next rung is chosen from the log: the admin-tier read
+when none was made since the cluster last changed (an admin rule may decide
+what no NetworkPolicy edit can), else a clear stop. An observation equal to
+one an earlier turn already planned on with the same mismatch lines (and sent
+no patch after) is never searched again: planning is deterministic, so the
+log alone says what was tried. A read that cannot be parsed leads to a
+plainer read not made since the cluster last changed.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 
@@ -47,7 +52,14 @@ from netmend.repair.errors import ModelContradiction, NoPlan, RepairError
 from netmend.repair.hints import port_ranges
 from netmend.repair.intent import intent_from_feedback, probe_universe, with_probes
 from netmend.repair.netarena import NO_MISMATCHES, LogEntry, log_of_prompt, parse_log, task_text
-from netmend.repair.observe import Observation, align_sources, is_read, parse_read, reads_for
+from netmend.repair.observe import (
+    READ_JSON_ADMIN,
+    Observation,
+    align_sources,
+    is_read,
+    parse_read,
+    reads_for,
+)
 from netmend.repair.planner import Plan, plan_repair
 
 # A logged command that only reads: every part is a ``kubectl get``.
@@ -72,7 +84,7 @@ class Decision:
 def is_read_only(command: str) -> bool:
     """Whether a logged command cannot have changed the cluster."""
     parts = [p.strip() for p in _PART_SPLIT.split(command) if p.strip()]
-    return bool(parts) and all(re.match(r"kubectl\s+get\b", p) and ">" not in p for p in parts)
+    return bool(parts) and all((re.match(r"kubectl\s+get\b", p) or p == "true") and ">" not in p for p in parts)
 
 
 def fresh_read(entries: tuple[LogEntry, ...]) -> LogEntry | None:
@@ -263,6 +275,15 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
         return _read("The cluster may have changed since the last read; reading it again before repairing.", entries, workloads, namespaces)
     try:
         obs = parse_read(read.command.strip(), read.output, workloads)
+    except (RepairError, ValueError) as exc:
+        return _other_read(f"The read output could not be used: {exc}", read, entries, workloads, namespaces)
+    if planned_before(entries, observation_key(obs), latest.summary, workloads):
+        # planning is deterministic: the same observation and lines fail the same way
+        return _after_no_plan(
+            "An earlier turn already searched this very observation with these mismatch lines and found no verified repair",
+            entries,
+        )
+    try:
         clients = clients_of(prompt, obs)
         obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.names])
         clients = clients_of(prompt, obs, tuple(m.source for m in mismatches))
@@ -274,10 +295,10 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
             # a search that found nothing within its limits: search deeper before giving the turn up
             plan = plan_from_feedback(obs, mismatches, clients, effort=DEEP_EFFORT, port_ranges=ranges)
         if plan.is_empty:
-            return _other_read("The model already shows the intended connectivity", read, entries, workloads, namespaces)
+            return _after_no_plan("The model already shows the intended connectivity", entries)
         command = plan_command(plan)
     except RepairError as exc:
-        return _other_read(f"No safe repair: {exc}", read, entries, workloads, namespaces)
+        return _after_no_plan(f"No safe repair: {exc}", entries)
     except ValueError as exc:
         return _other_read(f"The read output could not be used: {exc}", read, entries, workloads, namespaces)
     lines = "\n".join(f"- {e.describe()}" for e in plan.edits)
@@ -309,3 +330,64 @@ def _other_read(
         return Decision(fresh[0], f"{why}. Reading the cluster another way instead of repeating a read.")
     used = reads.index(read.command.strip()) if read.command.strip() in reads else -1
     return Decision(reads[(used + 1) % len(reads)], f"{why}. Every read has been made; reading again in turn.")
+
+
+# What a turn sends once no read can add to what was searched: a listing that reads
+# nothing the planner uses, so it is never mistaken for a read to plan from.
+STOP_COMMAND = "kubectl get networkpolicies -A -o name"
+
+
+def observation_key(obs: Observation) -> tuple:
+    """What planning depends on in an observation: the workloads, services, namespaces and
+    admin-tier rules, and each policy's spec (not its metadata, which reads differ in)."""
+    c = obs.cluster
+    specs = json.dumps({k: o.get("spec") for k, o in obs.policies.items()}, sort_keys=True)
+    return (c.namespaces, c.pods, c.services, c.admin_policies, specs)
+
+
+def planned_before(entries: tuple[LogEntry, ...], key: tuple, summary: str, workloads: Cluster | None = None) -> bool:
+    """Whether an earlier turn planned on an observation equal to ``key`` with the same
+    mismatch lines and sent no patch (so it found none: the participant is deterministic).
+
+    The log is the only state: the turn after entry ``k - 1`` saw ``entries[:k]``; it
+    planned when a fresh read was among them, and it found nothing when its own command
+    (``entries[k]``) only read.
+    """
+    parsed: dict[int, tuple | None] = {}
+    for k in range(1, len(entries)):
+        if not is_read_only(entries[k].command) or entries[k - 1].summary.strip() != summary.strip():
+            continue
+        read = fresh_read(entries[:k])
+        if read is None:
+            continue
+        at = next(i for i in range(k - 1, -1, -1) if entries[i] is read)
+        if at not in parsed:
+            try:
+                parsed[at] = observation_key(parse_read(read.command.strip(), read.output, workloads))
+            except (RepairError, ValueError):
+                parsed[at] = None
+        if parsed[at] == key:
+            return True
+    return False
+
+
+def _admin_read_since_change(entries: tuple[LogEntry, ...]) -> bool:
+    for entry in reversed(entries):
+        if entry.command.strip() == READ_JSON_ADMIN:
+            return True
+        if not is_read_only(entry.command) and not entry.was_refused:
+            return False
+    return False
+
+
+def _after_no_plan(why: str, entries: tuple[LogEntry, ...]) -> Decision:
+    """The next rung once a read was planned on and gave no plan: the admin-tier read
+    when none was made since the cluster last changed (an admin rule may decide what no
+    NetworkPolicy edit can), else a clear stop; never the same search or read again."""
+    if not _admin_read_since_change(entries):
+        return Decision(READ_JSON_ADMIN, f"{why}. Reading the admin-tier policies too, which may decide these connections.")
+    return Decision(
+        STOP_COMMAND,
+        f"{why}. Every view that could change the plan has been read; stopping here: no verified safe "
+        "repair exists for the remaining mismatches on this model, and no edit is sent.",
+    )
