@@ -310,3 +310,16 @@ def test_a_turn_that_cannot_plan_climbs_the_ladder_and_never_searches_the_same_o
     assert set(commands[3:]) == {participant.STOP_COMMAND} and len(set(commands[:3])) == 3
     assert len(calls) == 1
     assert "stopping" in decision.explanation
+
+
+def test_the_admin_read_keeps_its_objects_on_a_cluster_without_the_admin_kinds(setup):
+    from netmend.assess.k8s.kubectl import harness_output
+    from netmend.repair.errors import ObservationError
+    from netmend.repair.observe import READ_JSON_ADMIN, parse_read
+
+    sim, _ = broken(setup)
+    # the simulated cluster has no admin CRD: each admin kind's read fails on stderr
+    output = harness_output(sim.run(READ_JSON_ADMIN))
+    assert is_read_only(READ_JSON_ADMIN) and parse_read(READ_JSON_ADMIN, output).policies
+    with pytest.raises(ObservationError, match="no object"):
+        parse_read(READ_JSON_ADMIN, "")
