@@ -181,8 +181,9 @@ def edits(draw, cluster: Cluster):
     """An edit of ``cluster``'s policies: (old, new), one side maybe None."""
     names = [p.name for p in cluster.policies]
     kind = draw(st.sampled_from(("replace", "remove", "add") if names else ("add",)))
-    if kind == "add":
-        return None, draw(policies(f"added{len(names)}"))
+    if kind == "add":  # a name no policy has, even after earlier edits removed some
+        fresh = next(f"added{i}" for i in itertools.count() if f"added{i}" not in names)
+        return None, draw(policies(fresh))
     old = draw(st.sampled_from(cluster.policies))
     if kind == "remove":
         return old, None
