@@ -34,6 +34,7 @@ def named_port(spec):
     for rule in _rules(spec):
         for port in rule.get("ports", []):
             port["port"] = "http"
+            port.pop("endPort", None)  # the API refuses an endPort beside a named port
 
 
 def port_range(spec):
