@@ -1413,6 +1413,7 @@ def plan_repair(
     effort: int = 1,
     port_ranges: Sequence[tuple[int, int]] = (),
     ranges: Sequence[str] = (),
+    steps: int = MAX_STEPS,
 ) -> Plan:
     """The lightest verified edit set turning the current matrix into ``intent``.
 
@@ -1443,7 +1444,7 @@ def plan_repair(
         the others (``Plan.unresolved`` lists the rest; every other probe
         still keeps its value) instead of raising. A component whose joint
         search fails is then cut by target (or source) and each part searched
-        alone, and a partial plan is continued, up to ``MAX_STEPS`` times, by
+        alone, and a partial plan is continued, up to ``steps - 1`` times, by
         a plan made on the objects it leaves (each step verified on the
         model, so the whole moves only reported probes, towards the intent).
     effort : int
@@ -1455,6 +1456,8 @@ def plan_repair(
     ranges : sequence of str
         CIDRs of outside clients whose addresses ``externals`` stand for
         by a few per class: an edit admitting one names the CIDR.
+    steps : int
+        Planning passes a partial plan may take (see ``partial``); 1 plans once.
 
     Raises
     ------
@@ -1462,48 +1465,10 @@ def plan_repair(
         When no edit set within the IR reaches the intent exactly (with
         ``partial``: when not even one change can be reached).
     """
-    def once(objs: Mapping[str, dict]) -> Plan:
-        return _plan_once(
-            cluster, objs, intent, dns=dns, max_edits=max_edits, editable_namespaces=editable_namespaces, prober=prober,
-            externals=externals, networks=networks, partial=partial, effort=effort, port_ranges=port_ranges, ranges=ranges,
-        )
-
-    plan = once(objects)
-    for _ in range(MAX_STEPS - 1):
-        if not (partial and plan.unresolved and plan.patches):
-            break
-        after = dict(objects) | {f"{p.namespace}/{p.name}": p.after for p in plan.patches}
-        try:
-            step = once(after)
-        except NoPlan:
-            break
-        if not step.edits or len(step.unresolved) >= len(plan.unresolved):
-            break
-        plan = _merge(plan, step)
-    return plan
-
-
-def _plan_once(
-    cluster: Cluster,
-    objects: Mapping[str, dict],
-    intent: Intent,
-    *,
-    dns: bool = True,
-    max_edits: int = DEFAULT_MAX_EDITS,
-    editable_namespaces: Iterable[str] | None = None,
-    prober: Prober | None = None,
-    externals: Mapping[str, str] | None = None,
-    networks: Sequence[str] = (),
-    partial: bool = False,
-    effort: int = 1,
-    port_ranges: Sequence[tuple[int, int]] = (),
-    ranges: Sequence[str] = (),
-) -> Plan:
-    """One planning pass of :func:`plan_repair` on ``objects`` (its parameters)."""
     editable = None if editable_namespaces is None else frozenset(editable_namespaces)
     if effort < 1:
         raise ValueError(f"effort: expected a positive integer, got {effort!r}")
-    max_edits += effort - 1
+    limit = max_edits + effort - 1
     search = _Search(cluster, objects, intent, dns, editable, prober, externals, networks, effort, port_ranges, ranges)
     if not search.changes:
         return Plan((), (), search.current, search.current, (), dns)
@@ -1524,7 +1489,7 @@ def _plan_once(
         if component & stuck:
             continue
         try:
-            found = search.search(cands, component, max_edits)
+            found = search.search(cands, component, limit)
         except NoPlan as exc:
             if not partial:
                 raise
@@ -1535,7 +1500,7 @@ def _plan_once(
         if found is None:
             moved = ", ".join(f"{s} -> {t}" for s, t, _ in search.collateral[:6])
             hint = f" (the lightest repairs also change {moved}; state those probes in the intent)" if moved else ""
-            reason = f"no set of at most {max_edits} candidate edits repairs {names} without moving another probe{hint}"
+            reason = f"no set of at most {limit} candidate edits repairs {names} without moving another probe{hint}"
             if not partial:
                 raise NoPlan(reason)
             reasons.append(reason)
@@ -1547,7 +1512,7 @@ def _plan_once(
         for part in _split(search.changes, component):
             search.budget = search.full_budget
             try:
-                found = search.search(cands, part, max_edits)
+                found = search.search(cands, part, limit)
                 if found is None or not search.reaches((*edits, *found), frozenset(solved | part)):
                     continue
             except (NoPlan, EmissionError):
@@ -1558,7 +1523,7 @@ def _plan_once(
         raise NoPlan("; ".join(reasons) or "no change can be reached")
     targets = frozenset(solved)
     if not search.reaches(edits, targets):
-        joint = search.search(cands, targets, max_edits)
+        joint = search.search(cands, targets, limit)
         if joint is None:
             raise NoPlan("the per-component repairs interfere and no joint edit set reaches the intent")
         edits = list(joint)
@@ -1571,7 +1536,23 @@ def _plan_once(
     ))
     if after != expected:
         raise NoPlan("internal check failed: the plan does not reproduce the intent")
-    return Plan(final, _patches(search.objects, final), search.current, after, search.changes, dns, unresolved, "; ".join(reasons))
+    plan = Plan(final, _patches(search.objects, final), search.current, after, search.changes, dns, unresolved, "; ".join(reasons))
+    for _ in range(steps - 1):
+        if not (partial and plan.unresolved and plan.patches):
+            break
+        left = dict(objects) | {f"{p.namespace}/{p.name}": p.after for p in plan.patches}
+        try:
+            step = plan_repair(
+                cluster, left, intent, dns=dns, max_edits=max_edits, editable_namespaces=editable_namespaces,
+                prober=prober, externals=externals, networks=networks, partial=partial, effort=effort,
+                port_ranges=port_ranges, ranges=ranges, steps=1,
+            )
+        except NoPlan:
+            break
+        if not step.edits or len(step.unresolved) >= len(plan.unresolved):
+            break
+        plan = _merge(plan, step)
+    return plan
 
 
 def _patches(objects: Mapping[str, dict], edits: Sequence[Edit]) -> tuple[PolicyPatch, ...]:
