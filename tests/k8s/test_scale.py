@@ -9,6 +9,7 @@ recomputation of the edited policy set.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from admin_strategies import admin_policies, tiered_clusters
@@ -27,9 +28,11 @@ from k8s_strategies import (
     selectors,
 )
 
+from netmend.k8s.admin import admin_policy_to_dict, parse_admin_policy
 from netmend.k8s.cluster import build_cluster
 from netmend.k8s.model import (
     AdminPolicy,
+    AdminSubject,
     Cluster,
     LabelSelector,
     NetworkPolicy,
@@ -401,9 +404,8 @@ def test_admin_edits_on_a_synthetic_cluster_equal_a_full_recompute(data):
             kept = tuple(p for p in cluster.policies if old is None or p.key != old.key)
             after = cluster.with_policies(kept + ((new,) if new is not None else ()))
         else:
-            if kind == "synthetic":  # it flips a first rule: policies with rules only
-                ruled = tuple(a for a in admins if a.ingress or a.egress)
-                old, new = admin_change(ruled, data.draw(st.integers(0, 10**6)))
+            if kind == "synthetic":  # every shape, rule-less pool policies included
+                old, new = admin_change(admins, data.draw(st.integers(0, 10**6)))
             elif kind == "remove":
                 old, new = data.draw(st.sampled_from(present)), None
             elif kind == "add":
@@ -421,6 +423,52 @@ def test_admin_edits_on_a_synthetic_cluster_equal_a_full_recompute(data):
         cluster = after
         assert matrix.disagreements(analyze(cluster)) == 0, (kind, update.reason)
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(policy=admin_policies(0), seed=st.integers(0, 10**6),
+       shape=st.sampled_from(("as-drawn", "no-ingress", "no-egress", "no-rules")))  # fmt: skip
+def test_admin_change_edits_every_admin_policy_shape_into_a_valid_policy(policy, seed, shape):
+    """Any kind, tier, action and rule lists (none, one direction only): the edit is a
+    different policy of the same kind and name that the loader reads back as written."""
+    if shape in ("no-ingress", "no-rules"):
+        policy = replace(policy, ingress=())
+    if shape in ("no-egress", "no-rules"):
+        policy = replace(policy, egress=())
+    old, new = admin_change((policy,), seed)
+    assert old == policy
+    assert (new.kind, new.name, new.tier) == (old.kind, old.name, old.tier)
+    assert new != old
+    if old.kind == "BaselineAdminNetworkPolicy":
+        assert new.priority == old.priority == 0
+    written = admin_policy_to_dict(new)
+    back = parse_admin_policy(written)
+    assert admin_policy_to_dict(back) == written
+    assert (back.priority, back.ingress != (), back.egress != ()) == (new.priority, new.ingress != (), new.egress != ())
+    assert [r.action for d in ("Ingress", "Egress") for r in back.rules(d)] == [
+        r.action for d in ("Ingress", "Egress") for r in new.rules(d)
+    ]
+
+
+def test_admin_change_on_a_rule_less_policy_adds_a_rule_and_updates_incrementally():
+    s = synthetic_cluster(pods=120, namespaces=6, policies=20, seed=1, admin_policies=6)
+    bare = [AdminPolicy(kind=kind, name="default" if kind == "BaselineAdminNetworkPolicy" else "bare",
+                        tier=tier, priority=0 if kind == "BaselineAdminNetworkPolicy" else 7,
+                        subject=AdminSubject(namespaces=LabelSelector()))
+            for kind, tier in (("ClusterNetworkPolicy", "Admin"), ("AdminNetworkPolicy", "Admin"),
+                               ("BaselineAdminNetworkPolicy", "Baseline"))]  # fmt: skip
+    for policy in bare:
+        cluster = s.cluster.with_admin_policies((*s.cluster.admin_policies, policy))
+        matrix = analyze(cluster)
+        for seed in range(8):
+            old, new = admin_change((policy,), seed)
+            assert new != old
+            if new.priority == old.priority:
+                assert len(new.ingress) + len(new.egress) == 1
+            probe = matrix.copy()
+            probe.update(old, new)
+            kept = tuple(a for a in cluster.admin_policies if a.key != old.key)
+            assert probe.disagreements(analyze(cluster.with_admin_policies((*kept, new)))) == 0
 
 def outside_disagreements(cluster: Cluster, matrix, semantics: Semantics) -> list[str]:
     snap = Simulator(cluster, semantics).snapshot()

@@ -31,6 +31,7 @@ from netmend.k8s.errors import K8sError
 from netmend.k8s.model import (
     ACCEPT,
     ADMIN_TIER,
+    BASELINE_ADMIN_NETWORK_POLICY,
     BASELINE_TIER,
     CLUSTER_NETWORK_POLICY,
     DENY,
@@ -608,17 +609,32 @@ _FLIPPED = {ACCEPT: DENY, DENY: ACCEPT, PASS: DENY}
 def admin_change(
     admin_policies: tuple[AdminPolicy, ...], seed: int
 ) -> tuple[AdminPolicy, AdminPolicy]:
-    """A random edit of one admin policy: a new priority, or its first rule's action flipped.
+    """A random edit of one admin policy, whatever its shape. Returns ``(old, new)``.
 
-    Returns ``(old, new)``; deterministic in ``seed``.
+    Half the time a new priority (not for a BaselineAdminNetworkPolicy, which
+    has none); otherwise the first rule of a direction that has rules gets the
+    opposite action (Pass becomes Deny, valid in every kind). A policy with no
+    rule at all, or none where it has no priority, gets a Deny rule from or to
+    every namespace instead. The result is a valid policy of the same kind and
+    name, different from ``old``; deterministic in ``seed``.
     """
     if not admin_policies:
         raise SyntheticError("admin_change: expected at least one admin policy")
     rng = random.Random(seed)
     old = rng.choice(admin_policies)
-    if rng.random() < 0.5:
-        return old, replace(old, priority=rng.randrange(1, 1000))
-    direction = "ingress" if old.ingress else "egress"
-    rules = list(getattr(old, direction))
-    rules[0] = replace(rules[0], action=_FLIPPED[rules[0].action])
-    return old, replace(old, **{direction: tuple(rules)})
+    has_priority = old.kind != BASELINE_ADMIN_NETWORK_POLICY
+    if has_priority and rng.random() < 0.5:
+        priority = rng.randrange(1, 1000)
+        if priority == old.priority:
+            priority = priority % 999 + 1
+        return old, replace(old, priority=priority)
+    ruled = [d for d in ("ingress", "egress") if getattr(old, d)]
+    if ruled:
+        direction = ruled[0]
+        rules = list(getattr(old, direction))
+        # written_action "" is the kind's own spelling (Allow in v1alpha1, Accept in v1alpha2)
+        rules[0] = replace(rules[0], action=_FLIPPED[rules[0].action], written_action="")
+        return old, replace(old, **{direction: tuple(rules)})
+    direction = rng.choice(("ingress", "egress"))
+    added = AdminRule(DENY, (AdminPeer(namespaces=LabelSelector()),), name=f"edit-{seed}")
+    return old, replace(old, **{direction: (added,)})
