@@ -15,8 +15,11 @@ configuration on the router, and read what it returns.
     Waits for both agents, sends one EvalRequest (role ``route_operator``), writes
     the returned DataParts (one per query, then the averages) to OUT.
 ``harness.py summary DIR``
-    One line per assessment under DIR: correctness, safety, iterations (all, and
-    over real faults), legitimate configuration kept.
+    One line per assessment under DIR: correctness, safety, iterations (all; over
+    real faults, the queries whose first pingall lost pings; and of those, over the
+    ones the first reply repaired, beside the count of ones it found nothing to
+    fix: a fault that did not install, seen through start-up loss), legitimate
+    configuration kept.
 """
 
 from __future__ import annotations
