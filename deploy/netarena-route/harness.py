@@ -15,8 +15,11 @@ configuration on the router, and read what it returns.
     Waits for both agents, sends one EvalRequest (role ``route_operator``), writes
     the returned DataParts (one per query, then the averages) to OUT.
 ``harness.py summary DIR``
-    One line per assessment under DIR: correctness, safety, iterations (all, and
-    over real faults), legitimate configuration kept.
+    One line per assessment under DIR: correctness, safety, iterations (all; over
+    real faults, the queries whose first pingall lost pings; and of those, over the
+    ones the first reply repaired, beside the count of ones it found nothing to
+    fix: a fault that did not install, seen through start-up loss), legitimate
+    configuration kept.
 """
 
 from __future__ import annotations
@@ -171,10 +174,15 @@ def summary(root: str) -> None:
             continue
         queries, avg = results[:-1], results[-1]
         real = [q for q in queries if q["iterations"] > 1]
+        # The first pingall follows the network's start at once; a fault that did not install
+        # can still show start-up loss there, and the first reply then finds nothing to fix.
+        idle = [q for q in real if "netmend: none" in (q["log_content"].split("Command Output:")[1:] or [""])[0].split("Pingall result:")[0]]
+        fixed = [q for q in real if q not in idle]
         legit = [json.loads(line) for line in open(os.path.join(d, "legit.jsonl"))] if os.path.exists(os.path.join(d, "legit.jsonl")) else []
         lost = collections.Counter(x for q in legit for x in q["lost_to_repair"])
         print(f"{name}: {len(queries)} queries, correctness {avg['avg_correctness']:.3f}, safety {avg['avg_safety']:.3f}, "
-              f"iterations {avg['avg_iterations']:.3f} (real faults {len(real)}: {sum(q['iterations'] for q in real) / max(1, len(real)):.3f}), "
+              f"iterations {avg['avg_iterations']:.3f} (real faults {len(real)}: {sum(q['iterations'] for q in real) / max(1, len(real)):.3f}; "
+              f"repaired by the first reply {len(fixed)}: {sum(q['iterations'] for q in fixed) / max(1, len(fixed)):.3f}, nothing to fix {len(idle)}), "
               f"kept {sum(1 for q in legit if not q['lost_to_repair'])}/{len(legit)}, "
               f"items {sum(len(q['items']) - len(q['not_set']) for q in legit)}, lost to faults {sum(len(q['lost_to_fault']) for q in legit)}, "
               f"lost to repairs {dict(lost) or 0}")

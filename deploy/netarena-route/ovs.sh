@@ -3,7 +3,12 @@
 # Kernels without the openvswitch module (no CONFIG_OPENVSWITCH) get the userspace
 # datapath: a wrapper bind-mounted over ovs-vsctl gives every bridge Mininet adds
 # datapath_type=netdev, and OpenFlow 1.0 only, since ovs-testcontroller 3.1 sends
-# OF1.5 packet-outs the switch rejects (OFPBMC_BAD_MASK) and then exits.
+# OF1.5 packet-outs the switch rejects (OFPBMC_BAD_MASK) and then exits. There the test
+# controller also gets --wildcards (its L2-only flows, one per port and MAC pair, not one
+# per IP pair): on the userspace datapath each new exact-match flow costs the single
+# ovs-vswitchd thread so much that the first pingall after a repair on 8x4 (a hundred new
+# IP pairs per host at once) misses the 0.1 s ping timeout. OVS_EXACT_FLOWS=1 keeps
+# the controller's exact-match flows.
 set -e
 mount --make-rprivate /
 for d in /var/run/openvswitch /var/log/openvswitch /etc/openvswitch /mnt; do
@@ -28,4 +33,12 @@ exec /mnt/ovs-vsctl.real "$@" $extra
 EOS
   chmod +x /mnt/ovs-vsctl
   mount --bind /mnt/ovs-vsctl "$(command -v ovs-vsctl)"
+  if [ "${OVS_EXACT_FLOWS:-0}" != 1 ]; then
+    # The real binary keeps its name (Mininet stops the controller by its job name).
+    mkdir -p /mnt/real
+    cp "$(command -v ovs-testcontroller)" /mnt/real/ovs-testcontroller
+    printf '#!/bin/sh\nexec /mnt/real/ovs-testcontroller --wildcards "$@"\n' > /mnt/ovs-testcontroller
+    chmod +x /mnt/ovs-testcontroller
+    mount --bind /mnt/ovs-testcontroller "$(command -v ovs-testcontroller)"
+  fi
 fi
