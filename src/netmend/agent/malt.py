@@ -34,16 +34,17 @@ def extract_request(text: str) -> str:
     >>> extract_request("Question: Example one.\\nBegin! go\\nQuestion: Remove x1 from the graph.\\nAnswer:")
     'Remove x1 from the graph.'
     """
-    tail = text[text.rfind(_CLOSING_BLOCK):] if _CLOSING_BLOCK in text else text
+    low = max(text.rfind(_CLOSING_BLOCK), 0)  # the closing block, or the whole text
     # The last line that starts (after blanks) with "Question:", found from the end: the
     # same line ``_QUESTION`` would find last, without matching every line before it.
-    at = tail.rfind(_MARK)
+    at = text.rfind(_MARK, low)
     while at >= 0:
-        start = tail.rfind("\n", 0, at) + 1
-        if not tail[start:at].strip(" \t"):
-            end = tail.find("\n", at)
-            return tail[at + len(_MARK):end if end >= 0 else len(tail)].strip(" \t")
-        at = tail.rfind(_MARK, 0, at)
+        newline = text.rfind("\n", low, at)
+        start = newline + 1 if newline >= 0 else low
+        if not text[start:at].strip(" \t"):
+            end = text.find("\n", at)
+            return text[at + len(_MARK):end if end >= 0 else len(text)].strip(" \t")
+        at = text.rfind(_MARK, low, at)
     return text.strip()
 
 
