@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 
 import networkx as nx
@@ -178,7 +179,9 @@ def test_a_text_the_string_check_accepts_is_one_string_of_that_value(opening, bo
     text = opening + body + closing
     decoded = codegen._string_value(text)
     if decoded is not None:
-        assert codegen._literal_value(text) == (True, decoded)
+        call = ast.parse(f"f({text})", mode="eval").body
+        assert isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords
+        assert isinstance(call.args[0], ast.Constant) and call.args[0].value == decoded
 
 
 @pytest.mark.parametrize("text", [

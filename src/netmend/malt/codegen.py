@@ -508,15 +508,15 @@ def clear_caches() -> None:
         cached.cache_clear()
 
 
-# A Python string literal as ``repr`` writes it (and :func:`_escape_string` then escapes):
-# quotes, then characters other than that quote and the backslash, or the escapes below.
+# A Python string literal's body as ``repr`` writes it (and :func:`_escape_string` then
+# escapes): characters other than its quote and the backslash, or the escapes below.
+_ESCAPES = r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\'\"ntr])"
 _STRING_BODY = {
-    "'": re.compile(r"(?:[^'\\]|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\'\"ntr]))*"),
-    '"': re.compile(r'(?:[^"\\]|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\\'"ntr]))*'),
+    "'": re.compile(rf"(?:[^'\\]++|{_ESCAPES})*+"),
+    '"': re.compile(rf'(?:[^"\\]++|{_ESCAPES})*+'),
 }
 _ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))")
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
-_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
 
 
@@ -528,17 +528,26 @@ def _unescape(match: re.Match) -> str:
 def _string_value(text: str) -> str | None:
     """The value of ``text`` if it is exactly one printable, single-line string literal
     made only of the escapes ``repr`` writes, else ``None``."""
-    if len(text) < 2 or text[0] not in _STRING_BODY or text[-1] != text[0]:
+    quote = text[:1]
+    if (quote not in _STRING_BODY or len(text) < 2 or text[-1] != quote
+            or not text.isprintable()):
         return None
     body = text[1:-1]
-    if not text.isprintable() or not _STRING_BODY[text[0]].fullmatch(body):
-        return None
     if "\\" not in body:
-        return body
+        return None if quote in body else body
+    if _STRING_BODY[quote].fullmatch(body) is None:
+        return None
     try:
         return _ESCAPE.sub(_unescape, body)
     except ValueError:  # a code point past U+10FFFF
         return None
+
+
+def _integer_text(text: str, value: int) -> bool:
+    """Whether ``text`` is one decimal integer token (maybe negated) of ``value``."""
+    digits = text[1:] if text[:1] == "-" else text
+    return (digits.isascii() and digits.isdigit() and (digits == "0" or digits[0] != "0")
+            and int(text) == value)
 
 
 def checked_literal(value) -> str:
@@ -551,17 +560,17 @@ def checked_literal(value) -> str:
     argument wherever a template has a placeholder, so no text from a request becomes
     code. (Tests hold this against the syntax tree, as :func:`_literal_value` reads it.)
     """
-    if value is None or type(value) is bool:
-        return repr(value)
     kind = type(value)
     if kind is str:
         text = _escape_string(value)
         if _string_value(text) != value or ENTRY in text or "```" in text:
             raise CodegenError(f"emitted literal {text[:80]!r} is not the intended string")
         return text
+    if value is None or kind is bool:
+        return repr(value)
     if kind is int:
         text = repr(value)
-        if not _INTEGER.fullmatch(text) or int(text) != value:
+        if not _integer_text(text, value):
             raise CodegenError(f"emitted literal {text[:80]!r} is not the intended integer")
         return text
     if kind is float:
@@ -571,7 +580,7 @@ def checked_literal(value) -> str:
             raise CodegenError(f"emitted literal {text[:80]!r} is not the intended number")
         return text
     if kind is tuple:
-        inner = ", ".join(checked_literal(v) for v in value)
+        inner = ", ".join([checked_literal(v) for v in value])
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     raise CodegenError(f"cannot emit a literal of type {kind.__name__}")
 
