@@ -93,11 +93,26 @@ _WARM_REQUESTS = (
 )
 
 
+def _listing(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# Changes to several nodes named in a list ("A, B and C"): a list of each length is a
+# sentence shape of its own, so the usual lengths are warmed too.
+_WARM_LISTS = tuple(
+    phrase.format(_listing([f"warm.n{number}" for number in range(count)]))
+    for count in range(2, 6)
+    for phrase in ("Remove {} from the graph.", "Add ports named {} to switch warm.up.",
+                   "Set the capacity of {} to 10 Gbps.")
+)
+WARM_REQUESTS = _WARM_REQUESTS + _WARM_LISTS
+
+
 def warm_malt() -> None:
     """Build every cache the first answers would otherwise pay for: the audited runtime
     pieces for each kind of plan, the grammar, and the parses of the plain phrasings."""
     codegen.warm()
-    for request in _WARM_REQUESTS:
+    for request in WARM_REQUESTS:
         respond_malt(request)
 
 
