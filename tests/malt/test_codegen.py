@@ -145,6 +145,30 @@ def test_tampered_programs_are_rejected(program: codegen.EmittedCalls) -> None:
         codegen.verify_program(program, _CALLS)
 
 
+_SET_CALLS = runtime.program((("nodes", ("a", None, "children", ())),))
+_SET_GOOD = codegen._render(_SET_CALLS, {})
+
+
+@pytest.mark.parametrize("template", [
+    # the variable used before the line that sets it
+    ("data = list_nodes(m1)", "m1 = select(_p0, _p1, _p2)", "return finish(_p3, data, graph)"),
+    # a literal's place moved into another call
+    ("m1 = select(_p0, _p1, _p3)", "data = list_nodes(m1)", "return finish(_p2, data, graph)"),
+    # a variable that shadows a piece, or the graph
+    ("remove = select(_p0, _p1, _p2)", "data = list_nodes(remove)", "return finish(_p3, data, graph)"),
+    ("graph = select(_p0, _p1, _p2)", "data = list_nodes(graph)", "return finish(_p3, data, graph)"),
+    # two statements on one line, or one statement over two
+    ("m1 = select(_p0, _p1, _p2); G.clear()", "data = list_nodes(m1)",
+     "return finish(_p3, data, graph)"),
+    ("m1 = select(_p0, _p1,", "_p2)", "return finish(_p3, data, graph)"),
+])
+def test_tampered_templates_with_variables_are_rejected(template) -> None:
+    shape = codegen._shape(_SET_CALLS, {})
+    codegen._verify_template(_SET_GOOD.template, shape, {})
+    with pytest.raises(CodegenError):
+        codegen._verify_template(template, shape, {})
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text() |
                     st.floats(allow_nan=False, allow_infinity=False),
