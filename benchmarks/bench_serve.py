@@ -189,40 +189,80 @@ def _body(text: str) -> bytes:
 
 
 STAGES = ("body", "route", "envelope", "parse", "emit", "reply")
+AGENT_STAGES = STAGES[1:-1]  # what ``netmend.agent.respond`` does for a MALT prompt
 
 
-def _stage_times(body: bytes, netmend: bool) -> dict[str, int]:
-    """Nanoseconds per stage of one request, as the server runs it (``respond`` for
-    netmend split into its steps; null answers its fixed text)."""
+def answer_in_stages(text: str, clock=time.perf_counter_ns) -> tuple[str, list[int]]:
+    """``netmend.agent.respond(text)`` for a MALT prompt, step by step: the reply and the
+    nanoseconds of each of :data:`AGENT_STAGES`."""
     from netmend.agent.k8s import is_k8s_prompt
     from netmend.agent.malt import extract_request
     from netmend.agent.route import is_netarena_route_prompt
     from netmend.malt import codegen
     from netmend.malt.parser import parse
+
+    marks = [clock()]
+    if is_k8s_prompt(text) or is_netarena_route_prompt(text):
+        raise SystemExit("a MALT prompt was routed elsewhere")
+    marks.append(clock())
+    question = extract_request(text)
+    marks.append(clock())
+    query = parse(question)
+    marks.append(clock())
+    reply = codegen.fenced(codegen.emit(query))
+    marks.append(clock())
+    return reply, [b - a for a, b in zip(marks, marks[1:], strict=False)]
+
+
+def _stage_times(body: bytes, netmend: bool) -> dict[str, int]:
+    """Nanoseconds per stage of one request, as the server runs it (``respond`` for
+    netmend split into its steps; null answers its fixed text)."""
     from netmend.serve.app import _new_uuid
     from netmend.serve.protocol import parse_request, render_reply
 
     clock = time.perf_counter_ns
-    marks = [clock()]
+    start = clock()
     request = parse_request(body, version_header=None, wants_stream=True)
-    marks.append(clock())
+    parsed = clock()
     if netmend:
-        text = request.text
-        if is_k8s_prompt(text) or is_netarena_route_prompt(text):
-            raise SystemExit("a MALT prompt was routed elsewhere")
-        marks.append(clock())
-        question = extract_request(text)
-        marks.append(clock())
-        query = parse(question)
-        marks.append(clock())
-        reply = codegen.fenced(codegen.emit(query))
-        marks.append(clock())
+        reply, agent = answer_in_stages(request.text)
     else:
-        reply = FIXED_REPLY
-        marks += [marks[-1]] * 4
+        reply, agent = FIXED_REPLY, [0] * len(AGENT_STAGES)
+    answered = clock()
     render_reply(request, reply, new_id=_new_uuid)
-    marks.append(clock())
-    return {stage: marks[i + 1] - marks[i] for i, stage in enumerate(STAGES)}
+    return dict(zip(STAGES, [parsed - start, *agent, clock() - answered], strict=True))
+
+
+def run_timed_server(skip: int) -> None:
+    """Child mode: serve netmend's replies, made by :func:`answer_in_stages`, timing each
+    stage inside the server; on SIGTERM print the mean of each (microseconds, after the
+    first ``skip`` requests) as one JSON line."""
+    import json
+    import os
+    import signal
+
+    from netmend.agent import warm
+    from netmend.serve import bind, make_app, serve
+
+    warm()
+    times: list[list[int]] = []
+
+    def responder(text: str) -> str:
+        reply, spent = answer_in_stages(text)
+        times.append(spent)
+        return reply
+
+    def report(*_args) -> None:
+        kept = times[skip:] or times
+        means = {stage: statistics.fmean(t[i] for t in kept) / 1e3
+                 for i, stage in enumerate(AGENT_STAGES)}
+        print(json.dumps(means), flush=True)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, report)
+    sock = bind("127.0.0.1", 0)
+    print(f"port {sock.getsockname()[1]}", flush=True)
+    serve(make_app(responder), sock)
 
 
 def stage_costs(texts: list[str], repeat: int) -> dict[tuple[str, str], dict[str, float]]:
@@ -253,16 +293,23 @@ def stage_costs(texts: list[str], repeat: int) -> dict[tuple[str, str], dict[str
     return found
 
 
-def print_stage_costs(costs: dict[tuple[str, str], dict[str, float]], served_delta_us: float) -> None:
-    print("in-process cost of one request, microseconds (mean over requests of the least of "
-          "the passes):")
+def print_stage_costs(costs: dict[tuple[str, str], dict[str, float]], served_delta_us: float,
+                      in_server: dict[str, float] | None) -> None:
+    print("cost of one request, microseconds (in process: mean over requests of the least "
+          "of the passes; in server: mean):")
     print(f"{'':20}" + "".join(f"{stage:>9}" for stage in STAGES) + f"{'total':>9}")
     for (condition, server), row in costs.items():
         print(f"{condition + ' ' + server:20}" + "".join(f"{row[s]:9.1f}" for s in STAGES)
               + f"{sum(row.values()):9.1f}")
+    if in_server:
+        print(f"{'in server netmend':20}" + "".join(
+            f"{in_server[s]:9.1f}" if s in in_server else f"{'-':>9}" for s in STAGES)
+            + f"{sum(in_server.values()):9.1f}  (agent stages, timed inside a served process)")
     for condition in ("hot", "disturbed"):
         delta = sum(costs[condition, "netmend"].values()) - sum(costs[condition, "null"].values())
         print(f"netmend - null in process ({condition}): {delta:.1f} us")
+    if in_server:
+        print(f"netmend's agent stages inside a served process: {sum(in_server.values()):.1f} us")
     print(f"netmend - null as served (steady means): {served_delta_us:.1f} us")
 
 
@@ -274,9 +321,13 @@ def main() -> None:
     parser.add_argument("--stage-repeat", type=int, default=5,
                         help="passes for the in-process stage costs (default 5; 0 skips them)")
     parser.add_argument("--null-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--timed-server", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.null_server:
         run_null_server()
+        return
+    if args.timed_server is not None:
+        run_timed_server(args.timed_server)
         return
 
     texts = prompts(args.per_family)
@@ -312,7 +363,27 @@ def main() -> None:
           f"(goal: mean <= {GOAL_RATIO}x, {verdict})")
     if args.stage_repeat > 0:
         served = (stats["netmend"]["mean"] - stats["null"]["mean"]) * 1e6
-        print_stage_costs(stage_costs(texts, args.stage_repeat), served)
+        print_stage_costs(stage_costs(texts, args.stage_repeat), served,
+                          in_server_costs(texts, args.stage_repeat))
+
+
+def in_server_costs(texts: list[str], rounds: int) -> dict[str, float]:
+    """The agent stages' mean cost inside a served process (the timed child), called as
+    in the measurement, alternating with the null server, for ``rounds`` passes after a
+    first untimed one."""
+    import json
+
+    this = str(Path(__file__).resolve())
+    timed, timed_url = _start([sys.executable, this, "--timed-server", str(len(texts))], "stdout")
+    null, null_url = _start([sys.executable, this, "--null-server"], "stdout")
+    try:
+        asyncio.run(measure({"netmend": timed_url, "null": null_url}, texts, rounds))
+    finally:
+        null.terminate()
+        null.wait(timeout=10)
+        timed.terminate()
+        out, _ = timed.communicate(timeout=10)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":
