@@ -57,7 +57,7 @@ def forget(modules: tuple[ModuleType, ...] = (malt_parser, codegen, runtime)) ->
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
-    codegen._VERIFIED_TEMPLATES.clear()
+    codegen.clear_caches()
     warm()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 
 import networkx as nx
@@ -144,6 +145,30 @@ def test_tampered_programs_are_rejected(program: codegen.EmittedCalls) -> None:
         codegen.verify_program(program, _CALLS)
 
 
+_SET_CALLS = runtime.program((("nodes", ("a", None, "children", ())),))
+_SET_GOOD = codegen._render(_SET_CALLS, {})
+
+
+@pytest.mark.parametrize("template", [
+    # the variable used before the line that sets it
+    ("data = list_nodes(m1)", "m1 = select(_p0, _p1, _p2)", "return finish(_p3, data, graph)"),
+    # a literal's place moved into another call
+    ("m1 = select(_p0, _p1, _p3)", "data = list_nodes(m1)", "return finish(_p2, data, graph)"),
+    # a variable that shadows a piece, or the graph
+    ("remove = select(_p0, _p1, _p2)", "data = list_nodes(remove)", "return finish(_p3, data, graph)"),
+    ("graph = select(_p0, _p1, _p2)", "data = list_nodes(graph)", "return finish(_p3, data, graph)"),
+    # two statements on one line, or one statement over two
+    ("m1 = select(_p0, _p1, _p2); G.clear()", "data = list_nodes(m1)",
+     "return finish(_p3, data, graph)"),
+    ("m1 = select(_p0, _p1,", "_p2)", "return finish(_p3, data, graph)"),
+])
+def test_tampered_templates_with_variables_are_rejected(template) -> None:
+    shape = codegen._shape(_SET_CALLS, {})
+    codegen._verify_template(_SET_GOOD.template, shape, {})
+    with pytest.raises(CodegenError):
+        codegen._verify_template(template, shape, {})
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.text() |
                     st.floats(allow_nan=False, allow_infinity=False),
@@ -153,6 +178,69 @@ def test_a_literal_is_exactly_one_argument_with_its_value(value) -> None:
     ok, parsed = codegen._literal_value(text)
     assert ok and codegen._same_literal(parsed, value)
     assert "```" not in text and "process_graph" not in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text() |
+                    st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=3).map(tuple), max_leaves=8))
+def test_the_checked_literal_is_the_literal(value) -> None:
+    """What replies carry (each atom checked by its token grammar) is exactly the text
+    whose syntax tree is one argument of that value."""
+    assert codegen.checked_literal(value) == codegen.literal(value)
+
+
+_STRING_PIECES = st.sampled_from(["'", '"', "\\\\", "\\", "x", "u", "U", "0", "6", "f", "D", "n",
+                                  "t", "a", "\n", " ", "`", "\x00", "\u2028", "é", "(", ")", ","])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.sampled_from(["'", '"']), st.lists(_STRING_PIECES, max_size=12).map("".join),
+       st.sampled_from(["'", '"', ""]))
+def test_a_text_the_string_check_accepts_is_one_string_of_that_value(opening, body, closing) -> None:
+    """The string check is sound against the syntax tree: whatever text it accepts is
+    exactly one string literal argument, whose value is the one it decoded."""
+    text = opening + body + closing
+    decoded = codegen._string_value(text)
+    if decoded is not None:
+        call = ast.parse(f"f({text})", mode="eval").body
+        assert isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords
+        assert isinstance(call.args[0], ast.Constant) and call.args[0].value == decoded
+
+
+@pytest.mark.parametrize("text", [
+    "'a' + G.clear() + 'b'", "'a', 'b'", "'a'\n'b'", "'\\'", "'a\\q'", "'''a'''", "'a\n'",
+    '"a" if G.clear() else "b"', "'a'); G.clear(); ('", "'\\U00110000'", "b'a'", "f'{G}'",
+    "'\\N{BULLET}'", "'\\101'", "'a\\\nb'",
+])
+def test_texts_that_are_not_one_plain_string_are_refused(text: str) -> None:
+    assert codegen._string_value(text) is None
+
+
+@pytest.mark.parametrize("text, value", [
+    ("'a'", "a"), ("''", ""), ('"it\'s"', "it's"), ("'\\x60\\n\\\\'", "`\n\\"),
+    ("'\\u2028'", "\u2028"), ("'\\U0001f600'", "\U0001f600"), ("'é'", "é"),
+])
+def test_plain_strings_are_read_exactly(text: str, value: str) -> None:
+    assert codegen._string_value(text) == value == codegen._literal_value(text)[1]
+
+
+def test_forms_are_keyed_by_shape_never_by_a_request_value() -> None:
+    codegen.clear_caches()
+    name = "ju9.unique-name-4711"
+    for query in _queries(name):
+        assert codegen.emit(query) == codegen.emit_verified(query)
+    assert codegen._FORMS and not any("4711" in repr(key) for key in codegen._FORMS)
+    assert all("4711" not in form.text for form in codegen._FORMS.values())
+
+
+def test_a_longer_plan_reuses_the_verified_lines() -> None:
+    codegen.clear_caches()
+    codegen.warm()
+    checked = codegen._verified_line.cache_info().misses
+    steps = tuple(ir.Remove(f"n{i}") for i in range(7)) + (ir.ListChildren("p"),)
+    assert codegen.emit(ir.Query(steps)) == codegen.emit_verified(ir.Query(steps))
+    assert codegen._verified_line.cache_info().misses == checked
 
 
 def test_non_finite_numbers_are_not_emitted() -> None:
@@ -179,6 +267,7 @@ def test_emitted_code_computes_what_the_planner_computes(muts, read, compact) ->
     query = ir.Query(steps)
     graph = test_runtime.BASE
     source = codegen.emit(query, compact=compact)
+    assert source == codegen.emit_verified(query, compact=compact)
     result, _, _ = _run_as_evaluator(source, graph)
     expected = run_plan(copy.deepcopy(graph), query.to_plan())
     assert result["type"] == expected["type"] and result["notes"] == expected["notes"]

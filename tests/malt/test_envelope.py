@@ -31,3 +31,12 @@ def test_the_search_from_the_end_agrees_with_the_pattern() -> None:
     cases += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
     for text in cases:
         assert extract_request(text) == _by_pattern(text), repr(text)
+
+
+def test_every_warm_up_request_is_answered_with_code() -> None:
+    """The warm-up fills the parse caches only if its requests parse: a stale one would
+    silently warm nothing."""
+    from netmend.agent.malt import WARM_REQUESTS, respond_malt
+
+    for request in WARM_REQUESTS:
+        assert respond_malt(request).startswith("```python\ndef process_graph("), request

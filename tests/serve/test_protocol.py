@@ -25,6 +25,7 @@ from netmend.serve.protocol import (
     parse_request,
     render_error,
     render_reply,
+    render_reply_generic,
 )
 
 
@@ -359,3 +360,19 @@ def test_reply_text_survives_the_round_trip(text):
         result = json.loads(body)["result"]
         reply = result["artifacts"][0] if "artifacts" in result else result["message"]
         assert reply["parts"][0]["text"] == text
+
+
+@given(
+    st.sampled_from(list(Dialect)), st.booleans(),
+    st.one_of(st.none(), st.integers(), st.text(max_size=12)),
+    st.one_of(st.none(), st.text(max_size=12)), st.text(max_size=60),
+)
+def test_the_scaffolded_reply_is_the_serialized_reply_byte_for_byte(
+        dialect, streaming, request_id, context_id, text):
+    request = MessageRequest(request_id, dialect, streaming, "question", context_id)
+    def awkward_ids():  # ids with a % and a quote in them, drawn in order
+        numbers = itertools.count()
+        return lambda: f"id-{next(numbers)}-%s\""
+
+    assert render_reply(request, text, new_id=awkward_ids()) == render_reply_generic(
+        request, text, new_id=awkward_ids())

@@ -15,7 +15,7 @@ from netmend.agent.route import is_netarena_route_prompt, respond_route
 
 def respond(text: str) -> str:
     """The reply to one request text (a NetArena MALT, K8s or Route prompt, or a plain request)."""
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not text or text.isspace():  # (no stripped copy)
         return "I received an empty request. Send a MALT request or a NetArena K8s prompt.\n"
     if is_k8s_prompt(text):
         return respond_k8s(text)

@@ -34,16 +34,17 @@ def extract_request(text: str) -> str:
     >>> extract_request("Question: Example one.\\nBegin! go\\nQuestion: Remove x1 from the graph.\\nAnswer:")
     'Remove x1 from the graph.'
     """
-    tail = text[text.rfind(_CLOSING_BLOCK):] if _CLOSING_BLOCK in text else text
+    low = max(text.rfind(_CLOSING_BLOCK), 0)  # the closing block, or the whole text
     # The last line that starts (after blanks) with "Question:", found from the end: the
     # same line ``_QUESTION`` would find last, without matching every line before it.
-    at = tail.rfind(_MARK)
+    at = text.rfind(_MARK, low)
     while at >= 0:
-        start = tail.rfind("\n", 0, at) + 1
-        if not tail[start:at].strip(" \t"):
-            end = tail.find("\n", at)
-            return tail[at + len(_MARK):end if end >= 0 else len(tail)].strip(" \t")
-        at = tail.rfind(_MARK, 0, at)
+        newline = text.rfind("\n", low, at)
+        start = newline + 1 if newline >= 0 else low
+        if not text[start:at].strip(" \t"):
+            end = text.find("\n", at)
+            return text[at + len(_MARK):end if end >= 0 else len(text)].strip(" \t")
+        at = text.rfind(_MARK, low, at)
     return text.strip()
 
 
@@ -92,11 +93,26 @@ _WARM_REQUESTS = (
 )
 
 
+def _listing(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# Changes to several nodes named in a list ("A, B and C"): a list of each length is a
+# sentence shape of its own, so the usual lengths are warmed too.
+_WARM_LISTS = tuple(
+    phrase.format(_listing([f"warm.n{number}" for number in range(count)]))
+    for count in range(2, 6)
+    for phrase in ("Remove {} from the graph.", "Add ports named {} to switch warm.up.",
+                   "Set the capacity of {} to 10 Gbps.")
+)
+WARM_REQUESTS = _WARM_REQUESTS + _WARM_LISTS
+
+
 def warm_malt() -> None:
     """Build every cache the first answers would otherwise pay for: the audited runtime
     pieces for each kind of plan, the grammar, and the parses of the plain phrasings."""
     codegen.warm()
-    for request in _WARM_REQUESTS:
+    for request in WARM_REQUESTS:
         respond_malt(request)
 
 

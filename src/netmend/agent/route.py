@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 from netmend.route.participant import decide
-from netmend.route.prompt import PromptError, is_route_prompt
+from netmend.route.prompt import MARKER, PromptError, is_route_prompt
 
 
 def is_netarena_route_prompt(text: str) -> bool:
     """Whether ``text`` is a NetArena Route turn (a pingall after ``Pingall result:``)."""
-    return is_route_prompt(text)
+    return MARKER in text and is_route_prompt(text)  # most requests are not: skip the refusal
 
 
 def respond_route(text: str) -> str:

@@ -19,12 +19,17 @@ the program), so there is one implementation of the semantics.
 
 Nothing is shipped unchecked. Each prefix is re-parsed and, renamed back,
 must be exactly the runtime's statements (once per set of pieces). The calls
-are checked as a template with placeholders for the literals, which must be
-exactly the intended calls (once per template), and each literal must parse
-as exactly one argument whose value is the intended one (once per text). No
-text from a request can therefore become code. The runtime itself is audited
-once (:func:`audit_runtime`): no imports, no globals, only local names and a
-fixed set of builtins.
+are checked as a template with placeholders for the literals: each line,
+parsed on its own, must be exactly its intended call (once per line), and the
+whole function becomes a *form* per program shape, a format with one place
+per literal (nothing in it comes from a request). Per request only the
+literals are written and checked: each string must be one printable,
+single-line string literal made of ``repr``'s escapes that decodes back to
+exactly the intended value, each number one number token of that value
+(:func:`checked_literal`; tests hold this grammar against the syntax tree).
+No text from a request can therefore become code. The runtime itself is
+audited once (:func:`audit_runtime`): no imports, no globals, only local
+names and a fixed set of builtins.
 
 The text also survives the evaluator's extraction: the function is first in
 the fence, no other ``def`` mentions ``process_graph``, no line starts with
@@ -418,33 +423,188 @@ def emit(query: Query, *, compact: bool = True) -> str:
     four-space indentation are kept, for reading.
     """
     calls = runtime.program(query.to_plan())
+    key, values = _split(calls)
+    form = _FORMS.get((key, compact))
+    if form is None:
+        form = _build_form(calls, key, compact)
+    texts = tuple(checked_literal(value) for value in values)
+    if len(texts) != form.slots:
+        raise CodegenError("the program's literals do not fit its verified form")
+    return form.text % texts
+
+
+def emit_verified(query: Query, *, compact: bool = True) -> str:
+    """What :func:`emit` returns, built the long way: every call rendered and the whole
+    program checked with :func:`verify_program` (each literal parsed as a syntax tree).
+    For tests, which require the two to agree."""
+    calls = runtime.program(query.to_plan())
     prefix = _prefix(calls.pieces(), compact)
     rendered = _render(calls, prefix.names)
     verify_program(rendered, calls, prefix)
     return prefix.text + "".join(f"{prefix.indent}{line}\n" for line in rendered.lines)
 
 
-def _arguments(call: ast.Call, variables: set[str]) -> tuple:
-    """A template call's arguments: ``("var", name)`` for a program variable,
-    ``("slot", n)`` for placeholder ``_pn`` (a template holds no literals, so neither can
-    be mistaken for one)."""
+# ---------------------------------------------------------------- verified forms
+#
+# A *form* is the whole emitted function of one program shape (its pieces, calls,
+# variables and where each literal goes, but no literal), verified once: the prefix as
+# in :func:`_prefix`, each call line as a syntax tree (:func:`_verified_line`), then
+# turned into a ``%``-format with one ``%s`` per literal. A request then only has its
+# literals written and checked (:func:`checked_literal`) and dropped into their places.
+# Nothing in a form comes from a request: it is keyed by the shape alone.
+
+
+@dataclass(frozen=True)
+class _Form:
+    text: str  # the function with ``%s`` where the literals go (other ``%`` doubled)
+    slots: int
+
+
+_FORMS: dict[tuple, _Form] = {}
+_MAX_FORMS = 4096
+
+
+def _split(calls: runtime.Program) -> tuple[tuple, list]:
+    """The shape of ``calls`` (each literal argument replaced by ``None``) and the literal
+    values in the order the emitted text holds them (the answer type last)."""
+    values: list = []
+
+    def shaped(args: tuple) -> tuple:
+        found = []
+        for arg in args:
+            if type(arg) is runtime.Ref:
+                found.append(arg)
+            else:
+                found.append(None)
+                values.append(arg)
+        return tuple(found)
+
+    changes = tuple((target, piece, shaped(args)) for target, piece, args in calls.changes)
+    read = None if calls.read is None else (calls.read[0], shaped(calls.read[1]))
+    values.append(calls.answer_type)
+    return (changes, read, calls.commit, calls.pruned, calls.restored), values
+
+
+def _build_form(calls: runtime.Program, key: tuple, compact: bool) -> _Form:
+    """Render and verify the form of ``calls``'s shape; remember it under ``key``."""
+    prefix = _prefix(calls.pieces(), compact)
+    rendered = _render(calls, prefix.names)
+    _verify_template(rendered.template, _shape(calls, prefix.names), prefix.names)
+    body = "".join(f"{prefix.indent}{line}\n" for line in rendered.template).replace("%", "%%")
+    slots = [int(number) for number in _PLACEHOLDERS.findall(body)]
+    if slots != list(range(len(rendered.literals))):
+        raise CodegenError("each literal must have one place in the program, in order")
+    form = _Form(prefix.text.replace("%", "%%") + _PLACEHOLDERS.sub("%s", body), len(slots))
+    if len(_FORMS) >= _MAX_FORMS:
+        _FORMS.clear()
+    _FORMS[(key, compact)] = form
+    return form
+
+
+def clear_caches() -> None:
+    """Forget every verified prefix, line and form (for cold-start measurements)."""
+    _FORMS.clear()
+    for cached in (_prefix, _verified_line, _verified_return):
+        cached.cache_clear()
+
+
+# A Python string literal's body as ``repr`` writes it (and :func:`_escape_string` then
+# escapes): characters other than its quote and the backslash, or the escapes below.
+_ESCAPES = r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\'\"ntr])"
+_STRING_BODY = {
+    "'": re.compile(rf"(?:[^'\\]++|{_ESCAPES})*+"),
+    '"': re.compile(rf'(?:[^"\\]++|{_ESCAPES})*+'),
+}
+_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))")
+_SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
+_FLOAT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
+
+
+def _unescape(match: re.Match) -> str:
+    code = match.group(1) or match.group(2) or match.group(3)
+    return chr(int(code, 16)) if code else _SIMPLE_ESCAPES[match.group(4)]
+
+
+def _string_value(text: str) -> str | None:
+    """The value of ``text`` if it is exactly one printable, single-line string literal
+    made only of the escapes ``repr`` writes, else ``None``."""
+    quote = text[:1]
+    if (quote not in _STRING_BODY or len(text) < 2 or text[-1] != quote
+            or not text.isprintable()):
+        return None
+    body = text[1:-1]
+    if "\\" not in body:
+        return None if quote in body else body
+    if _STRING_BODY[quote].fullmatch(body) is None:
+        return None
+    try:
+        return _ESCAPE.sub(_unescape, body)
+    except ValueError:  # a code point past U+10FFFF
+        return None
+
+
+def _integer_text(text: str, value: int) -> bool:
+    """Whether ``text`` is one decimal integer token (maybe negated) of ``value``."""
+    digits = text[1:] if text[:1] == "-" else text
+    return (digits.isascii() and digits.isdigit() and (digits == "0" or digits[0] != "0")
+            and int(text) == value)
+
+
+def checked_literal(value) -> str:
+    """:func:`literal`'s text for ``value``, each atom checked on the way.
+
+    A string's text must be one string literal as ``repr`` writes it (one printable
+    line, only ``repr``'s escapes) that decodes back to exactly the value; a number's,
+    one number token (a minus, then digits, a point, an exponent) that reads back to
+    it; a tuple is those joined by commas in parentheses. Any such text is one literal
+    argument wherever a template has a placeholder, so no text from a request becomes
+    code. (Tests hold this against the syntax tree, as :func:`_literal_value` reads it.)
+    """
+    kind = type(value)
+    if kind is str:
+        text = _escape_string(value)
+        if _string_value(text) != value or ENTRY in text or "```" in text:
+            raise CodegenError(f"emitted literal {text[:80]!r} is not the intended string")
+        return text
+    if value is None or kind is bool:
+        return repr(value)
+    if kind is int:
+        text = repr(value)
+        if not _integer_text(text, value):
+            raise CodegenError(f"emitted literal {text[:80]!r} is not the intended integer")
+        return text
+    if kind is float:
+        text = literal(value)
+        if (not _FLOAT.fullmatch(text) or ("." not in text and "e" not in text)
+                or float(text) != value):
+            raise CodegenError(f"emitted literal {text[:80]!r} is not the intended number")
+        return text
+    if kind is tuple:
+        inner = ", ".join([checked_literal(v) for v in value])
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    raise CodegenError(f"cannot emit a literal of type {kind.__name__}")
+
+
+def _arguments(call: ast.Call) -> tuple:
+    """A template call's arguments: ``("slot", n)`` for placeholder ``_pn``, ``("var", name)``
+    for any other name (a template holds no literals, so neither can be mistaken for one)."""
     if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
         raise CodegenError("emitted calls take positional arguments only")
     found: list[object] = []
     for arg in call.args:
-        if isinstance(arg, ast.Name) and arg.id in variables:
-            found.append(("var", arg.id))
-        elif (isinstance(arg, ast.Name) and arg.id.startswith(PLACEHOLDER)
-              and arg.id[len(PLACEHOLDER):].isdigit()):
+        if (isinstance(arg, ast.Name) and arg.id.startswith(PLACEHOLDER)
+                and arg.id[len(PLACEHOLDER):].isdigit()):
             found.append(("slot", int(arg.id[len(PLACEHOLDER):])))
+        elif isinstance(arg, ast.Name):
+            found.append(("var", arg.id))
         else:
             raise CodegenError("an emitted argument is neither a literal nor a program variable")
     return tuple(found)
 
 
-def _called(node: ast.AST | None, variables: set[str] = frozenset()) -> tuple[str, tuple] | None:
+def _called(node: ast.AST | None) -> tuple[str, tuple] | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id, _arguments(node, variables)
+        return node.func.id, _arguments(node)
     return None
 
 
@@ -462,7 +622,6 @@ def _same_literal(a, b) -> bool:
     return a == b
 
 
-@lru_cache(maxsize=8192)
 def _literal_value(text: str) -> tuple[bool, object]:
     """Whether ``text`` is exactly one literal argument, and its value.
 
@@ -491,23 +650,17 @@ def _literal_value(text: str) -> tuple[bool, object]:
 def verify_program(program: EmittedCalls, calls: runtime.Program, prefix: _Prefix | None = None) -> None:
     """Accept the emitted calls only if they are exactly the intended calls with literal arguments.
 
-    The template (the calls with placeholders for the literals) is checked once
-    per shape; each literal is checked to be exactly one literal argument
-    whose value is the intended one. ``prefix`` (none: the runtime's own names)
-    says which identifiers the emitted text uses; it is verified in
+    The template (the calls with placeholders for the literals) must be the
+    intended calls, line by line; each literal must parse as exactly one
+    argument whose value is the intended one, and the lines must be the
+    template with each placeholder filled. ``prefix`` (none: the runtime's own
+    names) says which identifiers the emitted text uses; it is verified in
     :func:`_prefix`, so this checks the whole function.
     """
     names = prefix.names if prefix is not None else {}
     if len(program.lines) != len(program.template):
         raise CodegenError("emitted program and template differ in length")
-    # A template is checked once: it spells out every part of its calls' shape (pieces,
-    # variables, where each literal goes), so an equal template means an equal shape.
-    key = (program.template, prefix.key if prefix else None)
-    if key not in _VERIFIED_TEMPLATES:
-        _verify_template(program.template, _shape(calls, names), names)
-        if len(_VERIFIED_TEMPLATES) >= 4096:
-            _VERIFIED_TEMPLATES.clear()
-        _VERIFIED_TEMPLATES.add(key)
+    _verify_template(program.template, _shape(calls, names), names)
     expected = [value for _, value in _expected_literals(calls)]
     if len(program.literals) != len(expected):
         raise CodegenError("emitted program has the wrong number of literals")
@@ -560,12 +713,87 @@ def _shape(calls: runtime.Program, names: dict[str, str]) -> tuple:
     return tuple(steps), tail
 
 
-# (template, prefix key) of the templates verified so far
-_VERIFIED_TEMPLATES: set[tuple] = set()
+def _local_line(line: str, first: int, count: int) -> str:
+    """``line`` with its placeholders renumbered from ``first`` to 0; every one must be
+    among the ``count`` slots from ``first``."""
+
+    def renumber(match: re.Match) -> str:
+        number = int(match.group(1)) - first
+        if not 0 <= number < count:
+            raise CodegenError(f"emitted statement {line[:80]!r} holds another call's literal")
+        return f"{PLACEHOLDER}{number}"
+
+    return _PLACEHOLDERS.sub(renumber, line)
+
+
+def _check_line(line: str) -> ast.stmt:
+    """The one statement ``line`` is on its own (it must survive the evaluator's extraction)."""
+    if "\n" in line or "\r" in line or ENTRY in line:
+        raise CodegenError("an emitted line spans lines or mentions the entry point")
+    _check_text(line)
+    try:
+        statements = ast.parse(line).body
+    except SyntaxError as exc:
+        raise CodegenError(f"emitted statement {line[:80]!r} does not parse: {exc}") from exc
+    if len(statements) != 1:
+        raise CodegenError(f"emitted line {line[:80]!r} must be one statement")
+    return statements[0]
+
+
+@lru_cache(maxsize=4096)
+def _verified_line(line: str, target: str | None, piece: str, args: tuple) -> bool:
+    """Check one template line (placeholders numbered from 0) is exactly
+    ``[target =] piece(args)``; once per line and intent, which hold no literal."""
+    statement = _check_line(line)
+    want = (piece, args)
+    if target is None:
+        ok = isinstance(statement, ast.Expr) and _called(statement.value) == want
+    else:
+        ok = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+              and isinstance(statement.targets[0], ast.Name)
+              and statement.targets[0].id == target and _called(statement.value) == want)
+    if not ok:
+        raise CodegenError(f"emitted statement {line[:80]!r} is not the intended call")
+    return True
+
+
+@lru_cache(maxsize=1024)
+def _verified_return(line: str, finish: str, result: str, graph: str, pruned: str | None,
+                     restored: str | None) -> bool:
+    """Check the last template line is ``return finish(_p0, result, committed)``, the
+    committed graph being ``graph``, or ``pruned()``, maybe inside ``restored(...)``."""
+    statement = _check_line(line)
+    value = statement.value if isinstance(statement, ast.Return) else None
+    ok = value is not None and _is_call(value, finish, 3)
+    if ok:
+        kind, found, committed = value.args
+        ok = (isinstance(kind, ast.Name) and kind.id == f"{PLACEHOLDER}0"
+              and isinstance(found, ast.Name) and found.id == result)
+        if ok and restored is not None:
+            ok = _is_call(committed, restored, 1)
+            committed = committed.args[0] if ok else committed
+        if ok:
+            ok = (_is_call(committed, pruned, 0) if pruned is not None
+                  else isinstance(committed, ast.Name) and committed.id == graph)
+    if not ok:
+        raise CodegenError("emitted function must end by returning finish(answer type, "
+                           "result, committed graph)")
+    return True
+
+
+@cache
+def _piece_names() -> frozenset[str]:
+    return frozenset(name for name, _, _ in _pieces())
 
 
 def _verify_template(template: tuple[str, ...], shape: tuple, names: dict[str, str]) -> None:
-    """Check one program template against its shape; ``names`` are the identifiers it uses."""
+    """Check one program template against its shape; ``names`` are the identifiers it uses.
+
+    Line by line: each line, parsed on its own, must be exactly its intended call
+    (:func:`_verified_line`, remembered per line), and a program variable may only be
+    used after the line that sets it and never shadows a piece. Lines that are each one
+    complete statement stay those statements when joined at one indentation.
+    """
     steps, (kind_slot, has_read, pruned, restored) = shape
 
     def named(identifier: str) -> str:
@@ -573,48 +801,26 @@ def _verify_template(template: tuple[str, ...], shape: tuple, names: dict[str, s
 
     if len(template) != len(steps) + 1:
         raise CodegenError("emitted program has the wrong number of statements")
-    for line in template:
-        if "\n" in line or ENTRY in line:
-            raise CodegenError("an emitted line spans lines or mentions the entry point")
-        _check_text(line)
-    try:
-        statements = ast.parse("\n".join(template)).body
-    except SyntaxError as exc:
-        raise CodegenError(f"emitted program does not parse: {exc}") from exc
-    if len(statements) != len(template):
-        raise CodegenError("each emitted line must be one statement")
+    forbidden = {named(piece) for piece in _piece_names()} | {named(GRAPH)}
     assigned: set[str] = set()
-    for line, statement, (target, piece, args) in zip(template, statements, steps, strict=False):
-        want = (piece, args)
-        if target is None:
-            ok = isinstance(statement, ast.Expr) and _called(statement.value, assigned) == want
-        else:
-            ok = (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                  and isinstance(statement.targets[0], ast.Name)
-                  and statement.targets[0].id == target
-                  and _called(statement.value, assigned) == want)
-            if ok and target != named(DATA) and target in names.values():
-                ok = False  # a variable must not shadow a piece
+    first = 0
+    for line, (target, piece, args) in zip(template, steps, strict=False):
+        count = sum(1 for kind, _ in args if kind == "slot")
+        local = tuple((kind, value - first) if kind == "slot" else (kind, value)
+                      for kind, value in args)
+        if any(kind == "var" and value not in assigned for kind, value in args):
+            raise CodegenError(f"emitted statement {line[:80]!r} uses a variable not yet set")
+        _verified_line(_local_line(line, first, count), target, piece, local)
+        if target is not None:
+            if target != named(DATA) and target in forbidden:
+                raise CodegenError(f"emitted statement {line[:80]!r} shadows a piece")
             assigned.add(target)
-        if not ok:
-            raise CodegenError(f"emitted statement {line[:80]!r} is not the intended call")
-    final = statements[-1]
-    value = final.value if isinstance(final, ast.Return) else None
-    ok = value is not None and _is_call(value, named(FINISH), 3)
-    if ok:
-        kind, result, committed = value.args
-        ok = (isinstance(kind, ast.Name) and kind.id == f"{PLACEHOLDER}{kind_slot}"
-              and isinstance(result, ast.Name)
-              and result.id == named(DATA if has_read else GRAPH))
-        if ok and restored:
-            ok = _is_call(committed, named("restored"), 1)
-            committed = committed.args[0] if ok else committed
-        if ok:
-            ok = (_is_call(committed, named("pruned"), 0) if pruned
-                  else isinstance(committed, ast.Name) and committed.id == named(GRAPH))
-    if not ok:
-        raise CodegenError("emitted function must end by returning finish(answer type, "
-                           "result, committed graph)")
+        first += count
+    if kind_slot != first:
+        raise CodegenError("the answer type must be the program's last literal")
+    _verified_return(_local_line(template[-1], first, 1), named(FINISH),
+                     named(DATA if has_read else GRAPH), named(GRAPH),
+                     named("pruned") if pruned else None, named("restored") if restored else None)
 
 
 _SAMPLE_SET = ("x", None, "descendants", ())
@@ -639,8 +845,9 @@ _SAMPLE_STEPS: dict[str, tuple[tuple, ...]] = {
 
 
 def warm() -> None:
-    """Build and verify the emitted prefix of every plan made of one kind of change and one
-    read (what requests say), so no request pays for it."""
+    """Build and verify the form of every plan made of one kind of change and one read
+    (what requests say), so no request pays for it; plans of more steps reuse their
+    verified lines."""
     if set(_SAMPLE_STEPS) != set(runtime.OPERATIONS):
         raise CodegenError("every plan operation needs a sample step to warm")
     changes = [(), *(_SAMPLE_STEPS[op] for op, (_, answers) in runtime.OPERATIONS.items()
@@ -653,7 +860,8 @@ def warm() -> None:
                 for read in read_samples or (None,):
                     steps = tuple(step for step in (change, read) if step is not None)
                     if steps:
-                        _prefix(runtime.program(steps).pieces(), True)
+                        calls = runtime.program(steps)
+                        _build_form(calls, _split(calls)[0], True)
 
 
 def fenced(source: str) -> str:

@@ -340,4 +340,4 @@ class Query:
 
     def to_plan(self) -> tuple[tuple, ...]:
         """The literal plan :func:`netmend.malt.runtime.run_plan` executes."""
-        return tuple(step.literal() for step in self.steps)
+        return tuple([step.literal() for step in self.steps])

@@ -112,28 +112,32 @@ def program(steps: tuple[tuple, ...]) -> Program:
     >>> p.changes, p.read, p.commit, p.pruned, p.restored, p.answer_type
     (((None, 'remove', ('a.b',)), ('m1', 'select', ('a', 'EK_PORT', 'children'))), ('list_nodes', ('m1',)), ('cascade',), True, False, 'list')
     """
-    changes: list[tuple[str | None, str, tuple]] = []
     # A for-each loop runs over the nodes of the topology as it was given, before any
     # step of the request changed it (the reference fixes its list the same way).
-    for kind in dict.fromkeys(step[1] for step in steps if step[0] == "for_each_add"):
-        changes.append((None, "remember", (kind,)))
+    loops = [step[1] for step in steps if step[0] == "for_each_add"]
+    changes: list[tuple[str | None, str, tuple]] = (
+        [(None, "remember", (kind,)) for kind in dict.fromkeys(loops)] if loops else [])
+    variables = 0  # calls so far whose value goes to a variable (m1, m2, ...)
     read = None
     answer_type = "graph"
     for step in steps:
-        if step[0] not in OPERATIONS:
-            raise ValueError(f"unknown plan step {step[0]!r}")
-        piece, answers = OPERATIONS[step[0]]
+        operation = step[0]
+        if operation not in OPERATIONS:
+            raise ValueError(f"unknown plan step {operation!r}")
+        piece, answers = OPERATIONS[operation]
         args = tuple(step[1:])
-        if step[0] == "count" and args[1] is None:
+        if operation == "count" and args[1] is None:
             piece, args = "count_all", args[:1]
-        if step[0] in SET_OPERATIONS:
+        if operation in SET_OPERATIONS:
             # The set is chosen (and filtered) first, into a variable the call then uses.
-            at = SET_ARGUMENT[step[0]]
+            at = SET_ARGUMENT[operation]
             root, kind, axis, rules = args[at]
-            variable = Ref(f"m{sum(1 for c in changes if c[0]) + 1}")
-            chooser = "select_named" if axis == "named" else "select"
-            changes.append((variable, chooser, (root, kind, axis)))
+            variables += 1
+            variable = Ref(f"m{variables}")
+            changes.append((variable, "select_named" if axis == "named" else "select",
+                            (root, kind, axis)))
             if rules:
+                variables += 1
                 changes.append((variable, "where", (variable, rules)))
             args = args[:at] + (variable,) + args[at + 1:]
         if answers is None:
@@ -145,7 +149,7 @@ def program(steps: tuple[tuple, ...]) -> Program:
                 raise ValueError("a plan has at most one read")
             read, answer_type = (piece, args), answers
     ops = {step[0] for step in steps}
-    commit = tuple(name for name, needed_by in COMMIT_PASSES if ops & needed_by)
+    commit = tuple([name for name, needed_by in COMMIT_PASSES if ops & needed_by])
     return Program(tuple(changes), read, commit, bool(ops & PRUNING), bool(ops & RESTORING),
                    answer_type)
 

@@ -212,7 +212,7 @@ class A2AApp:
                 request_id=request.request_id,
                 streaming=request.streaming,
             ) from None
-        if not isinstance(reply, str) or not reply.strip():
+        if not isinstance(reply, str) or not reply or reply.isspace():
             _log.error("the responder returned no text for request %r", request.request_id)
             raise RpcError(
                 ErrorCode.INTERNAL_ERROR,

@@ -378,7 +378,24 @@ def _clip(text: str, limit: int = 200) -> str:
 
 
 def render_reply(request: MessageRequest, text: str, *, new_id: Callable[[], str]) -> bytes:
-    """Serialize the agent's reply ``text`` in the request's dialect and framing."""
+    """Serialize the agent's reply ``text`` in the request's dialect and framing.
+
+    The same bytes as :func:`render_reply_generic`, from a scaffold rendered once per
+    dialect and framing: only the request id, the new identifiers and the text are
+    encoded per reply (each with ``json.dumps``), not the whole envelope.
+    """
+    scaffold, id_count = _SCAFFOLDS[request.dialect, request.streaming]
+    context_id = request.context_id or new_id()
+    fields = {"rid": _dumps(request.request_id), "ctx": _dumps(context_id), "text": _dumps(text)}
+    for number in range(id_count):
+        fields[f"id{number}"] = _dumps(new_id())
+    return (scaffold % fields).encode("ascii")
+
+
+def render_reply_generic(request: MessageRequest, text: str, *,
+                         new_id: Callable[[], str]) -> bytes:
+    """:func:`render_reply` built as one object and serialized whole (its scaffolds are
+    made from this)."""
     context_id = request.context_id or new_id()
     if request.streaming:
         result: dict[str, Any] = _completed_task(request.dialect, text, context_id, new_id)
@@ -387,6 +404,32 @@ def render_reply(request: MessageRequest, text: str, *, new_id: Callable[[], str
     if request.dialect is _V10:
         result = {"task" if request.streaming else "message": result}
     return _frame({"jsonrpc": "2.0", "id": request.request_id, "result": result}, request.streaming)
+
+
+_dumps = json.JSONEncoder().encode  # compact for a scalar: no separators are written
+
+
+def _scaffold(dialect: Dialect, streaming: bool) -> tuple[str, int]:
+    """The reply of one dialect and framing as a ``%``-format over ``rid``, ``ctx``,
+    ``text`` and ``id0``, ``id1``, ... (the new identifiers, in the order drawn)."""
+    slots = iter(range(16))
+    marks: list[str] = []
+
+    def mark() -> str:
+        marks.append(f"@@id{next(slots)}@@")
+        return marks[-1]
+
+    request = MessageRequest("@@rid@@", dialect, streaming, "@@text@@", "@@ctx@@")
+    text = render_reply_generic(request, "@@text@@", new_id=mark).decode("ascii")
+    text = text.replace("%", "%%")
+    for name in ("rid", "ctx", "text", *(f"id{n}" for n in range(len(marks)))):
+        quoted = f'"@@{name}@@"'
+        if text.count(quoted) != 1:
+            raise AssertionError(f"the {dialect.value} reply scaffold must hold {name} once")
+        text = text.replace(quoted, f"%({name})s")
+    if "@@" in text:
+        raise AssertionError("a reply scaffold kept a marker")
+    return text, len(marks)
 
 
 def render_error(error: RpcError) -> bytes:
@@ -443,3 +486,7 @@ def _frame(payload: dict[str, Any], streaming: bool) -> bytes:
     # Compact JSON never contains a raw newline, so one ``data:`` line holds it.
     data = json.dumps(payload, separators=(",", ":")).encode()
     return b"data: " + data + b"\n\n" if streaming else data
+
+
+_SCAFFOLDS = {(dialect, streaming): _scaffold(dialect, streaming)
+              for dialect in Dialect for streaming in (False, True)}
