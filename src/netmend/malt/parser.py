@@ -800,6 +800,8 @@ BUILDERS["before_only"] = lambda b, c: ("group", (b["b"],), None)
 BUILDERS["then"] = lambda b, c: ("group", (), b["c"], "after a change")
 BUILDERS["before_then"] = lambda b, c: ("group", (b["b"],), b["c"], "after a change")
 BUILDERS["topic"] = lambda b, c: ("group", (("focus", b["t"]),), b["c"])
+BUILDERS["locus"] = lambda b, c: ("locus", b["p"])
+BUILDERS["named_locus"] = lambda b, c: ("locus", ("node", b["n"], b.get("k")))
 BUILDERS["topic_before"] = lambda b, c: ("group", (("focus", b["t"]), b["b"]), b["c"])
 
 # changes
@@ -882,7 +884,12 @@ def _each_one(b: dict, cats: tuple) -> object:
     return core if core is _REJECT or "f" not in b else core[:4] + (b["f"],)
 
 
-BUILDERS["core_graph"] = lambda b, c: ("set", None, b["k"], "descendants", ())
+def _graph_or_unsaid(b: dict) -> Frame | None:
+    """The whole graph when the words say so ("in the graph"), else a place left unsaid."""
+    return None if "g" in b else ("unsaid",)
+
+
+BUILDERS["core_graph"] = lambda b, c: ("set", _graph_or_unsaid(b), b["k"], "descendants", ())
 
 
 @_builder("filtered")
@@ -956,6 +963,8 @@ def _agg(cats: tuple, pos: int) -> str:
 BUILDERS["aggregate"] = lambda b, c: ("aggregate", _agg(c, b["a"]), b["s"])
 BUILDERS["aggregate_kind"] = lambda b, c: ("aggregate", _agg(c, b["a"]),
                                            ("set", b["p"], b["k"], "descendants", ()))
+BUILDERS["aggregate_kind_sum"] = lambda b, c: ("aggregate", "sum",
+                                               ("set", b["p"], b["k"], "descendants", ()))
 BUILDERS["sum_set"] = lambda b, c: ("aggregate", "sum", b["s"])
 BUILDERS["count_set"] = lambda b, c: ("count", b["s"])
 BUILDERS["count_has"] = lambda b, c: ("count", ("set", b["p"], b["k"], "descendants", ()))
@@ -1027,7 +1036,9 @@ def _scope(b: dict) -> object:
     said = [b[k] for k in ("p", "p2") if k in b]
     if len(said) > 1:
         return _REJECT
-    return None if not said or said[0] == ("graph",) else said[0]
+    if not said:
+        return ("unsaid",)
+    return None if said[0] == ("graph",) else said[0]
 
 
 def _top_of(b: dict, kind: str, limit: object, descending: bool) -> object:
@@ -1058,7 +1069,7 @@ def _kinds_q(b: dict, cats: tuple) -> object:
     return ("nodes", ("set", b["p"], b["k"], axis, ()))
 
 
-BUILDERS["kinds_graph_q"] = lambda b, c: ("nodes", ("set", None, b["k"], "descendants", ()))
+BUILDERS["kinds_graph_q"] = lambda b, c: ("nodes", ("set", _graph_or_unsaid(b), b["k"], "descendants", ()))
 BUILDERS["set_test_q"] = lambda b, c: ("nodes", b["s"][:4] + ((b["f"],),))
 BUILDERS["count_q"] = lambda b, c: ("count", b["s"] if "f" not in b else b["s"][:4] + (b["f"],))
 
@@ -1071,7 +1082,8 @@ def _count_in_q(b: dict, cats: tuple) -> object:
     return ("count", ("set", b["p"], b["k"], axis, ()))
 
 
-BUILDERS["count_graph_q"] = lambda b, c: ("count", ("set", None, b["k"], "descendants", ()))
+BUILDERS["count_graph_q"] = lambda b, c: ("count", ("set", _graph_or_unsaid(b), b["k"],
+                                                    "descendants", ()))
 BUILDERS["count_test_q"] = lambda b, c: ("count", b["s"][:4] + ((b["f"],),))
 BUILDERS["count_children_q"] = lambda b, c: ("count_children", b["p"])
 BUILDERS["capacity_q"] = lambda b, c: ("capacity", b["p"], "t" in b)
@@ -1099,12 +1111,22 @@ class Topic(Place):
     __slots__ = ()
 
 
+class Locus(Topic):
+    """A topic said as a place ("under A, ...", "in agg block A, ...", or a headline "A: ..."):
+    it is also where a set whose place is left unsaid lies ("under A, count the switches").
+    A topic said otherwise ("for A, count the ports") is not: there the unsaid place stays
+    the whole graph, so the topic is never referred to and the request is refused."""
+
+    __slots__ = ()
+
+
 class _Resolve:
     """Frames plus token values -> IR steps, kind qualifiers and the focus for pronouns."""
 
-    def __init__(self, lexemes: list[Lexeme], text: str):
+    def __init__(self, lexemes: list[Lexeme], text: str, says_graph: bool = False):
         self.lex = lexemes
         self.text = text
+        self.says_graph = says_graph
         self.qualifiers: list[tuple[str, str]] = []
         self.references = 0  # how often a pronoun or an unsaid place meant the focus
 
@@ -1112,7 +1134,30 @@ class _Resolve:
         return self.lex[pos].value
 
     # nodes -------------------------------------------------------------
+    def root(self, frame: Frame | None, focus: str | None) -> str | None:
+        """The root a set frame names: a node, the whole graph (None), or, when its place is
+        left unsaid, the fronted place of the request if it has one (else the whole graph)."""
+        if frame is None:
+            return None
+        if frame[0] == "unsaid":
+            if isinstance(focus, Locus):
+                if self.says_graph:
+                    raise AmbiguousRequest(
+                        f"the request is about {str(focus)!r} but also says the whole graph",
+                        expected="one place for the request", text=self.text)
+                self.references += 1
+                return str(focus)
+            return None
+        return self.name(frame, focus)
+
     def name(self, frame: Frame, focus: str | None) -> str:
+        if frame[0] == "locus":
+            # a place only a fronted place can fill ("A: ports?"): nothing else stands in
+            if not isinstance(focus, Locus):
+                raise IncompleteRequest("the request does not say which node it is about",
+                                        expected=P.EXPECTED["any"], text=self.text)
+            self.references += 1
+            return str(focus)
         if frame[0] in ("it", "here"):
             if focus is None and frame[0] == "it":
                 raise AmbiguousRequest("'it' (or 'its', 'them') refers to no earlier node",
@@ -1135,7 +1180,7 @@ class _Resolve:
             names = tuple(dict.fromkeys(self.name(node, focus) for node in frame[1]))
             return ir.Select(None, None, "named", names=names)
         _, root, kind, axis, filters = frame
-        root_name = None if root is None else self.name(root, focus)
+        root_name = self.root(root, focus)
         kind_value = None if kind is None else self.value(kind)
         if axis == "ancestors" and kind_value == K.PORT:
             raise AmbiguousRequest("a port contains nothing, so no port is above another node",
@@ -1385,6 +1430,7 @@ class _Analysis:
     frames: tuple
     says_new: bool = False  # a dropped "new" / "fresh": only an addition may say it
     each_read: bool = False  # an "each" said in a read ("the total capacity of each switch")
+    says_graph: bool = False  # a dropped "in the graph": the whole graph is said as a place
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
@@ -1441,6 +1487,16 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
     return any("ADDED" in x.cats for x in lexemes[at + 1:])
 
 
+_GRAPH_FILLERS = frozenset(tuple(f.split()) for f in P.GRAPH_FILLERS)
+_GRAPH_FILLER_LENGTHS = frozenset(len(f) for f in _GRAPH_FILLERS)
+
+
+def _says_graph(shape: tuple[str, ...]) -> bool:
+    """Whether the words name the whole graph in a filler ("in the updated graph")."""
+    return any(shape[i:i + n] in _GRAPH_FILLERS for n in _GRAPH_FILLER_LENGTHS
+               for i in range(len(shape) - n + 1))
+
+
 @lru_cache(maxsize=8192)
 def _analyze(shape: tuple[str, ...]) -> _Analysis:
     return_at = None
@@ -1473,7 +1529,8 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
                         for i, x in enumerate(lexemes))
             if _any_change(variant):
                 found = ()  # "remove any port of S": one of them, or all? (refused below)
-            return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant))
+            return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant),
+                             _says_graph(shape[:return_at]))
     return _Analysis(return_at, tuple(lexemes), ())
 
 
@@ -1502,7 +1559,7 @@ def parse_request(text: str) -> Parsed:
         readings: list[tuple[list[ir.Step], tuple, str | None]] = []
         errors: list[QueryError] = []
         for frame in frames:
-            resolver = _Resolve(variant, text)
+            resolver = _Resolve(variant, text, analysis.says_graph)
             try:
                 found, new_focus = _resolve_sentence(resolver, frame, focus, bool(steps))
             except QueryError as exc:
@@ -1575,7 +1632,11 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
             focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
-                topic = focus = Topic(resolver.name(change[1], focus))
+                said = change[1]
+                if said[0] == "locus":  # "Under A, ...": a place, too
+                    topic = focus = Locus(resolver.name(said[1], focus))
+                else:
+                    topic = focus = Topic(resolver.name(said, focus))
                 references = resolver.references
                 continue
             found, focus = resolver.steps(change, focus)

@@ -49,16 +49,25 @@ _say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "cre
      "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
      "deploy", "deploying", "set up", "spin up", "stand up", "register", "include", "plug",
-     "plug into")
+     "plug into", "bring", "bring in", "hook", "hook in", "wire", "wire up", "wire in", "stick",
+     "slot", "slot in", "onboard", "roll out", "connect", "link up", "bolt on", "pop in")
 _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
      "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
      "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
      "unplugging", "destroy", "destroying", "purge", "purging", "retire", "retiring", "discard",
      "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
-     "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out")
+     "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out",
+     "rip out", "tear out", "disconnect", "disconnecting", "unhook", "unhooking", "do away with",
+     "phase out", "unmount", "dismount", "dismantle", "unregister", "deregister")
 _say("REMOVE", "rm", "del")
-_say("TAKE", "take", "pull", "knock")
+_say("TAKE", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
 _say("OUT", "out")
+# "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
+# other rule accepts them, so "turn off X" or "power off X" is still refused).
+_say("AWAY", "away")
+_say("OFF", "off", "off of")
+# "hook X up to S": the particle of an addition ("up" alone stays critical)
+_say("UPTO", "up onto", "up into")
 _say("SET", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
@@ -78,7 +87,8 @@ _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate h
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
      "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
      "listed")
-_say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up")
+_say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up", "tot up",
+     "tally up", "totalling", "totaling", "total")
 _say("FOREACH", "for each", "for every", "for all", "for each and every", "for each single",
      "for every single")
 _say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
@@ -110,7 +120,8 @@ _say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resid
      "stored", "included")
 _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
      "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
-     "comprises", "feature", "features", "got", "keeps track of", "left with")
+     "comprises", "feature", "features", "got", "keeps track of", "left with", "offer", "offers",
+     "provide", "provides", "expose", "exposes", "support", "supports")
 # "how many switches does A end up with" (only there: "ends up with" is not "contains")
 _say("ENDUP", "end up with", "ends up with", "end up having")
 _say("TOTALW", "total", "overall")
@@ -223,6 +234,7 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of",
      "hanging off", "hangs off", "hang off", "hanging from", "hangs from", "hang from",
      "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
+     "offered by", "provided by", "exposed by", "supported by",
      "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the",
      "directly off", "right off", "straight off", "immediately off")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
@@ -333,6 +345,11 @@ FILLERS: frozenset[str] = frozenset({
     "at your convenience", "time to", "it is time to", "quick question", "a quick question",
     "question",
 })
+# Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
+# count the switches in the graph" says two places, and is refused).
+GRAPH_FILLERS: frozenset[str] = frozenset(
+    f for f in FILLERS if f.split()[0] in ("in", "of", "from")
+    and any(w in f.split() for w in ("graph", "topology", "network")))
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
 SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
@@ -356,7 +373,7 @@ CRITICAL: frozenset[str] = frozenset({
     "restore", "cancel", "stop", "prevent", "avoid", "cannot", "temporarily", "temporary",
     "partially", "partly", "half", "double", "triple", "twice", "thrice", "halve", "again",
     "reverse", "reversed", "inverse", "inverted", "alphabetically", "alphabetical", "randomly",
-    "random", "whether", "else", "otherwise", "unused", "idle", "free", "down", "up", "off",
+    "random", "whether", "else", "otherwise", "unused", "idle", "free", "down", "up",
     "disabled", "enabled", "active", "inactive", "broken", "failed", "faulty", "last",
     "previous", "next one", "second", "third", "another one", "percent", "%",
     "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
@@ -562,11 +579,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("before:b [COMMA] clause:c THEN [gap]", "before_then"),
     ),
     "named_topic": (
-        ("[KIND_SG:k] [NODE] NAME:n", "node"),
+        ("[KIND_SG:k] [NODE] NAME:n", "named_locus"),
     ),
     # The node a request is about, said first: "for agg block A, ...", "on switch S, ...".
     "topic": (
-        ("(OF|IN|ABOUT) node:p", None),
+        ("(OF|ABOUT) node:p", None),
+        ("(IN|AMONG) node:p", "locus"),
     ),
     "before": (
         ("AFTER new_nodes:n auxes place:p", "added"),
@@ -650,6 +668,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED AS [DIRECT] CHILD (OF|TO|IN) node:p", "add"),
         ("ADD new_nodes:n", "add_here"),
         ("GIVE node:p new_nodes:n", "add"),
+        ("GIVE node:p WITH new_nodes:n", "add"),
+        ("ADD new_nodes:n UPTO node:p", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
     ),
     # "... and port B to S2": more new nodes, each with its own parent.
@@ -681,6 +701,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
         ("TAKE targets:t OUT [from_part:f]", "remove"),
+        ("TAKE targets:t AWAY [from_part:f]", "remove"),
+        ("(TAKE|REMOVE) targets:t OFF [OF] node:f", "remove"),
         ("TAKE targets:t from_part:f", "remove"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
@@ -779,8 +801,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
         ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
         ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
-        ("[ALL] KIND_PL:k [IN GRAPH]", "core_graph"),
-        ("ALL KIND_SG:k [IN GRAPH]", "core_graph"),
+        ("[ALL] KIND_PL:k [IN GRAPH:g]", "core_graph"),
+        ("ALL KIND_SG:k [IN GRAPH:g]", "core_graph"),
     ),
     "loc": (
         ("(OF|IN|FROM) node:p", None),
@@ -869,6 +891,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV set:s POSS CAP", "sum_set"),
         ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_total"),
         ("SUMV [ALL] CAP (OF|FOR) name_list:l", "sum_named"),
+        ("SUMV [ALL] KIND_SG:k CAP loc:p", "aggregate_kind_sum"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
     ),
     # What a request asks for, as a noun phrase.
@@ -957,7 +980,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_SG:k NUMBER (OF|FOR|IN) node:p", "count_kind"),
         ("node:p POSS KIND_SG:k NUMBER", "count_kind"),
         ("NUMBER OF KIND_PL:k node:p HAVE", "count_kind"),
-        ("KIND_SG:k NUMBER [in_graph]", "count_graph_q"),
+        ("KIND_SG:k NUMBER [in_graph:g]", "count_graph_q"),
     ),
     "ranked": (
         ("children:c by_cap [order:o]", "rank"),
@@ -1014,13 +1037,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
-        ("WH KIND_PL:k [auxes] [BE] IN GRAPH", "kinds_graph_q"),
-        ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] [BE] IN GRAPH:g", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k auxes [ALL] DESC:e (OF|IN) node:p", "kinds_q"),
         ("WH KIND_PL:k auxes [ALL] [DIRECT] CHILD:d (OF|IN) node:p", "kinds_q"),
         ("WH NODE auxes [ALL] [DIRECT] CHILD (OF|IN) node:p", "children_q"),
-        ("WH KIND_PL:k [auxes] GRAPH [auxes] HAVE", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] GRAPH:g [auxes] HAVE", "kinds_graph_q"),
         ("WH core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH core:s [auxes] HAVE have_test:f", "set_test_q"),
         ("WH KIND_SG:k [auxes] HAVE node:p", "ancestor"),
@@ -1047,9 +1070,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY core:s [filters:f] [auxes] [BE]", "count_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [THERE] [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k THERE auxes [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
-        ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "count_graph_q"),
-        ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH [auxes] [HAVE]", "count_graph_q"),
-        ("HOWMANY KIND_PL:k [auxes] GRAPH [auxes] HAVE", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH:g [auxes] [HAVE]", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] GRAPH:g [auxes] HAVE", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] ENDUP", "count_in_q"),
         ("HOWMANY core:s [auxes] [BE] test:f", "count_test_q"),
