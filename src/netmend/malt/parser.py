@@ -790,7 +790,22 @@ def _cat(cats: tuple, pos: int, choices: tuple[str, ...]) -> str:
 
 # sentences
 BUILDERS["one"] = lambda b, c: (b["g"],)
-BUILDERS["more"] = lambda b, c: (b["g"], *b["rest"])
+
+
+@_builder("more")
+def _more(b: dict, cats: tuple) -> object:
+    """Groups in order; a condition alone ("once X is gone") may open a request, never follow a
+    request in the same sentence (there it conditions the request before it: "count the
+    ports of S, once X is gone")."""
+    groups = (b["g"], *b["rest"])
+    asked = False
+    for group in groups:
+        if group[2] is None and asked:
+            return _REJECT
+        asked = asked or group[2] is not None
+    return groups
+
+
 BUILDERS["plain"] = lambda b, c: ("group", (), b["c"])
 BUILDERS["before"] = lambda b, c: ("group", (b["b"],), b["c"])
 # said after the request it conditions: a pronoun there may mean the request's node
@@ -826,6 +841,14 @@ BUILDERS["new_named"] = lambda b, c: tuple(("new", n, (b["k"],), b.get("count"))
 BUILDERS["first_name"] = lambda b, c: (b["n"],)
 BUILDERS["more_names"] = lambda b, c: (b["n"], *b["rest"])
 BUILDERS["remove"] = lambda b, c: ("remove", b["t"], b.get("f"))
+BUILDERS["remove_more"] = lambda b, c: ("removes", ((("names", b["t"], None), b["f"]), *b["rest"]))
+BUILDERS["removes_one"] = lambda b, c: ((("names", b["t"], None), b["f"]),)
+BUILDERS["removes_more"] = lambda b, c: ((("names", b["t"], None), b["f"]), *b["rest"])
+BUILDERS["update_more"] = lambda b, c: ("updates", (b["a"], *b["rest"]))
+BUILDERS["set_one"] = lambda b, c: (b["t"], b["v"])
+BUILDERS["set_one_names"] = lambda b, c: (("names", b["t"], None), b["v"])
+BUILDERS["sets_one"] = lambda b, c: (b["a"],)
+BUILDERS["sets_more"] = lambda b, c: (b["a"], *b["rest"])
 BUILDERS["remove_counted"] = lambda b, c: ("remove", ("names", b["t"], b["count"]), b.get("f"))
 BUILDERS["remove_listed"] = lambda b, c: ("remove", ("names", b["t"], None), b.get("f"))
 BUILDERS["from_graph"] = lambda b, c: ("graph",)
@@ -842,6 +865,13 @@ def _set_poss_cap(b: dict, cats: tuple) -> object:
 
 
 BUILDERS["for_each"] = lambda b, c: ("for_each", b["pk"], b["k"])
+BUILDERS["for_each_then"] = lambda b, c: ("group", (("for_each", b["pk"], b["k"]),), b["r"],
+                                          "in total")
+BUILDERS["each_anywhere"] = lambda b, c: ("set", ("unsaid",), b["k"], "descendants",
+                                          b.get("f", ()))
+BUILDERS["per_node"] = lambda b, c: ("top", b["s"], b["m"], None, True)
+BUILDERS["per_node_count"] = lambda b, c: ("top", b["s"], ("count", b["k"]), None, True)
+BUILDERS["per_node_capacity"] = lambda b, c: ("top", b["s"], ("capacity",), None, True)
 BUILDERS["one_kind"] = lambda b, c: ("counted_kind", b["one"], b["k"])
 
 # nodes and sets
@@ -951,6 +981,11 @@ BUILDERS["descendants"] = lambda b, c: ("nodes", ("set", b["p"], None, "descenda
 BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
 BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
+BUILDERS["capacity_of_locus"] = lambda b, c: ("capacity", ("locus",), "t" in b)
+BUILDERS["kind_list"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "descendants", ()))
+BUILDERS["kind_list_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "descendants", ()))
+BUILDERS["children_locus"] = lambda b, c: ("list", ("locus",))
+BUILDERS["count_locus"] = lambda b, c: ("count", ("set", ("locus",), b["k"], "descendants", ()))
 BUILDERS["capacity_of_it"] = lambda b, c: ("capacity", ("it",), "t" in b)
 BUILDERS["capacity_total"] = lambda b, c: ("capacity", b["p"], True)
 _AGGREGATES = {"SUM": "sum", "AVG": "average", "MOST": "max", "LEAST": "min"}
@@ -963,6 +998,9 @@ def _agg(cats: tuple, pos: int) -> str:
 BUILDERS["aggregate"] = lambda b, c: ("aggregate", _agg(c, b["a"]), b["s"])
 BUILDERS["aggregate_kind"] = lambda b, c: ("aggregate", _agg(c, b["a"]),
                                            ("set", b["p"], b["k"], "descendants", ()))
+BUILDERS["aggregate_kind_unsaid"] = lambda b, c: ("aggregate", _agg(c, b["a"]),
+                                                  ("set", _graph_or_unsaid(b), b["k"],
+                                                   "descendants", ()))
 BUILDERS["aggregate_kind_sum"] = lambda b, c: ("aggregate", "sum",
                                                ("set", b["p"], b["k"], "descendants", ()))
 BUILDERS["sum_set"] = lambda b, c: ("aggregate", "sum", b["s"])
@@ -1051,6 +1089,7 @@ def _top_of(b: dict, kind: str, limit: object, descending: bool) -> object:
 BUILDERS["whole_graph"] = lambda b, c: ("graph",)
 BUILDERS["top_k_sg"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), _sup(c, b["d"]))
 BUILDERS["top_one"] = lambda b, c: _top_of(b, "ks", 1, _sup(c, b["d"]))
+BUILDERS["top_set_one"] = lambda b, c: ("top", b["s"], b["m"], 1, _sup(c, b["d"]))
 BUILDERS["top_q"] = lambda b, c: _top_of(b, "kp", ("pos", b["k"]), _sup(c, b["d"]))
 BUILDERS["top_by_kind"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), "TOP" in c[b["d"]])
 BUILDERS["ancestor"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "ancestors", ()))
@@ -1123,10 +1162,12 @@ class Locus(Topic):
 class _Resolve:
     """Frames plus token values -> IR steps, kind qualifiers and the focus for pronouns."""
 
-    def __init__(self, lexemes: list[Lexeme], text: str, says_graph: bool = False):
+    def __init__(self, lexemes: list[Lexeme], text: str, says_graph: bool = False,
+                 says_total: bool = False):
         self.lex = lexemes
         self.text = text
         self.says_graph = says_graph
+        self.says_total = says_total
         self.qualifiers: list[tuple[str, str]] = []
         self.references = 0  # how often a pronoun or an unsaid place meant the focus
 
@@ -1217,11 +1258,23 @@ class _Resolve:
         if op == "adds":
             steps: list[ir.Step] = []
             parents = []
+            said_kind = None
             for new_nodes, parent in frame[1]:
-                found, parent_name = self.adds(("add", new_nodes, parent), focus)
+                found, parent_name = self.adds(("add", new_nodes, parent), focus, said_kind)
                 steps += found
                 parents.append(parent_name)
+                kinds = {self.new_kind(k) for *_, ks, _count in new_nodes for k in ks}
+                if len(kinds) == 1:
+                    said_kind = kinds.pop()
+                elif kinds:
+                    said_kind = None
             return steps, (Place(parents[0]) if len(set(parents)) == 1 else None)
+        if op == "removes":  # "remove P1 from S1 and P2 from S2"
+            return [step for targets, source in frame[1]
+                    for step in self.removes(("remove", targets, source), focus)], None
+        if op == "updates":  # "set P1 to 10 Gbps and P2 to 40 Gbps"
+            return [step for targets, value in frame[1]
+                    for step in self.updates(("update", targets, value), focus)[0]], None
         if op == "remove":
             found = self.removes(frame, focus)
             # after "remove the ports of S ...", "its" means S
@@ -1243,7 +1296,11 @@ class _Resolve:
                                  expected=P.EXPECTED["for_each_add"], text=self.text)
         return self.value(kind)
 
-    def adds(self, frame: Frame, focus: str | None) -> tuple[list[ir.Step], str]:
+    def adds(self, frame: Frame, focus: str | None,
+             said_kind: str | None = None) -> tuple[list[ir.Step], str]:
+        """Additions under one parent. ``said_kind`` is the kind said for the nodes of an
+        earlier parent in the same list ("add port A to S1 and B to S2"): a node given no
+        kind of its own has it."""
         _, new_nodes, parent = frame
         parent_name = self.name(parent, focus)
         counts = {count for *_, count in new_nodes if count is not None}
@@ -1261,6 +1318,8 @@ class _Resolve:
                 raise AmbiguousRequest(
                     f"the new node is given two kinds ({', '.join(sorted(given))})",
                     expected="one kind for the new node", text=self.text)
+            if not given and said_kind is not None:
+                given = {said_kind}
             if not given:
                 raise IncompleteRequest(f"the kind of new node {name!r} is not given",
                                         expected=P.EXPECTED["add"], text=self.text)
@@ -1431,6 +1490,8 @@ class _Analysis:
     says_new: bool = False  # a dropped "new" / "fresh": only an addition may say it
     each_read: bool = False  # an "each" said in a read ("the total capacity of each switch")
     says_graph: bool = False  # a dropped "in the graph": the whole graph is said as a place
+    says_would: bool = False  # "how many ports would S have": true only after a change
+    says_total: bool = False  # "in total", "overall", "in the graph": over the whole graph
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
@@ -1462,12 +1523,14 @@ def _any_change(lexemes: list[Lexeme]) -> bool:
 
 
 def _distributes(lexemes: list[Lexeme]) -> bool:
-    """Whether an "each" belongs to a read: the nearest verb before it reads, or none does."""
+    """Whether an "each" belongs to a read: the nearest verb before it reads, or none does
+    ("if a port were added to each switch" is a change's)."""
+    changes = _CHANGE_VERBS | {"ADDED"}
     for at, lexeme in enumerate(lexemes):
         if lexeme.text in P.EACH:
-            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (_CHANGE_VERBS
+            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (changes
                                                                           | _READ_VERBS)), None)
-            if verb is None or not verb.cats & _CHANGE_VERBS or verb.cats & _READ_VERBS:
+            if verb is None or not verb.cats & changes or verb.cats & _READ_VERBS:
                 return True
     return False
 
@@ -1481,8 +1544,18 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
             if "NAME" in lexeme.cats:
                 return True
             break
+    before = at - 1  # "N should be a new port on S", "S must have a new port N": a wish
+    while (before >= 0 and lexemes[before].cats & {"AUX", "HAVE"}
+           and "MODAL" not in lexemes[before].cats):
+        before -= 1
+    if before >= 0 and "MODAL" in lexemes[before].cats:
+        return True
     for lexeme in reversed(lexemes[:at]):
+        if "ADDED" in lexeme.cats:  # "if we added a new port to every switch"
+            return True
         if lexeme.cats & _VERB_CATS:
+            if "AFTER" in lexeme.cats and not lexeme.cats & _ADD_VERBS:
+                break  # a condition ("if a new port were added ..."): its verb follows
             return bool(lexeme.cats & _ADD_VERBS) and not lexeme.cats & (_VERB_CATS - _ADD_VERBS)
     return any("ADDED" in x.cats for x in lexemes[at + 1:])
 
@@ -1495,6 +1568,15 @@ def _says_graph(shape: tuple[str, ...]) -> bool:
     """Whether the words name the whole graph in a filler ("in the updated graph")."""
     return any(shape[i:i + n] in _GRAPH_FILLERS for n in _GRAPH_FILLER_LENGTHS
                for i in range(len(shape) - n + 1))
+
+
+_TOTAL_WORDS = frozenset({"total", "overall", "altogether", "combined"})
+
+
+def _says_total(shape: tuple[str, ...]) -> bool:
+    """Whether the words say a number is one for the whole ("in total", "overall", "in all")."""
+    return bool(_TOTAL_WORDS.intersection(shape)) or any(
+        shape[i:i + 2] == ("in", "all") for i in range(len(shape) - 1))
 
 
 @lru_cache(maxsize=8192)
@@ -1530,7 +1612,9 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
             if _any_change(variant):
                 found = ()  # "remove any port of S": one of them, or all? (refused below)
             return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant),
-                             _says_graph(shape[:return_at]))
+                             _says_graph(shape[:return_at]),
+                             any(x.text == "would" and "AUX" in x.cats for x in variant),
+                             _says_graph(shape[:return_at]) or _says_total(shape[:return_at]))
     return _Analysis(return_at, tuple(lexemes), ())
 
 
@@ -1545,6 +1629,7 @@ def parse_request(text: str) -> Parsed:
     qualifiers: list[tuple[str, str]] = []
     focus: str | None = None
     pending_condition = False
+    hypothetical = False
     for sentence in _sentences(tokens):
         analysis = _analyze(_shape_of(sentence))
         if analysis.return_at is not None:
@@ -1559,11 +1644,19 @@ def parse_request(text: str) -> Parsed:
         readings: list[tuple[list[ir.Step], tuple, str | None]] = []
         errors: list[QueryError] = []
         for frame in frames:
-            resolver = _Resolve(variant, text, analysis.says_graph)
+            resolver = _Resolve(variant, text, analysis.says_graph, analysis.says_total)
             try:
                 found, new_focus = _resolve_sentence(resolver, frame, focus, bool(steps))
             except QueryError as exc:
                 errors.append(exc)
+                continue
+            if analysis.each_read and any(isinstance(s, _FOLDS) and not _per_node(s)
+                                          for s in found):
+                # "the total capacity of each switch": one answer per switch, not one in all
+                errors.append(AmbiguousRequest(
+                    "'each' asks for one answer per node, and this reading answers one value "
+                    "or list for the whole set", expected="'all' for the whole set, or one "
+                    "node by name", text=text))
                 continue
             reading = (found, tuple(resolver.qualifiers), new_focus)
             if reading not in readings:
@@ -1575,11 +1668,6 @@ def parse_request(text: str) -> Parsed:
                 f"{' '.join(x.text for x in variant)!r} can be read in more than one way",
                 expected="a more specific request", text=text)
         found, quals, focus = readings[0]
-        if analysis.each_read and any(isinstance(s, _FOLDS) for s in found):
-            raise AmbiguousRequest("'each' asks for one answer per node, and netmend answers "
-                                   "one value or list for the whole set",
-                                   expected="'all' for the whole set, or one node by name",
-                                   text=text)
         if analysis.says_new:
             # "list the new ports of S": which ones are new is not something netmend knows
             raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "
@@ -1588,11 +1676,16 @@ def parse_request(text: str) -> Parsed:
                                  expected=P.EXPECTED["any"], text=text)
         steps += found
         qualifiers += quals
+        hypothetical = hypothetical or analysis.says_would
         pending_condition = all(group[2] is None for group in frames[0])
     if pending_condition:
         raise IncompleteRequest("'if ...' or 'after ...' needs a request to do afterwards",
                                 expected="'after removing X, list the child nodes of Y'",
                                 text=text)
+    if hypothetical and not any(isinstance(s, ir.MUTATIONS) for s in steps):
+        raise IncompleteRequest("'would' asks what would hold after a change, and the request "
+                                "says no change", expected="'how many ports would S have if X "
+                                "were removed'", text=text)
     if not steps:
         raise IncompleteRequest("the request asks for nothing to be done",
                                 expected="a request such as " + P.EXPECTED["list"], text=text)
@@ -1615,12 +1708,23 @@ def parse_request(text: str) -> Parsed:
     return Parsed(query, tuple(dict.fromkeys(qualifiers)))
 
 
+def _per_node(step: ir.Step) -> bool:
+    """A read that answers each node of a set with its own number (a top-k with no limit)."""
+    return isinstance(step, ir.Top) and step.limit is None
+
+
 def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
                       changed: bool = False) -> tuple[list[ir.Step], str | None]:
     steps: list[ir.Step] = []
     for group in frame:
         _, before, clause, *order = group
         topic = None
+        if order == ["in total"] and not resolver.says_total:
+            # "for each switch, how many ports would there be if one were added to it": per
+            # switch, or in all? Only "in total" (or "in the graph") says which.
+            raise AmbiguousRequest("'for each ...' with one count could ask one count per node "
+                                   "or the total", expected="'in total' or 'in the graph'",
+                                   text=resolver.text)
         if order == ["after a change"]:
             if not (changed or before or any(not isinstance(s, ir.READS) for s in steps)):
                 raise IncompleteRequest(

@@ -76,8 +76,10 @@ _say("SET", "set", "setting", "update", "updating", "change", "changing", "modif
 _say("MAKE", "make", "making", "turn")
 _say("GIVE", "give", "giving", "equip", "fit")
 _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
-     "requires", "require")
+     "requires", "require", "got", "received")
 _say("CALL", "call", "name it", "label")
+# "S should lose port P": a removal said as what the parent should no longer have
+_say("LOSE", "lose", "loses", "shed", "sheds")
 _say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
@@ -97,7 +99,7 @@ _say("RETURN", "return", "give back", "give me back", "give us back", "hand back
      "as a graph", "in text form", "as an integer")
 
 # questions
-_say("WH", "what", "which", "whichever")
+_say("WH", "what", "which", "whichever", "which one", "what one")
 _say("HOWMANY", "how many", "how many of", "what number of", "count how many", "tell me how many", "show me how many",
      "find out how many", "work out how many", "figure out how many", "calculate how many",
      "determine how many", "let me know how many", "i want to know how many",
@@ -167,6 +169,9 @@ _say("CALLED", "named", "called", "with name", "with the name", "by the name", "
 # modifiers
 _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", "each one of",
      "all the", "every single", "each and every", "all of the")
+# One by one: "how many ports does each switch have" asks one answer per switch ("every" may
+# be all of them together: "count the ports of every switch in A").
+_say("EACHW", "each", "each of", "each one of", "each and every", "each single")
 _say("DIRECT", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
      "one level down", "one level below", "right", "just below")
 _say("DEEP", "at any depth", "at any level", "at every level", "at all levels", "recursively",
@@ -257,13 +262,16 @@ _say("AFTER", "after", "once", "when", "following", "as soon as", "if", "what if
      "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
      "after having", "upon", "on having", "right after", "directly after", "immediately after",
      "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
-     "after we", "once we", "when we", "pretend")
+     "after we", "once we", "when we", "pretend", "say", "say that", "let us say", "imagine that",
+     "suppose that", "assuming that", "in the event that", "if ever")
 _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
      "and afterwards", "and subsequently", "and next", "following that", "after which",
      "and finally", "finally", "lastly", "also", "additionally", "and also", "then also")
 _say("INVERT", "were", "had", "should")
+# "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
+_say("SUBJ", "were")
 _say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
@@ -551,6 +559,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # could be the object of the verb before ("remove A and B's ports").
     "lone": (
         ("bare:c", "plain"),
+        ("tele:c", "plain"),
+        # a headline: "S: capacity?", "A -> children", "S: how many ports?"
+        ("named_topic:t (COMMA|ARROW) (bare|headed):c", "topic"),
         ("before:b [COMMA] bare:c", "before"),
         ("bare:c [COMMA] before:b", "after"),
         ("topic:t COMMA bare:c", "topic"),
@@ -568,13 +579,16 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
          None),
     ),
     "group": (
+        # "for each switch, how many ports would there be if a new port were added to it?"
+        ("FOREACH KIND:pk [COMMA] read:r [COMMA] AFTER new_kind:k [auxes] ADDED [(TO|IN) IT]",
+         "for_each_then"),
         ("before:b [COMMA]", "before_only"),
         ("clause:c [gap]", "plain"),
         ("before:b [COMMA] clause:c [gap]", "before"),
         ("clause:c [COMMA] before:b [gap]", "after"),
         ("topic:t [COMMA] clause:c [gap]", "topic"),
         ("topic:t COMMA before:b [COMMA] clause:c", "topic_before"),
-        ("named_topic:t COMMA clause:c [gap]", "topic"),
+        ("named_topic:t (COMMA|ARROW) clause:c [gap]", "topic"),
         ("clause:c THEN [gap]", "then"),
         ("before:b [COMMA] clause:c THEN [gap]", "before_then"),
     ),
@@ -592,6 +606,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("AFTER event:m", None),
         ("WITH state:m", None),
         ("AFTER auxes done:m", None),
+        ("AFTER done:m", None),
+        ("AFTER cap_target:t SUBJ [EQ] amount:v", "set_to"),
+        ("AFTER targets:t SUBJ RATE:v", "set_to_rate"),
         ("INVERT inverted:m", None),
     ),
     # "once you have deleted X", "after we've added N to A"
@@ -600,6 +617,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADDED new_nodes:n place:p", "added"),
         ("SETP cap_target:t (TO|AS) amount:v", "set_to"),
         ("SETP targets:t (TO|AS) RATE:v", "set_to_rate"),
+        ("ADDED new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
     ),
     # "were X removed", "had N been added to A", "should X be deleted"
     "inverted": (
@@ -610,11 +628,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # A change told as having happened: "X has been removed", "N is added to P".
     "event": (
         ("targets:t [auxes] GONE [from_part:f]", "removed"),
-        ("new_nodes:n [auxes] ADDED place:p", "added"),
+        ("new_nodes:n [COMMA] [auxes] ADDED place:p", "added"),
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "set_to"),
         ("cap_target:t [auxes] BECOME amount:v", "set_to"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "set_to_rate"),
+        ("new_kind:k [auxes] ADDED (TO|IN) ALL KIND:pk", "for_each"),
     ),
     "state": (
         ("targets:t GONE", "removed"),
@@ -630,6 +649,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "clause": (
         ("change:m", None),
         ("read:r", None),
+        ("per_node:r", None),
         ("WANT [TO] change:m", None),
         ("WANT [TO] read:r", None),
         ("WANT wanted:m", None),
@@ -668,14 +688,19 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED AS [DIRECT] CHILD (OF|TO|IN) node:p", "add"),
         ("ADD new_nodes:n", "add_here"),
         ("GIVE node:p new_nodes:n", "add"),
+        # a wish said as a statement: "N should be a port under S", "S must have a port N",
+        # "there should be a port N on S" (never a plain statement: "S has a port N")
+        ("new_nodes:n MODAL [auxes] KIND_SG:k place:p", "add_kinded"),
+        ("THERE MODAL [auxes] new_nodes:n place:p", "add"),
+        ("node:p MODAL [auxes] HAVE new_nodes:n", "add"),
         ("GIVE node:p WITH new_nodes:n", "add"),
         ("ADD new_nodes:n UPTO node:p", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
     ),
     # "... and port B to S2": more new nodes, each with its own parent.
     "more_adds": (
-        ("new_nodes:n place:p", "adds_one"),
-        ("new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "adds_more"),
+        ("[THEN] new_nodes:n place:p", "adds_one"),
+        ("[THEN] new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "adds_more"),
     ),
     "new_nodes": (
         ("new_node:n", "new_one"),
@@ -699,6 +724,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
+        ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
         ("TAKE targets:t OUT [from_part:f]", "remove"),
         ("TAKE targets:t AWAY [from_part:f]", "remove"),
@@ -706,12 +732,19 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("TAKE targets:t from_part:f", "remove"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
+        ("node:f MODAL [auxes] LOSE targets:t", "remove"),
+    ),
+    # "... and P2 from S2": more nodes to remove, each from its own parent.
+    "more_removes": (
+        ("names:t from_part:f", "removes_one"),
+        ("names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "removes_more"),
     ),
     "from_part": (
         ("FROM GRAPH", "from_graph"),
         ("FROM node:p", "from_node"),
     ),
     "update": (
+        ("SET one_set:a (COMMA|AND|COMMA AND) more_sets:rest", "update_more"),
         ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
@@ -723,6 +756,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
+        ("targets:t MODAL [auxes] RUNAT amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE CAP [OF|EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE RATE:v [OF] [CAP]", "update"),
         ("MAKE cap_target:t amount:v", "update"),
@@ -738,6 +772,53 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
         ("FOREACH each:t [COMMA] SET (IT|ITS CAP) (TO|AS) RATE:v", "update_each"),
     ),
+    # One answer per node of a set: "for each switch in A, how many ports does it have?", "the
+    # capacity of each switch in A", "ports per switch in A". The answer lists every node of
+    # the set with its number (largest first), so it is a top-k with no limit.
+    "per_node": (
+        ("FOREACH one_each:s [COMMA] per_q:m", "per_node"),
+        ("PER one_each:s [COMMA] per_q:m", "per_node"),
+        ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] HAVE", "per_node_count"),
+        ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] (HOLDING|HAVE)", "per_node_count"),
+        ("HOWMANY KIND_PL:k auxes THERE (IN|ON|OF) EACHW one_each:s", "per_node_count"),
+        ("[ASK] [NUMBER OF] KIND_PL:k (OF|IN|ON|PER|FOR) EACHW one_each:s", "per_node_count"),
+        ("COUNT [ALL] KIND_PL:k (OF|IN|ON|FOR) EACHW one_each:s", "per_node_count"),
+        ("COUNT [ALL] KIND_PL:k PER one_each:s", "per_node_count"),
+        ("[ASK] [NUMBER OF] KIND_PL:k PER one_each:s", "per_node_count"),
+        ("NUMBER OF KIND_PL:k (PER|FOR EACHW|IN EACHW|ON EACHW) one_each:s", "per_node_count"),
+        ("WH auxes [TOTALW] CAP (OF|FOR) EACHW one_each:s", "per_node_capacity"),
+        ("[ASK] CAP (PER|OF EACHW|FOR EACHW) one_each:s", "per_node_capacity"),
+    ),
+    # The node of a "for each" read: "switch in A", "of the switches in A", "switch".
+    "one_each": (
+        ("KIND_SG:k [DIRECT:d] [relative] loc:p [[COMMA] DEEP:e3] [filters:f]", "each_one"),
+        ("OF set:s", None),
+        ("KIND_SG:k [filters:f]", "each_anywhere"),
+    ),
+    # What is asked of each: "how many ports does it have", "count its ports", "its capacity".
+    "per_q": (
+        ("HOWMANY KIND_PL:k [auxes] IT [auxes] (HAVE|HOLDING)", "count_metric"),
+        ("HOWMANY KIND_PL:k [auxes] [THERE] [auxes] [BE] [(IN|ON|OF) IT]", "count_metric"),
+        ("COUNT [ITS|ALL] KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
+        ("[WH] [auxes] [ITS] NUMBER OF KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
+        ("[WH] [auxes] ITS KIND_SG:k NUMBER", "count_metric"),
+        ("WH [auxes] ITS [TOTALW] CAP", "capacity_metric"),
+        ("WH [auxes] [TOTALW] CAP [(OF|FOR) IT]", "capacity_metric"),
+        ("WH [TOTALW] CAP [auxes] IT [auxes] HAVE", "capacity_metric"),
+        ("HOWMUCH [TOTALW] CAP [auxes] IT [auxes] HAVE", "capacity_metric"),
+    ),
+    # "set P1 to 10 Gbps and P2 to 40 Gbps", "... and (that) of P2 to 40 Gbps": a value each.
+    "one_set": (
+        ("cap_target:t (TO|AS|EQ) amount:v", "set_one"),
+        ("names:t (TO|AS|EQ) RATE:v", "set_one_names"),
+    ),
+    "more_sets": (
+        ("[THEN] (one_set|one_set_of):a", "sets_one"),
+        ("[THEN] (one_set|one_set_of):a (COMMA|AND|COMMA AND) more_sets:rest", "sets_more"),
+    ),
+    "one_set_of": (
+        ("OF names:t (TO|AS|EQ) amount:v", "set_one_names"),
+    ),
     # What "for each" / "for all" ranges over: "for all ports in A", "for every port of S".
     "each": (
         ("set:s", None),
@@ -749,6 +830,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("names:t CAP", "targets_names"),
         ("ITS CAP", "cap_of_it"),
         ("[ALL] (KIND_SG|KIND_PL):k POSS CAP [DIRECT:d] loc:p", "set_poss_cap"),
+        ("[ALL] [OF] node:p POSS [DIRECT:d] KIND_SG:k CAP", "set_poss_cap"),
     ),
     "amount": (
         ("NUM:v", None),
@@ -917,6 +999,25 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ancestry:w", None),
         ("set_named:s", "list_set"),
     ),
+    # Telegraphic requests: the thing asked for, then the node ("capacity: P", "ports: S"), or
+    # a set, then what to do with it ("ports under S -> count").
+    "tele": (
+        ("[SUM:t] CAP [COMMA] node:p", "capacity_of"),
+        ("[ALL] [DIRECT] CHILD COMMA node:p", "children"),
+        ("KIND_PL:k COMMA node:p", "kind_list"),
+        ("set:s (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_set"),
+        ("children:c (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_children"),
+        ("children:c ARROW RANK by_cap [order:o]", "rank"),
+        ("children:c ARROW by_cap [order:o]", "rank"),
+    ),
+    # What a headline asks of the node it names ("S: capacity?", "S -> ports"): the place is
+    # the headline's node, and only it.
+    "headed": (
+        ("[SUM:t] CAP", "capacity_of_locus"),
+        ("KIND_PL:k", "kind_list_locus"),
+        ("WH [auxes] [BE] [DIRECT] IN", "children_locus"),
+        ("KIND_PL:k (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_locus"),
+    ),
     "set_named": (
         ("core_named:s [filters:f]", "filtered"),
     ),
@@ -955,6 +1056,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("AVG:a CAP PER KIND_SG:k loc:p", "aggregate_kind"),
         ("AVG:a KIND_SG:k CAP PER KIND_SG loc:p", "aggregate_kind"),
         ("agg:a [OF] [ALL] KIND_SG:k CAP (IN|OF|AMONG|FOR) node:p", "aggregate_kind"),
+        ("agg:a [OF] [ALL] KIND_SG:k CAP [IN GRAPH:g]", "aggregate_kind_unsaid"),
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
         ("set:s POSS agg:a CAP", "aggregate"),
@@ -979,6 +1081,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NUMBER (OF|AMONG) counted:w", None),
         ("KIND_SG:k NUMBER (OF|FOR|IN) node:p", "count_kind"),
         ("node:p POSS KIND_SG:k NUMBER", "count_kind"),
+        ("node:p KIND_SG:k NUMBER", "count_kind"),
         ("NUMBER OF KIND_PL:k node:p HAVE", "count_kind"),
         ("KIND_SG:k NUMBER [in_graph:g]", "count_graph_q"),
     ),
@@ -998,6 +1101,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:c [COMMA] RANK BY order:o", "rank_order_only"),
         ("children:c order:o", "rank_order_only"),
         ("set:s [COMMA] RANK BY metric:m [order:o]", "rank_set"),
+        ("set:s ARROW RANK BY metric:m [order:o]", "rank_set"),
         ("set:s [COMMA] BY metric:m [order:o]", "rank_set"),
     ),
     "top": (
@@ -1026,6 +1130,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH (CHILD|NODE) [auxes] children:w", None),
         ("WH OF core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH OF core:s [auxes] HAVE have_test:f", "set_test_q"),
+        ("WH OF core:s [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_one"),
+        ("(OF|AMONG) core:s [COMMA] WH [NODE] [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_one"),
+        ("(OF|AMONG) core:s COMMA HOLDING sup:d metric:m", "top_set_one"),
         ("WH [auxes] THERE what:w", None),
         ("WH (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
@@ -1070,6 +1177,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY core:s [filters:f] [auxes] [BE]", "count_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [THERE] [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k THERE auxes [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k auxes THERE auxes [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH:g [auxes] [HAVE]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] GRAPH:g [auxes] HAVE", "count_graph_q"),
@@ -1089,7 +1197,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMUCH CAP [auxes] AVG:a KIND_SG:k loc:p [auxes] HAVE", "aggregate_kind"),
         ("HOWFAST [auxes] node:p", "capacity_q"),
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
-        ("WH [auxes] node:p POSS CAP", "capacity_q"),
+        ("WH [auxes] node:p POSS CAP [auxes]", "capacity_q"),
+        ("WH [auxes] [SUM:t] CAP (OF|FOR) node:p auxes", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
     "test": (
