@@ -699,6 +699,9 @@ def _tries() -> dict[str, _Trie]:
     return tries
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 class _Chart:
     """All parses of one category sequence, memoised by (nonterminal, position)."""
 
@@ -728,6 +731,7 @@ class _Chart:
         results: list[tuple[int, object]] = []
         seen: set = set()
         cats, n = self.cats, self.n
+        first, nullable = self.first, self.nullable
         stack: list[tuple[_Trie, int, dict]] = [(self.tries[nt], pos, {})]
         while stack:  # depth first over the trie, every way it matches from ``pos``
             node, at, bound = stack.pop()
@@ -736,12 +740,15 @@ class _Chart:
                 if value is not _REJECT and (at, value) not in seen:
                     seen.add((at, value))
                     results.append((at, value))
-            if at < n:
+            here = cats[at] if at < n else _NOTHING
+            if here:
                 terms = node.terms
-                for cat in cats[at]:
+                for cat in here:
                     for slot, child in terms.get(cat, ()):
                         stack.append((child, at + 1, bound if slot is None else {**bound, slot: at}))
             for name, slot, child in node.nonterms:
+                if here.isdisjoint(first[name]) and name not in nullable:
+                    continue  # cannot start here (the same test parse() makes, without the call)
                 for end, value in self.parse(name, at):
                     stack.append((child, end, bound if slot is None else {**bound, slot: value}))
         self.memo[key] = results
@@ -1562,10 +1569,13 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
 
 _GRAPH_FILLERS = frozenset(tuple(f.split()) for f in P.GRAPH_FILLERS)
 _GRAPH_FILLER_LENGTHS = frozenset(len(f) for f in _GRAPH_FILLERS)
+_GRAPH_FILLER_ENDS = frozenset(f[-1] for f in _GRAPH_FILLERS)
 
 
 def _says_graph(shape: tuple[str, ...]) -> bool:
     """Whether the words name the whole graph in a filler ("in the updated graph")."""
+    if _GRAPH_FILLER_ENDS.isdisjoint(shape):
+        return False
     return any(shape[i:i + n] in _GRAPH_FILLERS for n in _GRAPH_FILLER_LENGTHS
                for i in range(len(shape) - n + 1))
 
@@ -1575,8 +1585,8 @@ _TOTAL_WORDS = frozenset({"total", "overall", "altogether", "combined"})
 
 def _says_total(shape: tuple[str, ...]) -> bool:
     """Whether the words say a number is one for the whole ("in total", "overall", "in all")."""
-    return bool(_TOTAL_WORDS.intersection(shape)) or any(
-        shape[i:i + 2] == ("in", "all") for i in range(len(shape) - 1))
+    return not _TOTAL_WORDS.isdisjoint(shape) or ("all" in shape and any(
+        shape[i:i + 2] == ("in", "all") for i in range(len(shape) - 1)))
 
 
 @lru_cache(maxsize=8192)
@@ -1611,10 +1621,13 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
                         for i, x in enumerate(lexemes))
             if _any_change(variant):
                 found = ()  # "remove any port of S": one of them, or all? (refused below)
+            said = shape[:return_at]
+            says_graph = _says_graph(said)
             return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant),
-                             _says_graph(shape[:return_at]),
-                             any(x.text == "would" and "AUX" in x.cats for x in variant),
-                             _says_graph(shape[:return_at]) or _says_total(shape[:return_at]))
+                             says_graph,
+                             "would" in said and any(x.text == "would" and "AUX" in x.cats
+                                                     for x in variant),
+                             says_graph or _says_total(said))
     return _Analysis(return_at, tuple(lexemes), ())
 
 
