@@ -50,7 +50,11 @@ _say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "cre
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
      "deploy", "deploying", "set up", "spin up", "stand up", "register", "include", "plug",
      "plug into", "bring", "bring in", "hook", "hook in", "wire", "wire up", "wire in", "stick",
-     "slot", "slot in", "onboard", "roll out", "connect", "link up", "bolt on", "pop in")
+     "slot", "slot in", "onboard", "roll out", "connect", "link up", "bolt on", "pop in",
+     "hooking", "hooking up", "hooking in", "wiring", "wiring up", "wiring in", "bringing",
+     "bringing in", "connecting", "sticking", "slotting", "slotting in", "onboarding",
+     "rolling out", "standing up", "spinning up", "setting up", "plugging", "plugging in",
+     "mounting", "registering", "including")
 _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
      "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
      "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
@@ -105,6 +109,8 @@ _say("HOWMANY", "how many", "how many of", "what number of", "count how many", "
      "determine how many", "let me know how many", "i want to know how many",
      "i would like to know how many")
 _say("HOWMUCH", "how much")
+# "how would the children of A rank by capacity if ...": "how" alone, only before a ranking
+_say("HOWQ", "how")
 _say("HOWFAST", "how fast", "how quick", "how big", "how large", "how wide")
 _say("AUX", "is", "are", "was", "were", "be", "been", "being", "does", "do", "did", "can",
      "could", "will", "would", "should", "must", "may", "shall", "has", "have", "had",
@@ -229,7 +235,7 @@ _say("ORDER_DESC", "desc", "descending", "high-low")
 _say("ORDER_ASC", "asc", "ascending", "low-high")
 
 # relations between words
-_say("OF", "of", "for", "from among")
+_say("OF", "of", "for", "from among", "that of", "the one of")
 _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneath", "below",
      "on", "at", "contained in", "contained within", "contained by", "belonging to",
      "belongs to", "belong to", "housed in", "hosted on", "hosted in", "hosted by",
@@ -780,7 +786,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("PER one_each:s [COMMA] per_q:m", "per_node"),
         ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] HAVE", "per_node_count"),
         ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] (HOLDING|HAVE)", "per_node_count"),
-        ("HOWMANY KIND_PL:k auxes THERE (IN|ON|OF) EACHW one_each:s", "per_node_count"),
+        ("HOWMANY KIND_PL:k auxes [THERE] ((IN|OF) EACHW|PER) one_each:s", "per_node_count"),
+        ("[ASK] KIND_SG:k NUMBER (OF|FOR|IN) EACHW one_each:s", "per_node_count"),
+        ("ASK EACHW one_each:s [COMMA] (WITH|AND) ITS metric:m", "per_node"),
         ("[ASK] [NUMBER OF] KIND_PL:k (OF|IN|ON|PER|FOR) EACHW one_each:s", "per_node_count"),
         ("COUNT [ALL] KIND_PL:k (OF|IN|ON|FOR) EACHW one_each:s", "per_node_count"),
         ("COUNT [ALL] KIND_PL:k PER one_each:s", "per_node_count"),
@@ -792,7 +800,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # The node of a "for each" read: "switch in A", "of the switches in A", "switch".
     "one_each": (
         ("KIND_SG:k [DIRECT:d] [relative] loc:p [[COMMA] DEEP:e3] [filters:f]", "each_one"),
-        ("OF set:s", None),
+        ("[OF] set:s", None),
         ("KIND_SG:k [filters:f]", "each_anywhere"),
     ),
     # What is asked of each: "how many ports does it have", "count its ports", "its capacity".
@@ -800,6 +808,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY KIND_PL:k [auxes] IT [auxes] (HAVE|HOLDING)", "count_metric"),
         ("HOWMANY KIND_PL:k [auxes] [THERE] [auxes] [BE] [(IN|ON|OF) IT]", "count_metric"),
         ("COUNT [ITS|ALL] KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
+        ("COUNT [ALL] KIND_PL:k [REL] IT [auxes] (HAVE|HOLDING)", "count_metric"),
         ("[WH] [auxes] [ITS] NUMBER OF KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
         ("[WH] [auxes] ITS KIND_SG:k NUMBER", "count_metric"),
         ("WH [auxes] ITS [TOTALW] CAP", "capacity_metric"),
@@ -850,6 +859,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # ---------------------------------------------------------------- node phrases
     "node": (
         ("[KIND_SG:k] [NODE] [CALLED] NAME:n [in_graph]", "node"),
+        ("ITS KIND_SG:k NAME:n", "node"),
         ("NAME:n COMMA KIND_SG:k COMMA", "node"),
         ("IT", "it"),
     ),
@@ -971,7 +981,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("RANK ranked:w", None),
         ("SUMV CAP (OF|FOR|AMONG) set:s", "sum_set"),
         ("SUMV set:s POSS CAP", "sum_set"),
-        ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_total"),
+        ("SUMV [ALL] CAP (OF|FOR|IN) node:p", "capacity_total"),
+        ("SUMV node:p POSS [SUM] CAP", "capacity_total"),
         ("SUMV [ALL] CAP (OF|FOR) name_list:l", "sum_named"),
         ("SUMV [ALL] KIND_SG:k CAP loc:p", "aggregate_kind_sum"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
@@ -1145,6 +1156,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH:g", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] BE", "kinds_graph_q"),
+        ("HOWQ auxes children:c RANK by_cap [order:o]", "rank"),
         ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k auxes [ALL] DESC:e (OF|IN) node:p", "kinds_q"),
