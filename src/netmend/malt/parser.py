@@ -89,7 +89,8 @@ _TOKEN_RE = re.compile(
   | (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|'t)\b)
   | (?P<poss>(?<=[\w"'])'s\b|(?<=[sS])'(?=\s|$|[,.;:?!]))
   | (?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|‘[^’]*’|“[^”]*”)
-  | (?P<arrow>->|=>|→)
+  | (?P<arrow>->|=>|→|\|)
+  | (?P<hash>\#)
   | (?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?
         (?P<unit>(?i:[kmgt]?(?:bps|b/s|bit/s|bits/s|bits?|be|ige|ig)|[kmgt])\b)?
         (?!\w|\.\w))
@@ -167,6 +168,8 @@ def tokenize(text: str) -> list[Token]:
                 append(token)
         elif raw in _ARROWS:
             append(Token("PUNCT", "->"))
+        elif raw == "#":  # "# of ports", "#ports": the number (of)
+            append(Token("WORD", "number"))
         elif raw in P.CONTRACTIONS:
             append(Token("WORD", P.CONTRACTIONS[raw.lower()]))
         elif raw == "'s" or raw == "'" or raw.lower() == "'s":
@@ -205,7 +208,7 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
-_ARROWS = frozenset({"->", "=>", "→"})
+_ARROWS = frozenset({"->", "=>", "→", "|"})
 
 
 def _byte_unit(raw: str, tokens: list[Token], text: str, number: str | None = None) -> bool:
@@ -848,6 +851,39 @@ BUILDERS["new_named"] = lambda b, c: tuple(("new", n, (b["k"],), b.get("count"))
 BUILDERS["first_name"] = lambda b, c: (b["n"],)
 BUILDERS["more_names"] = lambda b, c: (b["n"], *b["rest"])
 BUILDERS["remove"] = lambda b, c: ("remove", b["t"], b.get("f"))
+
+
+@_builder("add_resp")
+def _add_resp(b: dict, cats: tuple) -> object:
+    """"add ports A and B to S1 and S2 respectively": the nth new node under the nth parent."""
+    names, parents = b["names"], b["ps"]
+    if len(names) != len(parents) or ("count" in b and len(names) < 2):
+        return _REJECT
+    return ("adds", tuple(((("new", n, (b["k"],), b.get("count")),), parent)
+                          for n, parent in zip(names, parents, strict=True)))
+
+
+@_builder("remove_resp")
+def _remove_resp(b: dict, cats: tuple) -> object:
+    targets, parents = b["t"], b["ps"]
+    if len(targets) != len(parents) or len(targets) < 2:
+        return _REJECT
+    return ("removes", tuple((("names", (t,), None), p)
+                             for t, p in zip(targets, parents, strict=True)))
+
+
+@_builder("update_resp")
+def _update_resp(b: dict, cats: tuple) -> object:
+    targets = b["t"][1] if b["t"][0] == "names" else b["t"]
+    values = b["vs"]
+    if len(targets) != len(values) or len(values) < 2:
+        return _REJECT
+    return ("updates", tuple((("names", (t,), None), v)
+                             for t, v in zip(targets, values, strict=True)))
+
+
+BUILDERS["amount_one"] = lambda b, c: (b["v"],)
+BUILDERS["amounts_more"] = lambda b, c: (b["v"], *b["rest"])
 BUILDERS["remove_more"] = lambda b, c: ("removes", ((("names", b["t"], None), b["f"]), *b["rest"]))
 BUILDERS["removes_one"] = lambda b, c: ((("names", b["t"], None), b["f"]),)
 BUILDERS["removes_more"] = lambda b, c: ((("names", b["t"], None), b["f"]), *b["rest"])
@@ -878,6 +914,8 @@ BUILDERS["each_anywhere"] = lambda b, c: ("set", ("unsaid",), b["k"], "descendan
                                           b.get("f", ()))
 BUILDERS["per_node"] = lambda b, c: ("top", b["s"], b["m"], None, True)
 BUILDERS["per_node_count"] = lambda b, c: ("top", b["s"], ("count", b["k"]), None, True)
+BUILDERS["per_node_grouped"] = lambda b, c: ("top", ("set", b["p"], b["ks"], "descendants", ()),
+                                             ("count", b["k"]), None, True)
 BUILDERS["per_node_capacity"] = lambda b, c: ("top", b["s"], ("capacity",), None, True)
 BUILDERS["one_kind"] = lambda b, c: ("counted_kind", b["one"], b["k"])
 
@@ -1128,6 +1166,8 @@ def _count_in_q(b: dict, cats: tuple) -> object:
     return ("count", ("set", b["p"], b["k"], axis, ()))
 
 
+BUILDERS["count_there_q"] = lambda b, c: ("count", ("set", b.get("p", ("unsaid",)), b["k"],
+                                                    "children" if "d" in b else "descendants", ()))
 BUILDERS["count_graph_q"] = lambda b, c: ("count", ("set", _graph_or_unsaid(b), b["k"],
                                                     "descendants", ()))
 BUILDERS["count_test_q"] = lambda b, c: ("count", b["s"][:4] + ((b["f"],),))
@@ -1612,7 +1652,7 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
         lexemes.pop(0)
     # "remove: X", "list: the ports of S": a colon right after a verb introduces its object
     lexemes = [x for i, x in enumerate(lexemes)
-               if not (x.text == ":" and i and lexemes[i - 1].cats & _COLON_VERBS)]
+               if not (x.text in (":", "(") and i and lexemes[i - 1].cats & _COLON_VERBS)]
     for variant in _variants(lexemes):
         found = _parses(tuple(x.cats for x in variant))
         if found:
@@ -1756,7 +1796,10 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
                     topic = focus = Topic(resolver.name(said, focus))
                 references = resolver.references
                 continue
-            found, focus = resolver.steps(change, focus)
+            found, new_focus = resolver.steps(change, focus)
+            # a said topic stays what the request is about through a condition on something
+            # else ("under A, how many switches would there be if S were removed?")
+            focus = focus if isinstance(focus, Topic) and new_focus is None else new_focus
             steps += found
         if clause is None:  # "If X is removed." : what to do then comes next
             continue

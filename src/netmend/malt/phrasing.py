@@ -62,7 +62,9 @@ _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "
      "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
      "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out",
      "rip out", "tear out", "disconnect", "disconnecting", "unhook", "unhooking", "do away with",
-     "phase out", "unmount", "dismount", "dismantle", "unregister", "deregister")
+     "phase out", "unmount", "dismount", "dismantle", "unregister", "deregister", "axe", "ditch",
+     "trash", "junk", "unlink", "offboard", "offboarding", "clear out", "cut out", "eject",
+     "ejecting", "cull", "prune", "scrub out", "chop", "chop off", "expunge", "delist")
 _say("REMOVE", "rm", "del")
 _say("TAKE", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
 _say("OUT", "out")
@@ -78,9 +80,19 @@ _say("SET", "set", "setting", "update", "updating", "change", "changing", "modif
      "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
      "boost", "cap", "throttle", "tune")
 _say("MAKE", "make", "making", "turn")
-_say("GIVE", "give", "giving", "equip", "fit")
+_say("GIVE", "give", "giving", "equip", "fit", "furnish", "supply", "outfit", "extend", "expand",
+     "augment", "provide", "kit out")
 _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
-     "requires", "require", "got", "received")
+     "requires", "require", "got", "received", "getting", "receiving")
+# "a new port N goes under S": where a new node is to be placed, said as a statement
+_say("GOES", "goes", "go", "belongs", "belong", "should go", "is to go")
+# "after the removal of X", "after X's removal", "after the addition of N to S"
+_say("REMOVAL", "removal", "deletion", "decommissioning", "retirement", "elimination")
+_say("ADDITION", "addition", "insertion", "installation", "creation")
+# "what happens to the port count of S if ..."
+_say("HAPPEN", "happens to", "happen to", "would happen to", "becomes of", "would become of")
+# "add ports A and B to S1 and S2 respectively": the nth of one list goes with the nth of another
+_say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
@@ -94,7 +106,7 @@ _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", 
      "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
      "listed")
 _say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up", "tot up",
-     "tally up", "totalling", "totaling", "total")
+     "tally up", "totalling", "totaling", "total", "tally", "aggregate", "sum over", "add together")
 _say("FOREACH", "for each", "for every", "for all", "for each and every", "for each single",
      "for every single")
 _say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
@@ -129,7 +141,9 @@ _say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resid
 _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
      "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
      "comprises", "feature", "features", "got", "keeps track of", "left with", "offer", "offers",
-     "provide", "provides", "expose", "exposes", "support", "supports")
+     "provide", "provides", "expose", "exposes", "support", "supports", "sport", "sports", "pack",
+     "packs", "equipped with", "fitted with", "furnished with", "outfitted with", "is equipped with",
+     "are equipped with")
 # "how many switches does A end up with" (only there: "ends up with" is not "contains")
 _say("ENDUP", "end up with", "ends up with", "end up having")
 _say("TOTALW", "total", "overall")
@@ -156,7 +170,7 @@ _say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", 
      "owner", "owners", "direct parent", "immediate parent", "direct container",
      "parent entity", "enclosing node")
 _say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
-_say("CAP", "capacity", "capacities", "bandwidth", "bandwidths", "physical capacity",
+_say("CAP", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
      "physical capacities", "physical_capacity_bps", "physical capacity bps",
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
@@ -264,7 +278,7 @@ _say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like
      "i would want", "we would like", "i'd want")
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
-_say("AFTER", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
+_say("AFTER", "post", "in case of", "upon the", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
      "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
      "after having", "upon", "on having", "right after", "directly after", "immediately after",
      "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
@@ -278,6 +292,9 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
 _say("INVERT", "were", "had", "should")
 # "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
 _say("SUBJ", "were")
+# "looking at A, how many switches are there?": a place the rest is about
+_say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
+     "zooming into", "starting from")
 _say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
@@ -288,12 +305,16 @@ _say("THERE", "there")
 _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
-     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish")
+     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes", "goes away",
+     "go away", "went away", "disappears", "pulled", "pulled out", "yanked", "stripped",
+     "stripped out", "ripped out", "disconnected", "unhooked", "phased out", "axed", "ditched",
+     "taken off", "trashed", "unlinked", "offboarded", "ejected")
 _say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
      "another", "extra", "an extra", "one more")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
-     "hooked up", "put in")
+     "hooked up", "put in", "brought in", "wired up", "wired in", "connected", "slotted in",
+     "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
 _say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
@@ -348,7 +369,7 @@ FILLERS: frozenset[str] = frozenset({
     "of the network", "in the updated topology", "in the updated network",
     "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
-    "respectively", "as well", "too", "all together", "at this point", "by now", "already",
+    "as well", "too", "all together", "at this point", "by now", "already",
     "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
     "cheers", "pls", "plz", "thx", "ty", "thanks in advance", "thank you in advance",
     "many thanks", "much appreciated", "appreciated", "and thanks", "and thank you",
@@ -568,6 +589,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("tele:c", "plain"),
         # a headline: "S: capacity?", "A -> children", "S: how many ports?"
         ("named_topic:t (COMMA|ARROW) (bare|headed):c", "topic"),
+        ("named_topic:t (COMMA|ARROW) (bare|headed):c [COMMA] before:b", "topic_before"),
+        ("(bare|tele):c EQ", "plain"),
         ("before:b [COMMA] bare:c", "before"),
         ("bare:c [COMMA] before:b", "after"),
         ("topic:t COMMA bare:c", "topic"),
@@ -595,6 +618,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("topic:t [COMMA] clause:c [gap]", "topic"),
         ("topic:t COMMA before:b [COMMA] clause:c", "topic_before"),
         ("named_topic:t (COMMA|ARROW) clause:c [gap]", "topic"),
+        ("(named_topic|topic):t (COMMA|ARROW) clause:c [COMMA] before:b [gap]", "topic_before"),
         ("clause:c THEN [gap]", "then"),
         ("before:b [COMMA] clause:c THEN [gap]", "before_then"),
     ),
@@ -604,7 +628,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # The node a request is about, said first: "for agg block A, ...", "on switch S, ...".
     "topic": (
         ("(OF|ABOUT) node:p", None),
-        ("(IN|AMONG) node:p", "locus"),
+        ("(IN|AMONG|FROM|LOOKAT) node:p", "locus"),
     ),
     "before": (
         ("AFTER new_nodes:n auxes place:p", "added"),
@@ -613,6 +637,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WITH state:m", None),
         ("AFTER auxes done:m", None),
         ("AFTER done:m", None),
+        ("AFTER REMOVAL OF targets:t [from_part:f]", "removed"),
+        ("AFTER targets:t POSS REMOVAL [from_part:f]", "removed"),
+        ("AFTER ADDITION OF new_nodes:n place:p", "added"),
+        ("AFTER targets:t GET GONE [from_part:f]", "removed"),
         ("AFTER cap_target:t SUBJ [EQ] amount:v", "set_to"),
         ("AFTER targets:t SUBJ RATE:v", "set_to_rate"),
         ("INVERT inverted:m", None),
@@ -700,6 +728,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("THERE MODAL [auxes] new_nodes:n place:p", "add"),
         ("node:p MODAL [auxes] HAVE new_nodes:n", "add"),
         ("GIVE node:p WITH new_nodes:n", "add"),
+        ("new_nodes:n [MODAL] [auxes] GOES place:p", "add"),
+        ("ADD NUM:count KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
+        ("ADD KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
         ("ADD new_nodes:n UPTO node:p", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
     ),
@@ -731,6 +762,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REMOVE targets:t [from_part:f]", "remove"),
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
+        ("REMOVE names:t FROM names:ps [COMMA] RESP", "remove_resp"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
         ("TAKE targets:t OUT [from_part:f]", "remove"),
         ("TAKE targets:t AWAY [from_part:f]", "remove"),
@@ -751,6 +783,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "update": (
         ("SET one_set:a (COMMA|AND|COMMA AND) more_sets:rest", "update_more"),
+        ("SET (names|cap_names):t (TO|AS) amounts:vs [COMMA] RESP", "update_resp"),
         ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
@@ -792,6 +825,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ASK] [NUMBER OF] KIND_PL:k (OF|IN|ON|PER|FOR) EACHW one_each:s", "per_node_count"),
         ("COUNT [ALL] KIND_PL:k (OF|IN|ON|FOR) EACHW one_each:s", "per_node_count"),
         ("COUNT [ALL] KIND_PL:k PER one_each:s", "per_node_count"),
+        ("COUNT [ALL] KIND_PL:k (IN|OF) node:p (BY|PER) KIND_SG:ks", "per_node_grouped"),
+        ("[ASK] KIND_SG:k NUMBER PER one_each:s", "per_node_count"),
         ("[ASK] [NUMBER OF] KIND_PL:k PER one_each:s", "per_node_count"),
         ("NUMBER OF KIND_PL:k (PER|FOR EACHW|IN EACHW|ON EACHW) one_each:s", "per_node_count"),
         ("WH auxes [TOTALW] CAP (OF|FOR) EACHW one_each:s", "per_node_capacity"),
@@ -810,13 +845,22 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("COUNT [ITS|ALL] KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
         ("COUNT [ALL] KIND_PL:k [REL] IT [auxes] (HAVE|HOLDING)", "count_metric"),
         ("[WH] [auxes] [ITS] NUMBER OF KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
-        ("[WH] [auxes] ITS KIND_SG:k NUMBER", "count_metric"),
+        ("[WH] [auxes] [ITS] KIND_SG:k NUMBER", "count_metric"),
+        ("ASK [ITS] NUMBER OF KIND_PL:k", "count_metric"),
+        ("ASK [ITS] [TOTALW] CAP", "capacity_metric"),
         ("WH [auxes] ITS [TOTALW] CAP", "capacity_metric"),
         ("WH [auxes] [TOTALW] CAP [(OF|FOR) IT]", "capacity_metric"),
         ("WH [TOTALW] CAP [auxes] IT [auxes] HAVE", "capacity_metric"),
         ("HOWMUCH [TOTALW] CAP [auxes] IT [auxes] HAVE", "capacity_metric"),
     ),
     # "set P1 to 10 Gbps and P2 to 40 Gbps", "... and (that) of P2 to 40 Gbps": a value each.
+    "cap_names": (
+        ("CAP (OF|FOR) names:t", None),
+    ),
+    "amounts": (
+        ("amount:v", "amount_one"),
+        ("amount:v (COMMA|AND|COMMA AND) amounts:rest", "amounts_more"),
+    ),
     "one_set": (
         ("cap_target:t (TO|AS|EQ) amount:v", "set_one"),
         ("names:t (TO|AS|EQ) RATE:v", "set_one_names"),
@@ -1092,8 +1136,11 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NUMBER (OF|AMONG) counted:w", None),
         ("KIND_SG:k NUMBER (OF|FOR|IN) node:p", "count_kind"),
         ("node:p POSS KIND_SG:k NUMBER", "count_kind"),
+        ("node:p POSS NUMBER OF KIND_PL:k", "count_kind"),
+        ("node:p KIND_PL:k NUMBER", "count_kind"),
         ("node:p KIND_SG:k NUMBER", "count_kind"),
         ("NUMBER OF KIND_PL:k node:p HAVE", "count_kind"),
+        ("NUMBER set:s", "count_set"),
         ("KIND_SG:k NUMBER [in_graph:g]", "count_graph_q"),
     ),
     "ranked": (
@@ -1123,6 +1170,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) sup:d2 metric:m", "top"),
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
+        ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("(TOP|BOTTOM):d NUM:k KIND_PL:ks BY metric:m [scope:p]", "top_by_kind"),
     ),
@@ -1202,6 +1250,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY (CHILD|NODE) [auxes] [BE] [DIRECT] IN node:p", "count_children_q"),
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
         ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
+        ("WH HAPPEN what:w", None),
+        ("THERE auxes HOWMANY KIND_PL:k [DIRECT:d] [IN node:p]", "count_there_q"),
+        ("THERE auxes WH KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_total"),
         ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] HAVE", "sum_q"),
         ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
