@@ -735,25 +735,37 @@ class _Chart:
         seen: set = set()
         cats, n = self.cats, self.n
         first, nullable = self.first, self.nullable
-        stack: list[tuple[_Trie, int, dict]] = [(self.tries[nt], pos, {})]
+        # the parts bound so far are a chain of (slot, value, rest) cells, made a dict only
+        # where a production ends (most paths die before they end)
+        stack: list[tuple[_Trie, int, tuple | None]] = [(self.tries[nt], pos, None)]
+        push = stack.append
+        parse = self.parse
         while stack:  # depth first over the trie, every way it matches from ``pos``
-            node, at, bound = stack.pop()
-            for builder in node.ends:
-                value = _build(builder, bound, cats)
-                if value is not _REJECT and (at, value) not in seen:
-                    seen.add((at, value))
-                    results.append((at, value))
+            node, at, chain = stack.pop()
+            if node.ends:
+                bound = {}
+                cell = chain
+                while cell is not None:
+                    bound.setdefault(cell[0], cell[1])  # the latest binding of a slot wins
+                    cell = cell[2]
+                for builder in node.ends:
+                    value = _build(builder, bound, cats)
+                    if value is not _REJECT and (at, value) not in seen:
+                        seen.add((at, value))
+                        results.append((at, value))
             here = cats[at] if at < n else _NOTHING
             if here:
                 terms = node.terms
                 for cat in here:
-                    for slot, child in terms.get(cat, ()):
-                        stack.append((child, at + 1, bound if slot is None else {**bound, slot: at}))
+                    edges = terms.get(cat)
+                    if edges:
+                        for slot, child in edges:
+                            push((child, at + 1, chain if slot is None else (slot, at, chain)))
             for name, slot, child in node.nonterms:
                 if here.isdisjoint(first[name]) and name not in nullable:
                     continue  # cannot start here (the same test parse() makes, without the call)
-                for end, value in self.parse(name, at):
-                    stack.append((child, end, bound if slot is None else {**bound, slot: value}))
+                for end, value in parse(name, at):
+                    push((child, end, chain if slot is None else (slot, value, chain)))
         self.memo[key] = results
         return results
 

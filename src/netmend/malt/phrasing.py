@@ -292,6 +292,8 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
 _say("INVERT", "were", "had", "should")
 # "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
 _say("SUBJ", "were")
+# "what about P's capacity?": a question said as its topic
+_say("WHATABOUT", "what about", "and what about", "what of")
 # "looking at A, how many switches are there?": a place the rest is about
 _say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
      "zooming into", "starting from")
@@ -591,6 +593,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("named_topic:t (COMMA|ARROW) (bare|headed):c", "topic"),
         ("named_topic:t (COMMA|ARROW) (bare|headed):c [COMMA] before:b", "topic_before"),
         ("(bare|tele):c EQ", "plain"),
+        ("WHATABOUT (bare|tele):c", "plain"),
         ("before:b [COMMA] bare:c", "before"),
         ("bare:c [COMMA] before:b", "after"),
         ("topic:t COMMA bare:c", "topic"),
@@ -1060,7 +1063,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[SUM:t] CAP [COMMA] node:p", "capacity_of"),
         ("[ALL] [DIRECT] CHILD COMMA node:p", "children"),
         ("KIND_PL:k COMMA node:p", "kind_list"),
-        ("set:s (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_set"),
+        ("set:s (COMMA|ARROW) (COUNT [IT]|HOWMANY|NUMBER)", "count_set"),
         ("children:c (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_children"),
         ("children:c ARROW RANK by_cap [order:o]", "rank"),
         ("children:c ARROW by_cap [order:o]", "rank"),
