@@ -1039,6 +1039,7 @@ BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
 BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
 BUILDERS["capacity_of_locus"] = lambda b, c: ("capacity", ("locus",), "t" in b)
+BUILDERS["capacity_of_locus_total"] = lambda b, c: ("capacity", ("locus",), True)
 BUILDERS["kind_list"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "descendants", ()))
 BUILDERS["kind_list_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "descendants", ()))
 BUILDERS["children_locus"] = lambda b, c: ("list", ("locus",))

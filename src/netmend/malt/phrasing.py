@@ -1254,6 +1254,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
         ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
         ("WH HAPPEN what:w", None),
+        # "under S, what is the (total) capacity?": the fronted place's capacity, only there
+        ("WH auxes [SUM:t] CAP", "capacity_of_locus"),
+        ("HOWMUCH [SUM:t] CAP [auxes] THERE", "capacity_of_locus_total"),
         ("THERE auxes HOWMANY KIND_PL:k [DIRECT:d] [IN node:p]", "count_there_q"),
         ("THERE auxes WH KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_total"),
