@@ -1040,6 +1040,10 @@ BUILDERS["value_read"] = lambda b, c: b["w"]
 BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
 BUILDERS["capacity_of_locus"] = lambda b, c: ("capacity", ("locus",), "t" in b)
 BUILDERS["capacity_of_locus_total"] = lambda b, c: ("capacity", ("locus",), True)
+BUILDERS["aggregate_kind_sum_unsaid"] = lambda b, c: ("aggregate", "sum",
+                                                      ("set", ("unsaid",), b["k"], "descendants", ()))
+BUILDERS["remove_post"] = lambda b, c: ("remove", ("names", b["t"], None), None)
+BUILDERS["headline_add"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),), b["p"])
 BUILDERS["kind_list"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "descendants", ()))
 BUILDERS["kind_list_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "descendants", ()))
 BUILDERS["children_locus"] = lambda b, c: ("list", ("locus",))
@@ -1665,7 +1669,7 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
         lexemes.pop(0)
     # "remove: X", "list: the ports of S": a colon right after a verb introduces its object
     lexemes = [x for i, x in enumerate(lexemes)
-               if not (x.text in (":", "(") and i and lexemes[i - 1].cats & _COLON_VERBS)]
+               if not (x.text in (":", "(", "->") and i and lexemes[i - 1].cats & _COLON_VERBS)]
     for variant in _variants(lexemes):
         found = _parses(tuple(x.cats for x in variant))
         if found:

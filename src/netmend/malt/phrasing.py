@@ -64,7 +64,9 @@ _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "
      "rip out", "tear out", "disconnect", "disconnecting", "unhook", "unhooking", "do away with",
      "phase out", "unmount", "dismount", "dismantle", "unregister", "deregister", "axe", "ditch",
      "trash", "junk", "unlink", "offboard", "offboarding", "clear out", "cut out", "eject",
-     "ejecting", "cull", "prune", "scrub out", "chop", "chop off", "expunge", "delist")
+     "ejecting", "cull", "prune", "scrub out", "chop", "chop off", "expunge", "delist",
+     "pulling", "pulling out", "yanking", "stripping", "stripping out", "ripping out", "taking away",
+     "axing", "ditching", "unlinking", "tearing down", "tearing out", "phasing out", "culling")
 _say("REMOVE", "rm", "del")
 _say("TAKE", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
 _say("OUT", "out")
@@ -292,6 +294,12 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
 _say("INVERT", "were", "had", "should")
 # "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
 _say("SUBJ", "were")
+# "what do the capacities of the ports in A add up to?"
+_say("ADDUP", "add up to", "adds up to", "sum to", "sums to", "total to", "come to", "comes to",
+     "amount to", "amounts to")
+# "how many ports does every switch have, switch by switch": one answer per node
+_say("PERNODE", "switch by switch", "port by port", "node by node", "one by one", "individually",
+     "separately", "per node", "for each one", "block by block", "rack by rack")
 # "what about P's capacity?": a question said as its topic
 _say("WHATABOUT", "what about", "and what about", "what of")
 # "looking at A, how many switches are there?": a place the rest is about
@@ -308,14 +316,14 @@ _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "t
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes", "goes away",
-     "go away", "went away", "disappears", "pulled", "pulled out", "yanked", "stripped",
+     "go away", "went away", "disappears", "needs removing", "need removing", "wants removing", "pulled", "pulled out", "yanked", "stripped",
      "stripped out", "ripped out", "disconnected", "unhooked", "phased out", "axed", "ditched",
      "taken off", "trashed", "unlinked", "offboarded", "ejected")
 _say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
      "another", "extra", "an extra", "one more")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
-     "hooked up", "put in", "brought in", "wired up", "wired in", "connected", "slotted in",
+     "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
      "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
 _say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
@@ -727,7 +735,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("GIVE node:p new_nodes:n", "add"),
         # a wish said as a statement: "N should be a port under S", "S must have a port N",
         # "there should be a port N on S" (never a plain statement: "S has a port N")
-        ("new_nodes:n MODAL [auxes] KIND_SG:k place:p", "add_kinded"),
+        ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k place:p", "add_kinded"),
+        ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k OF node:p", "add_kinded"),
+        ("MAKE new_nodes:n KIND_SG:k (OF|IN|TO) node:p", "add_kinded"),
         ("THERE MODAL [auxes] new_nodes:n place:p", "add"),
         ("node:p MODAL [auxes] HAVE new_nodes:n", "add"),
         ("GIVE node:p WITH new_nodes:n", "add"),
@@ -821,6 +831,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("FOREACH one_each:s [COMMA] per_q:m", "per_node"),
         ("PER one_each:s [COMMA] per_q:m", "per_node"),
         ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] HAVE", "per_node_count"),
+        ("HOWMANY KIND_PL:k auxes ALL one_each:s [auxes] HAVE [COMMA] PERNODE", "per_node_count"),
         ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] (HOLDING|HAVE)", "per_node_count"),
         ("HOWMANY KIND_PL:k auxes [THERE] ((IN|OF) EACHW|PER) one_each:s", "per_node_count"),
         ("[ASK] KIND_SG:k NUMBER (OF|FOR|IN) EACHW one_each:s", "per_node_count"),
@@ -851,6 +862,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[WH] [auxes] [ITS] KIND_SG:k NUMBER", "count_metric"),
         ("ASK [ITS] NUMBER OF KIND_PL:k", "count_metric"),
         ("ASK [ITS] [TOTALW] CAP", "capacity_metric"),
+        ("[ITS] [TOTALW] CAP", "capacity_metric"),
         ("WH [auxes] ITS [TOTALW] CAP", "capacity_metric"),
         ("WH [auxes] [TOTALW] CAP [(OF|FOR) IT]", "capacity_metric"),
         ("WH [TOTALW] CAP [auxes] IT [auxes] HAVE", "capacity_metric"),
@@ -1032,6 +1044,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV node:p POSS [SUM] CAP", "capacity_total"),
         ("SUMV [ALL] CAP (OF|FOR) name_list:l", "sum_named"),
         ("SUMV [ALL] KIND_SG:k CAP loc:p", "aggregate_kind_sum"),
+        # "under A, total up the port capacity": the fronted place's ports
+        ("SUMV [ALL] KIND_SG:k CAP", "aggregate_kind_sum_unsaid"),
+        ("SUMV [ALL] CAP", "capacity_of_locus_total"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
     ),
     # What a request asks for, as a noun phrase.
@@ -1066,6 +1081,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("set:s (COMMA|ARROW) (COUNT [IT]|HOWMANY|NUMBER)", "count_set"),
         ("children:c (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_children"),
         ("children:c ARROW RANK by_cap [order:o]", "rank"),
+        # "S -> remove", "np_x: new port under S"
+        ("names:t (COMMA|ARROW) REMOVE [IT]", "remove_post"),
+        ("NAME:n (COMMA|ARROW) NEW KIND_SG:k place:p", "headline_add"),
         ("children:c ARROW by_cap [order:o]", "rank"),
     ),
     # What a headline asks of the node it names ("S: capacity?", "S -> ports"): the place is
@@ -1254,6 +1272,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
         ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
         ("WH HAPPEN what:w", None),
+        ("WH [auxes] CAP (OF|FOR) set:s [auxes] ADDUP", "sum_q"),
+        ("WH [auxes] set:s POSS CAP [auxes] ADDUP", "sum_q"),
         # "under S, what is the (total) capacity?": the fronted place's capacity, only there
         ("WH auxes [SUM:t] CAP", "capacity_of_locus"),
         ("HOWMUCH [SUM:t] CAP [auxes] THERE", "capacity_of_locus_total"),
