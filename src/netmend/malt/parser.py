@@ -1038,12 +1038,14 @@ BUILDERS["descendants"] = lambda b, c: ("nodes", ("set", b["p"], None, "descenda
 BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
 BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
-BUILDERS["capacity_of_locus"] = lambda b, c: ("capacity", ("locus",), "t" in b)
-BUILDERS["capacity_of_locus_total"] = lambda b, c: ("capacity", ("locus",), True)
+BUILDERS["capacity_of_locus"] = lambda b, c: ("capacity", ("topic",), "t" in b)
+BUILDERS["capacity_of_locus_total"] = lambda b, c: ("capacity", ("topic",), True)
 BUILDERS["aggregate_kind_sum_unsaid"] = lambda b, c: ("aggregate", "sum",
                                                       ("set", ("unsaid",), b["k"], "descendants", ()))
 BUILDERS["remove_post"] = lambda b, c: ("remove", ("names", b["t"], None), None)
 BUILDERS["headline_add"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),), b["p"])
+BUILDERS["cap_of_locus"] = lambda b, c: ("names", (("topic",),), None)
+BUILDERS["ancestor_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "ancestors", ()))
 BUILDERS["kind_list"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "descendants", ()))
 BUILDERS["kind_list_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "descendants", ()))
 BUILDERS["children_locus"] = lambda b, c: ("list", ("locus",))
@@ -1256,9 +1258,10 @@ class _Resolve:
         return self.name(frame, focus)
 
     def name(self, frame: Frame, focus: str | None) -> str:
-        if frame[0] == "locus":
-            # a place only a fronted place can fill ("A: ports?"): nothing else stands in
-            if not isinstance(focus, Locus):
+        if frame[0] in ("locus", "topic"):
+            # a place only a fronted place can fill ("A: ports?"), or a node only the topic can
+            # be ("for port P, set the capacity to 40 Gbps": a capacity is always of a node)
+            if not isinstance(focus, Locus if frame[0] == "locus" else Topic):
                 raise IncompleteRequest("the request does not say which node it is about",
                                         expected=P.EXPECTED["any"], text=self.text)
             self.references += 1

@@ -802,6 +802,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
+        ("targets:t ARROW RATE:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
@@ -897,6 +898,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t POSS CAP", None),
         ("names:t CAP", "targets_names"),
         ("ITS CAP", "cap_of_it"),
+        ("CAP", "cap_of_locus"),
         ("[ALL] (KIND_SG|KIND_PL):k POSS CAP [DIRECT:d] loc:p", "set_poss_cap"),
         ("[ALL] [OF] node:p POSS [DIRECT:d] KIND_SG:k CAP", "set_poss_cap"),
     ),
@@ -1093,6 +1095,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_PL:k", "kind_list_locus"),
         ("WH [auxes] [BE] [DIRECT] IN", "children_locus"),
         ("KIND_PL:k (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_locus"),
+        ("WH KIND_SG:k", "ancestor_locus"),
     ),
     "set_named": (
         ("core_named:s [filters:f]", "filtered"),
