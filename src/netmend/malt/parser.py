@@ -1234,6 +1234,9 @@ class _Resolve:
         self.text = text
         self.says_graph = says_graph
         self.says_total = says_total
+        self.placed: str | None = None  # a place a change so far said: an unsaid one could be it
+        self.topic: Topic | None = None  # the topic said in the part being resolved
+        self.locus: Locus | None = None  # the same, when it was said as a place
         self.qualifiers: list[tuple[str, str]] = []
         self.references = 0  # how often a pronoun or an unsaid place meant the focus
 
@@ -1247,25 +1250,37 @@ class _Resolve:
         if frame is None:
             return None
         if frame[0] == "unsaid":
-            if isinstance(focus, Locus):
+            if self.locus is not None:
                 if self.says_graph:
                     raise AmbiguousRequest(
-                        f"the request is about {str(focus)!r} but also says the whole graph",
+                        f"the request is about {str(self.locus)!r} but also says the whole graph",
                         expected="one place for the request", text=self.text)
                 self.references += 1
-                return str(focus)
+                return str(self.locus)
+            if self.says_graph or self.says_total:
+                return None
+            if self.topic is not None or self.placed is not None:
+                # "for A, how many switches are there after adding N to it?", "add N to A and
+                # count the switches": in A, or in the whole graph?
+                place = self.topic if self.topic is not None else self.placed
+                raise AmbiguousRequest(
+                    f"the request names {str(place)!r} but does not say whether the set is in it "
+                    "or in the whole graph", expected="'in <node name>' or 'in the graph'",
+                    text=self.text)
             return None
         return self.name(frame, focus)
 
     def name(self, frame: Frame, focus: str | None) -> str:
         if frame[0] in ("locus", "topic"):
             # a place only a fronted place can fill ("A: ports?"), or a node only the topic can
-            # be ("for port P, set the capacity to 40 Gbps": a capacity is always of a node)
-            if not isinstance(focus, Locus if frame[0] == "locus" else Topic):
+            # be ("for port P, set the capacity to 40 Gbps": a capacity is always of a node);
+            # both are the ones said in this part of the request, whatever came between
+            said = self.locus if frame[0] == "locus" else self.topic
+            if said is None:
                 raise IncompleteRequest("the request does not say which node it is about",
                                         expected=P.EXPECTED["any"], text=self.text)
             self.references += 1
-            return str(focus)
+            return str(said)
         if frame[0] in ("it", "here"):
             if focus is None and frame[0] == "it":
                 raise AmbiguousRequest("'it' (or 'its', 'them') refers to no earlier node",
@@ -1369,7 +1384,7 @@ class _Resolve:
         earlier parent in the same list ("add port A to S1 and B to S2"): a node given no
         kind of its own has it."""
         _, new_nodes, parent = frame
-        parent_name = self.name(parent, focus)
+        parent_name = self.placed = self.name(parent, focus)
         counts = {count for *_, count in new_nodes if count is not None}
         if counts and {self.value(c) for c in counts} != {len(new_nodes)}:
             raise AmbiguousRequest("the number of new nodes does not match the names given",
@@ -1410,7 +1425,7 @@ class _Resolve:
                                    f"{len(names)}", expected="as many names as it says",
                                    text=self.text)
         if source is not None and source[0] == "node":
-            container = self.name(source, focus)
+            container = self.placed = self.name(source, focus)
             for name in names:
                 if not name.startswith(container + "."):
                     raise UnknownRequest(f"{name!r} is not inside {container!r}",
@@ -1703,6 +1718,8 @@ def parse_request(text: str) -> Parsed:
     focus: str | None = None
     pending_condition = False
     hypothetical = False
+    placed: str | None = None  # where an earlier change said it happens ("add N to A")
+    placed_now: str | None = None
     for sentence in _sentences(tokens):
         analysis = _analyze(_shape_of(sentence))
         if analysis.return_at is not None:
@@ -1714,10 +1731,17 @@ def parse_request(text: str) -> Parsed:
         variant, frames = _materialize(analysis.lexemes, sentence), analysis.frames
         if not frames:
             raise _diagnose(variant, text)
+        if analysis.says_new:
+            # "list the new ports of S": which ones are new is not something netmend knows
+            raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "
+                                 "added: it picks nodes out or changes an amount, which netmend "
+                                 "does not model",
+                                 expected=P.EXPECTED["any"], text=text)
         readings: list[tuple[list[ir.Step], tuple, str | None]] = []
         errors: list[QueryError] = []
         for frame in frames:
             resolver = _Resolve(variant, text, analysis.says_graph, analysis.says_total)
+            resolver.placed = placed
             try:
                 found, new_focus = _resolve_sentence(resolver, frame, focus, bool(steps))
             except QueryError as exc:
@@ -1734,6 +1758,7 @@ def parse_request(text: str) -> Parsed:
             reading = (found, tuple(resolver.qualifiers), new_focus)
             if reading not in readings:
                 readings.append(reading)
+                placed_now = resolver.placed
         if not readings:
             raise errors[0]
         if len({tuple(r[0]) for r in readings}) > 1:
@@ -1741,14 +1766,9 @@ def parse_request(text: str) -> Parsed:
                 f"{' '.join(x.text for x in variant)!r} can be read in more than one way",
                 expected="a more specific request", text=text)
         found, quals, focus = readings[0]
-        if analysis.says_new:
-            # "list the new ports of S": which ones are new is not something netmend knows
-            raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "
-                                 "added: it picks nodes out or changes an amount, which netmend "
-                                 "does not model",
-                                 expected=P.EXPECTED["any"], text=text)
         steps += found
         qualifiers += quals
+        placed = placed or placed_now
         hypothetical = hypothetical or analysis.says_would
         pending_condition = all(group[2] is None for group in frames[0])
     if pending_condition:
@@ -1792,6 +1812,7 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
     for group in frame:
         _, before, clause, *order = group
         topic = None
+        resolver.topic = resolver.locus = None
         if order == ["in total"] and not resolver.says_total:
             # "for each switch, how many ports would there be if one were added to it": per
             # switch, or in all? Only "in total" (or "in the graph") says which.
@@ -1811,9 +1832,10 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
                 said = change[1]
                 if said[0] == "locus":  # "Under A, ...": a place, too
-                    topic = focus = Locus(resolver.name(said[1], focus))
+                    topic = focus = resolver.locus = Locus(resolver.name(said[1], focus))
                 else:
                     topic = focus = Topic(resolver.name(said, focus))
+                resolver.topic = topic
                 references = resolver.references
                 continue
             found, new_focus = resolver.steps(change, focus)

@@ -87,7 +87,7 @@ _say("GIVE", "give", "giving", "equip", "fit", "furnish", "supply", "outfit", "e
 _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
      "requires", "require", "got", "received", "getting", "receiving")
 # "a new port N goes under S": where a new node is to be placed, said as a statement
-_say("GOES", "goes", "go", "belongs", "belong", "should go", "is to go")
+_say("GOES", "goes", "go", "belongs", "belong")
 # "after the removal of X", "after X's removal", "after the addition of N to S"
 _say("REMOVAL", "removal", "deletion", "decommissioning", "retirement", "elimination")
 _say("ADDITION", "addition", "insertion", "installation", "creation")
