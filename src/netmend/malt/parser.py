@@ -628,6 +628,56 @@ def _first_sets() -> tuple[dict[str, frozenset[str]], frozenset[str], dict[str, 
              for nt, productions in rules.items()})
 
 
+# Categories so common that a set of "needed" categories holding one says little.
+_COMMON = frozenset({"NAME", "COMMA", "AND", "KIND", "KIND_SG", "KIND_PL", "NUM", "OF", "IN",
+                     "AUX", "ALL", "TO", "THEN", "REL", "FROM", "NODE"})
+
+
+@lru_cache(maxsize=1)
+def _needs() -> dict[str, frozenset[str] | None]:
+    """For each nonterminal, categories of which every phrase it derives holds at least one
+    (None when there is no such useful set): a nonterminal whose needed categories do not
+    occur in the rest of a sentence cannot match there, so it is not tried."""
+    rules = _rules()
+    _, nullable, _ = _first_sets()
+    needs: dict[str, frozenset[str] | None] = {nt: None for nt in rules}
+    needs["gap"] = frozenset({"UNK"})
+
+    def weight(found: frozenset[str]) -> tuple[int, int]:
+        return (len(found & _COMMON), len(found))
+
+    def of_items(items: tuple) -> frozenset[str] | None:
+        """The most telling needed set of one mandatory part of a sequence."""
+        best: frozenset[str] | None = None
+        for part in items:
+            found: frozenset[str] | None = None
+            if isinstance(part, _Term):
+                found = frozenset({part.cat})
+            elif isinstance(part, _NonTerm):
+                if part.name not in nullable:
+                    found = needs[part.name]
+            elif isinstance(part, _Alt):
+                options = [of_items(option) for option in part.options]
+                if all(o is not None for o in options):
+                    found = frozenset().union(*options)
+            if found is not None and (best is None or weight(found) < weight(best)):
+                best = found
+        return best
+
+    changed = True
+    while changed:
+        changed = False
+        for nt, productions in rules.items():
+            if nt in nullable:
+                continue
+            sets = [of_items(shape) for shape, _ in productions]
+            found = None if any(x is None for x in sets) else frozenset().union(*sets)
+            if found != needs[nt] and found is not None:
+                needs[nt] = found
+                changed = True
+    return needs
+
+
 _MAX_GAP = 3
 
 
@@ -714,6 +764,13 @@ class _Chart:
         self.memo: dict[tuple[str, int], list[tuple[int, object]]] = {}
         self.tries = _tries()
         self.first, self.nullable, _ = _first_sets()
+        self.needs = _needs()
+        # the categories from each position to the end: a nonterminal needing none of them
+        # cannot match from there
+        rest: list[frozenset[str]] = [_NOTHING] * (self.n + 1)
+        for at in range(self.n - 1, -1, -1):
+            rest[at] = rest[at + 1] | cats[at]
+        self.rest = rest
 
     def parse(self, nt: str, pos: int) -> list[tuple[int, object]]:
         key = (nt, pos)
@@ -730,6 +787,9 @@ class _Chart:
             return found
         self.memo[key] = []  # no left recursion: a re-entry at the same place finds nothing
         if (pos >= self.n or not (self.cats[pos] & self.first[nt])) and nt not in self.nullable:
+            return []
+        need = self.needs.get(nt)
+        if need is not None and need.isdisjoint(self.rest[pos]):
             return []
         results: list[tuple[int, object]] = []
         seen: set = set()
