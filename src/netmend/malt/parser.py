@@ -1672,6 +1672,13 @@ def _distributes(lexemes: list[Lexeme]) -> bool:
         if lexeme.text in P.EACH:
             verb = next((x for x in reversed(lexemes[:at]) if x.cats & (changes
                                                                           | _READ_VERBS)), None)
+            if verb is None or "AFTER" in verb.cats:
+                # "if each agg block got a new port, ...": the verb after it says whose it is
+                after = next((x for x in lexemes[at + 1:]
+                              if x.cats & (changes | _READ_VERBS | {"GET", "GONE"})), None)
+                if after is not None and after.cats & (changes | {"GET", "GONE"}) and not (
+                        after.cats & _READ_VERBS):
+                    continue
             if verb is None or not verb.cats & changes or verb.cats & _READ_VERBS:
                 return True
     return False

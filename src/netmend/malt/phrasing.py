@@ -85,7 +85,8 @@ _say("MAKE", "make", "making", "turn")
 _say("GIVE", "give", "giving", "equip", "fit", "furnish", "supply", "outfit", "extend", "expand",
      "augment", "provide", "kit out")
 _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
-     "requires", "require", "got", "received", "getting", "receiving")
+     "requires", "require", "got", "received", "getting", "receiving", "could use", "can use",
+     "could do with", "would benefit from")
 # "a new port N goes under S": where a new node is to be placed, said as a statement
 _say("GOES", "goes", "go", "belongs", "belong")
 # "after the removal of X", "after X's removal", "after the addition of N to S"
@@ -113,7 +114,7 @@ _say("FOREACH", "for each", "for every", "for all", "for each and every", "for e
      "for every single")
 _say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
      "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
-     "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
+     "answer as", "answer in", "reply as", "respond as", "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
      "as a graph", "in text form", "as an integer")
 
 # questions
@@ -318,7 +319,8 @@ _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "t
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes", "goes away",
      "go away", "went away", "disappears", "needs removing", "need removing", "wants removing", "pulled", "pulled out", "yanked", "stripped",
      "stripped out", "ripped out", "disconnected", "unhooked", "phased out", "axed", "ditched",
-     "taken off", "trashed", "unlinked", "offboarded", "ejected")
+     "taken off", "trashed", "unlinked", "offboarded", "ejected", "took away", "took out",
+     "took off", "pulled off", "ripped off", "stripped off")
 _say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
      "another", "extra", "an extra", "one more")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
@@ -667,6 +669,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # "were X removed", "had N been added to A", "should X be deleted"
     "inverted": (
         ("targets:t [auxes] GONE [from_part:f]", "removed"),
+        ("targets:t TO [auxes] GONE [from_part:f]", "removed"),
+        ("new_nodes:n TO [auxes] ADDED place:p", "added"),
         ("new_nodes:n [auxes] ADDED place:p", "added"),
         ("cap_target:t [auxes] SETP (TO|IN|AS) amount:v", "set_to"),
     ),
@@ -706,6 +710,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
+        ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
         ("targets:t TO auxes RATE:v", "update"),
     ),
@@ -736,6 +741,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # a wish said as a statement: "N should be a port under S", "S must have a port N",
         # "there should be a port N on S" (never a plain statement: "S has a port N")
         ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k place:p", "add_kinded"),
+        ("new_nodes:n MODAL [auxes] place:p", "add"),
+        ("new_nodes:n MODAL [auxes] ADDED", "add_here"),
         ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k OF node:p", "add_kinded"),
         ("MAKE new_nodes:n KIND_SG:k (OF|IN|TO) node:p", "add_kinded"),
         ("THERE MODAL [auxes] new_nodes:n place:p", "add"),
@@ -837,6 +844,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY KIND_PL:k auxes [THERE] ((IN|OF) EACHW|PER) one_each:s", "per_node_count"),
         ("[ASK] KIND_SG:k NUMBER (OF|FOR|IN) EACHW one_each:s", "per_node_count"),
         ("ASK EACHW one_each:s [COMMA] (WITH|AND) ITS metric:m", "per_node"),
+        ("ASK [COMMA] FOREACH one_each:s [COMMA] per_q:m", "per_node"),
         ("[ASK] [NUMBER OF] KIND_PL:k (OF|IN|ON|PER|FOR) EACHW one_each:s", "per_node_count"),
         ("COUNT [ALL] KIND_PL:k (OF|IN|ON|FOR) EACHW one_each:s", "per_node_count"),
         ("COUNT [ALL] KIND_PL:k PER one_each:s", "per_node_count"),
@@ -862,6 +870,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[WH] [auxes] [ITS] NUMBER OF KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
         ("[WH] [auxes] [ITS] KIND_SG:k NUMBER", "count_metric"),
         ("ASK [ITS] NUMBER OF KIND_PL:k", "count_metric"),
+        ("[ASK] NUMBER OF KIND_PL:k [REL] IT [auxes] (HAVE|HOLDING)", "count_metric"),
         ("ASK [ITS] [TOTALW] CAP", "capacity_metric"),
         ("[ITS] [TOTALW] CAP", "capacity_metric"),
         ("WH [auxes] ITS [TOTALW] CAP", "capacity_metric"),
@@ -1044,6 +1053,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV set:s POSS CAP", "sum_set"),
         ("SUMV [ALL] CAP (OF|FOR|IN) node:p", "capacity_total"),
         ("SUMV node:p POSS [SUM] CAP", "capacity_total"),
+        ("SUMV [ALL] [OF] node:p POSS KIND_SG:k CAP", "aggregate_kind_sum"),
         ("SUMV [ALL] CAP (OF|FOR) name_list:l", "sum_named"),
         ("SUMV [ALL] KIND_SG:k CAP loc:p", "aggregate_kind_sum"),
         # "under A, total up the port capacity": the fronted place's ports
@@ -1118,6 +1128,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] CHILD node:p HAVE", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
+        ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
         ("node:p POSS DESC", "descendants"),
         ("EVERYTHING [IN] DEEP IN node:p", "descendants"),
@@ -1220,6 +1231,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH auxes node:p [auxes] HAVE [DIRECT] IN IT", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
         ("WH [auxes] node:p [auxes] [DIRECT] CONSIST", "children_q"),
@@ -1275,6 +1287,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
         ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
         ("WH HAPPEN what:w", None),
+        ("WH [auxes] THERE", "children_locus"),
         ("WH [auxes] CAP (OF|FOR) set:s [auxes] ADDUP", "sum_q"),
         ("WH [auxes] set:s POSS CAP [auxes] ADDUP", "sum_q"),
         # "under S, what is the (total) capacity?": the fronted place's capacity, only there
