@@ -147,3 +147,37 @@ def test_any_text_is_a_query_or_a_typed_refusal(text: str) -> None:
     except QueryError as exc:
         assert exc.code in ("unknown", "ambiguous", "incomplete", "unknown-name", "invalid")
         assert exc.expected
+
+
+def test_skipping_nonterminals_by_needed_categories_changes_no_parse() -> None:
+    """The needed-category filter only saves work: every golden phrasing and refusal gets
+    the same parses with it and without it."""
+    from netmend.malt import parser as malt_parser
+
+    texts = [text for text, _ in CASES] + [case["text"] for case in REFUSALS if case["text"]]
+    shapes = []
+    for text in texts:
+        try:
+            sentences = malt_parser._sentences(malt_parser.tokenize(text))
+        except malt_parser.QueryError:
+            continue
+        shapes += [malt_parser._shape_of(sentence) for sentence in sentences]
+
+    def frames() -> list:
+        out = []
+        for shape in shapes:
+            cats = tuple(x.cats for x in malt_parser._lex_shape(shape))
+            chart = malt_parser._Chart(cats)
+            out.append(sorted(map(repr, (v for end, v in chart.parse("sentence", 0)
+                                         if end == len(cats)))))
+        return out
+
+    with_filter = frames()
+    real = malt_parser._needs
+    try:
+        malt_parser._needs = lambda: {}
+        without = frames()
+    finally:
+        malt_parser._needs = real
+    assert with_filter == without
+    assert any(with_filter)

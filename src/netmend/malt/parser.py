@@ -89,7 +89,8 @@ _TOKEN_RE = re.compile(
   | (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|'t)\b)
   | (?P<poss>(?<=[\w"'])'s\b|(?<=[sS])'(?=\s|$|[,.;:?!]))
   | (?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|‘[^’]*’|“[^”]*”)
-  | (?P<arrow>->|=>|→)
+  | (?P<arrow>->|=>|→|\|)
+  | (?P<hash>\#)
   | (?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?
         (?P<unit>(?i:[kmgt]?(?:bps|b/s|bit/s|bits/s|bits?|be|ige|ig)|[kmgt])\b)?
         (?!\w|\.\w))
@@ -167,6 +168,8 @@ def tokenize(text: str) -> list[Token]:
                 append(token)
         elif raw in _ARROWS:
             append(Token("PUNCT", "->"))
+        elif raw == "#":  # "# of ports", "#ports": the number (of)
+            append(Token("WORD", "number"))
         elif raw in P.CONTRACTIONS:
             append(Token("WORD", P.CONTRACTIONS[raw.lower()]))
         elif raw == "'s" or raw == "'" or raw.lower() == "'s":
@@ -205,7 +208,7 @@ def tokenize(text: str) -> list[Token]:
     return tokens
 
 
-_ARROWS = frozenset({"->", "=>", "→"})
+_ARROWS = frozenset({"->", "=>", "→", "|"})
 
 
 def _byte_unit(raw: str, tokens: list[Token], text: str, number: str | None = None) -> bool:
@@ -625,6 +628,56 @@ def _first_sets() -> tuple[dict[str, frozenset[str]], frozenset[str], dict[str, 
              for nt, productions in rules.items()})
 
 
+# Categories so common that a set of "needed" categories holding one says little.
+_COMMON = frozenset({"NAME", "COMMA", "AND", "KIND", "KIND_SG", "KIND_PL", "NUM", "OF", "IN",
+                     "AUX", "ALL", "TO", "THEN", "REL", "FROM", "NODE"})
+
+
+@lru_cache(maxsize=1)
+def _needs() -> dict[str, frozenset[str] | None]:
+    """For each nonterminal, categories of which every phrase it derives holds at least one
+    (None when there is no such useful set): a nonterminal whose needed categories do not
+    occur in the rest of a sentence cannot match there, so it is not tried."""
+    rules = _rules()
+    _, nullable, _ = _first_sets()
+    needs: dict[str, frozenset[str] | None] = {nt: None for nt in rules}
+    needs["gap"] = frozenset({"UNK"})
+
+    def weight(found: frozenset[str]) -> tuple[int, int]:
+        return (len(found & _COMMON), len(found))
+
+    def of_items(items: tuple) -> frozenset[str] | None:
+        """The most telling needed set of one mandatory part of a sequence."""
+        best: frozenset[str] | None = None
+        for part in items:
+            found: frozenset[str] | None = None
+            if isinstance(part, _Term):
+                found = frozenset({part.cat})
+            elif isinstance(part, _NonTerm):
+                if part.name not in nullable:
+                    found = needs[part.name]
+            elif isinstance(part, _Alt):
+                options = [of_items(option) for option in part.options]
+                if all(o is not None for o in options):
+                    found = frozenset().union(*options)
+            if found is not None and (best is None or weight(found) < weight(best)):
+                best = found
+        return best
+
+    changed = True
+    while changed:
+        changed = False
+        for nt, productions in rules.items():
+            if nt in nullable:
+                continue
+            sets = [of_items(shape) for shape, _ in productions]
+            found = None if any(x is None for x in sets) else frozenset().union(*sets)
+            if found != needs[nt] and found is not None:
+                needs[nt] = found
+                changed = True
+    return needs
+
+
 _MAX_GAP = 3
 
 
@@ -699,6 +752,9 @@ def _tries() -> dict[str, _Trie]:
     return tries
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 class _Chart:
     """All parses of one category sequence, memoised by (nonterminal, position)."""
 
@@ -708,6 +764,13 @@ class _Chart:
         self.memo: dict[tuple[str, int], list[tuple[int, object]]] = {}
         self.tries = _tries()
         self.first, self.nullable, _ = _first_sets()
+        self.needs = _needs()
+        # the categories from each position to the end: a nonterminal needing none of them
+        # cannot match from there
+        rest: list[frozenset[str]] = [_NOTHING] * (self.n + 1)
+        for at in range(self.n - 1, -1, -1):
+            rest[at] = rest[at + 1] | cats[at]
+        self.rest = rest
 
     def parse(self, nt: str, pos: int) -> list[tuple[int, object]]:
         key = (nt, pos)
@@ -725,25 +788,44 @@ class _Chart:
         self.memo[key] = []  # no left recursion: a re-entry at the same place finds nothing
         if (pos >= self.n or not (self.cats[pos] & self.first[nt])) and nt not in self.nullable:
             return []
+        need = self.needs.get(nt)
+        if need is not None and need.isdisjoint(self.rest[pos]):
+            return []
         results: list[tuple[int, object]] = []
         seen: set = set()
         cats, n = self.cats, self.n
-        stack: list[tuple[_Trie, int, dict]] = [(self.tries[nt], pos, {})]
+        first, nullable = self.first, self.nullable
+        # the parts bound so far are a chain of (slot, value, rest) cells, made a dict only
+        # where a production ends (most paths die before they end)
+        stack: list[tuple[_Trie, int, tuple | None]] = [(self.tries[nt], pos, None)]
+        push = stack.append
+        parse = self.parse
         while stack:  # depth first over the trie, every way it matches from ``pos``
-            node, at, bound = stack.pop()
-            for builder in node.ends:
-                value = _build(builder, bound, cats)
-                if value is not _REJECT and (at, value) not in seen:
-                    seen.add((at, value))
-                    results.append((at, value))
-            if at < n:
+            node, at, chain = stack.pop()
+            if node.ends:
+                bound = {}
+                cell = chain
+                while cell is not None:
+                    bound.setdefault(cell[0], cell[1])  # the latest binding of a slot wins
+                    cell = cell[2]
+                for builder in node.ends:
+                    value = _build(builder, bound, cats)
+                    if value is not _REJECT and (at, value) not in seen:
+                        seen.add((at, value))
+                        results.append((at, value))
+            here = cats[at] if at < n else _NOTHING
+            if here:
                 terms = node.terms
-                for cat in cats[at]:
-                    for slot, child in terms.get(cat, ()):
-                        stack.append((child, at + 1, bound if slot is None else {**bound, slot: at}))
+                for cat in here:
+                    edges = terms.get(cat)
+                    if edges:
+                        for slot, child in edges:
+                            push((child, at + 1, chain if slot is None else (slot, at, chain)))
             for name, slot, child in node.nonterms:
-                for end, value in self.parse(name, at):
-                    stack.append((child, end, bound if slot is None else {**bound, slot: value}))
+                if here.isdisjoint(first[name]) and name not in nullable:
+                    continue  # cannot start here (the same test parse() makes, without the call)
+                for end, value in parse(name, at):
+                    push((child, end, chain if slot is None else (slot, value, chain)))
         self.memo[key] = results
         return results
 
@@ -790,7 +872,22 @@ def _cat(cats: tuple, pos: int, choices: tuple[str, ...]) -> str:
 
 # sentences
 BUILDERS["one"] = lambda b, c: (b["g"],)
-BUILDERS["more"] = lambda b, c: (b["g"], *b["rest"])
+
+
+@_builder("more")
+def _more(b: dict, cats: tuple) -> object:
+    """Groups in order; a condition alone ("once X is gone") may open a request, never follow a
+    request in the same sentence (there it conditions the request before it: "count the
+    ports of S, once X is gone")."""
+    groups = (b["g"], *b["rest"])
+    asked = False
+    for group in groups:
+        if group[2] is None and asked:
+            return _REJECT
+        asked = asked or group[2] is not None
+    return groups
+
+
 BUILDERS["plain"] = lambda b, c: ("group", (), b["c"])
 BUILDERS["before"] = lambda b, c: ("group", (b["b"],), b["c"])
 # said after the request it conditions: a pronoun there may mean the request's node
@@ -800,6 +897,8 @@ BUILDERS["before_only"] = lambda b, c: ("group", (b["b"],), None)
 BUILDERS["then"] = lambda b, c: ("group", (), b["c"], "after a change")
 BUILDERS["before_then"] = lambda b, c: ("group", (b["b"],), b["c"], "after a change")
 BUILDERS["topic"] = lambda b, c: ("group", (("focus", b["t"]),), b["c"])
+BUILDERS["locus"] = lambda b, c: ("locus", b["p"])
+BUILDERS["named_locus"] = lambda b, c: ("locus", ("node", b["n"], b.get("k")))
 BUILDERS["topic_before"] = lambda b, c: ("group", (("focus", b["t"]), b["b"]), b["c"])
 
 # changes
@@ -824,6 +923,47 @@ BUILDERS["new_named"] = lambda b, c: tuple(("new", n, (b["k"],), b.get("count"))
 BUILDERS["first_name"] = lambda b, c: (b["n"],)
 BUILDERS["more_names"] = lambda b, c: (b["n"], *b["rest"])
 BUILDERS["remove"] = lambda b, c: ("remove", b["t"], b.get("f"))
+
+
+@_builder("add_resp")
+def _add_resp(b: dict, cats: tuple) -> object:
+    """"add ports A and B to S1 and S2 respectively": the nth new node under the nth parent."""
+    names, parents = b["names"], b["ps"]
+    if len(names) != len(parents) or ("count" in b and len(names) < 2):
+        return _REJECT
+    return ("adds", tuple(((("new", n, (b["k"],), b.get("count")),), parent)
+                          for n, parent in zip(names, parents, strict=True)))
+
+
+@_builder("remove_resp")
+def _remove_resp(b: dict, cats: tuple) -> object:
+    targets, parents = b["t"], b["ps"]
+    if len(targets) != len(parents) or len(targets) < 2:
+        return _REJECT
+    return ("removes", tuple((("names", (t,), None), p)
+                             for t, p in zip(targets, parents, strict=True)))
+
+
+@_builder("update_resp")
+def _update_resp(b: dict, cats: tuple) -> object:
+    targets = b["t"][1] if b["t"][0] == "names" else b["t"]
+    values = b["vs"]
+    if len(targets) != len(values) or len(values) < 2:
+        return _REJECT
+    return ("updates", tuple((("names", (t,), None), v)
+                             for t, v in zip(targets, values, strict=True)))
+
+
+BUILDERS["amount_one"] = lambda b, c: (b["v"],)
+BUILDERS["amounts_more"] = lambda b, c: (b["v"], *b["rest"])
+BUILDERS["remove_more"] = lambda b, c: ("removes", ((("names", b["t"], None), b["f"]), *b["rest"]))
+BUILDERS["removes_one"] = lambda b, c: ((("names", b["t"], None), b["f"]),)
+BUILDERS["removes_more"] = lambda b, c: ((("names", b["t"], None), b["f"]), *b["rest"])
+BUILDERS["update_more"] = lambda b, c: ("updates", (b["a"], *b["rest"]))
+BUILDERS["set_one"] = lambda b, c: (b["t"], b["v"])
+BUILDERS["set_one_names"] = lambda b, c: (("names", b["t"], None), b["v"])
+BUILDERS["sets_one"] = lambda b, c: (b["a"],)
+BUILDERS["sets_more"] = lambda b, c: (b["a"], *b["rest"])
 BUILDERS["remove_counted"] = lambda b, c: ("remove", ("names", b["t"], b["count"]), b.get("f"))
 BUILDERS["remove_listed"] = lambda b, c: ("remove", ("names", b["t"], None), b.get("f"))
 BUILDERS["from_graph"] = lambda b, c: ("graph",)
@@ -840,6 +980,15 @@ def _set_poss_cap(b: dict, cats: tuple) -> object:
 
 
 BUILDERS["for_each"] = lambda b, c: ("for_each", b["pk"], b["k"])
+BUILDERS["for_each_then"] = lambda b, c: ("group", (("for_each", b["pk"], b["k"]),), b["r"],
+                                          "in total")
+BUILDERS["each_anywhere"] = lambda b, c: ("set", ("unsaid",), b["k"], "descendants",
+                                          b.get("f", ()))
+BUILDERS["per_node"] = lambda b, c: ("top", b["s"], b["m"], None, True)
+BUILDERS["per_node_count"] = lambda b, c: ("top", b["s"], ("count", b["k"]), None, True)
+BUILDERS["per_node_grouped"] = lambda b, c: ("top", ("set", b["p"], b["ks"], "descendants", ()),
+                                             ("count", b["k"]), None, True)
+BUILDERS["per_node_capacity"] = lambda b, c: ("top", b["s"], ("capacity",), None, True)
 BUILDERS["one_kind"] = lambda b, c: ("counted_kind", b["one"], b["k"])
 
 # nodes and sets
@@ -882,7 +1031,12 @@ def _each_one(b: dict, cats: tuple) -> object:
     return core if core is _REJECT or "f" not in b else core[:4] + (b["f"],)
 
 
-BUILDERS["core_graph"] = lambda b, c: ("set", None, b["k"], "descendants", ())
+def _graph_or_unsaid(b: dict) -> Frame | None:
+    """The whole graph when the words say so ("in the graph"), else a place left unsaid."""
+    return None if "g" in b else ("unsaid",)
+
+
+BUILDERS["core_graph"] = lambda b, c: ("set", _graph_or_unsaid(b), b["k"], "descendants", ())
 
 
 @_builder("filtered")
@@ -944,6 +1098,18 @@ BUILDERS["descendants"] = lambda b, c: ("nodes", ("set", b["p"], None, "descenda
 BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
 BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
+BUILDERS["capacity_of_locus"] = lambda b, c: ("capacity", ("topic",), "t" in b)
+BUILDERS["capacity_of_locus_total"] = lambda b, c: ("capacity", ("topic",), True)
+BUILDERS["aggregate_kind_sum_unsaid"] = lambda b, c: ("aggregate", "sum",
+                                                      ("set", ("unsaid",), b["k"], "descendants", ()))
+BUILDERS["remove_post"] = lambda b, c: ("remove", ("names", b["t"], None), None)
+BUILDERS["headline_add"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),), b["p"])
+BUILDERS["cap_of_locus"] = lambda b, c: ("names", (("topic",),), None)
+BUILDERS["ancestor_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "ancestors", ()))
+BUILDERS["kind_list"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "descendants", ()))
+BUILDERS["kind_list_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "descendants", ()))
+BUILDERS["children_locus"] = lambda b, c: ("list", ("locus",))
+BUILDERS["count_locus"] = lambda b, c: ("count", ("set", ("locus",), b["k"], "descendants", ()))
 BUILDERS["capacity_of_it"] = lambda b, c: ("capacity", ("it",), "t" in b)
 BUILDERS["capacity_total"] = lambda b, c: ("capacity", b["p"], True)
 _AGGREGATES = {"SUM": "sum", "AVG": "average", "MOST": "max", "LEAST": "min"}
@@ -956,6 +1122,11 @@ def _agg(cats: tuple, pos: int) -> str:
 BUILDERS["aggregate"] = lambda b, c: ("aggregate", _agg(c, b["a"]), b["s"])
 BUILDERS["aggregate_kind"] = lambda b, c: ("aggregate", _agg(c, b["a"]),
                                            ("set", b["p"], b["k"], "descendants", ()))
+BUILDERS["aggregate_kind_unsaid"] = lambda b, c: ("aggregate", _agg(c, b["a"]),
+                                                  ("set", _graph_or_unsaid(b), b["k"],
+                                                   "descendants", ()))
+BUILDERS["aggregate_kind_sum"] = lambda b, c: ("aggregate", "sum",
+                                               ("set", b["p"], b["k"], "descendants", ()))
 BUILDERS["sum_set"] = lambda b, c: ("aggregate", "sum", b["s"])
 BUILDERS["count_set"] = lambda b, c: ("count", b["s"])
 BUILDERS["count_has"] = lambda b, c: ("count", ("set", b["p"], b["k"], "descendants", ()))
@@ -1027,7 +1198,9 @@ def _scope(b: dict) -> object:
     said = [b[k] for k in ("p", "p2") if k in b]
     if len(said) > 1:
         return _REJECT
-    return None if not said or said[0] == ("graph",) else said[0]
+    if not said:
+        return ("unsaid",)
+    return None if said[0] == ("graph",) else said[0]
 
 
 def _top_of(b: dict, kind: str, limit: object, descending: bool) -> object:
@@ -1040,6 +1213,7 @@ def _top_of(b: dict, kind: str, limit: object, descending: bool) -> object:
 BUILDERS["whole_graph"] = lambda b, c: ("graph",)
 BUILDERS["top_k_sg"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), _sup(c, b["d"]))
 BUILDERS["top_one"] = lambda b, c: _top_of(b, "ks", 1, _sup(c, b["d"]))
+BUILDERS["top_set_one"] = lambda b, c: ("top", b["s"], b["m"], 1, _sup(c, b["d"]))
 BUILDERS["top_q"] = lambda b, c: _top_of(b, "kp", ("pos", b["k"]), _sup(c, b["d"]))
 BUILDERS["top_by_kind"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), "TOP" in c[b["d"]])
 BUILDERS["ancestor"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "ancestors", ()))
@@ -1058,7 +1232,7 @@ def _kinds_q(b: dict, cats: tuple) -> object:
     return ("nodes", ("set", b["p"], b["k"], axis, ()))
 
 
-BUILDERS["kinds_graph_q"] = lambda b, c: ("nodes", ("set", None, b["k"], "descendants", ()))
+BUILDERS["kinds_graph_q"] = lambda b, c: ("nodes", ("set", _graph_or_unsaid(b), b["k"], "descendants", ()))
 BUILDERS["set_test_q"] = lambda b, c: ("nodes", b["s"][:4] + ((b["f"],),))
 BUILDERS["count_q"] = lambda b, c: ("count", b["s"] if "f" not in b else b["s"][:4] + (b["f"],))
 
@@ -1071,7 +1245,10 @@ def _count_in_q(b: dict, cats: tuple) -> object:
     return ("count", ("set", b["p"], b["k"], axis, ()))
 
 
-BUILDERS["count_graph_q"] = lambda b, c: ("count", ("set", None, b["k"], "descendants", ()))
+BUILDERS["count_there_q"] = lambda b, c: ("count", ("set", b.get("p", ("unsaid",)), b["k"],
+                                                    "children" if "d" in b else "descendants", ()))
+BUILDERS["count_graph_q"] = lambda b, c: ("count", ("set", _graph_or_unsaid(b), b["k"],
+                                                    "descendants", ()))
 BUILDERS["count_test_q"] = lambda b, c: ("count", b["s"][:4] + ((b["f"],),))
 BUILDERS["count_children_q"] = lambda b, c: ("count_children", b["p"])
 BUILDERS["capacity_q"] = lambda b, c: ("capacity", b["p"], "t" in b)
@@ -1099,12 +1276,27 @@ class Topic(Place):
     __slots__ = ()
 
 
+class Locus(Topic):
+    """A topic said as a place ("under A, ...", "in agg block A, ...", or a headline "A: ..."):
+    it is also where a set whose place is left unsaid lies ("under A, count the switches").
+    A topic said otherwise ("for A, count the ports") is not: there the unsaid place stays
+    the whole graph, so the topic is never referred to and the request is refused."""
+
+    __slots__ = ()
+
+
 class _Resolve:
     """Frames plus token values -> IR steps, kind qualifiers and the focus for pronouns."""
 
-    def __init__(self, lexemes: list[Lexeme], text: str):
+    def __init__(self, lexemes: list[Lexeme], text: str, says_graph: bool = False,
+                 says_total: bool = False):
         self.lex = lexemes
         self.text = text
+        self.says_graph = says_graph
+        self.says_total = says_total
+        self.placed: str | None = None  # a place a change so far said: an unsaid one could be it
+        self.topic: Topic | None = None  # the topic said in the part being resolved
+        self.locus: Locus | None = None  # the same, when it was said as a place
         self.qualifiers: list[tuple[str, str]] = []
         self.references = 0  # how often a pronoun or an unsaid place meant the focus
 
@@ -1112,7 +1304,43 @@ class _Resolve:
         return self.lex[pos].value
 
     # nodes -------------------------------------------------------------
+    def root(self, frame: Frame | None, focus: str | None) -> str | None:
+        """The root a set frame names: a node, the whole graph (None), or, when its place is
+        left unsaid, the fronted place of the request if it has one (else the whole graph)."""
+        if frame is None:
+            return None
+        if frame[0] == "unsaid":
+            if self.locus is not None:
+                if self.says_graph:
+                    raise AmbiguousRequest(
+                        f"the request is about {str(self.locus)!r} but also says the whole graph",
+                        expected="one place for the request", text=self.text)
+                self.references += 1
+                return str(self.locus)
+            if self.says_graph or self.says_total:
+                return None
+            if self.topic is not None or self.placed is not None:
+                # "for A, how many switches are there after adding N to it?", "add N to A and
+                # count the switches": in A, or in the whole graph?
+                place = self.topic if self.topic is not None else self.placed
+                raise AmbiguousRequest(
+                    f"the request names {str(place)!r} but does not say whether the set is in it "
+                    "or in the whole graph", expected="'in <node name>' or 'in the graph'",
+                    text=self.text)
+            return None
+        return self.name(frame, focus)
+
     def name(self, frame: Frame, focus: str | None) -> str:
+        if frame[0] in ("locus", "topic"):
+            # a place only a fronted place can fill ("A: ports?"), or a node only the topic can
+            # be ("for port P, set the capacity to 40 Gbps": a capacity is always of a node);
+            # both are the ones said in this part of the request, whatever came between
+            said = self.locus if frame[0] == "locus" else self.topic
+            if said is None:
+                raise IncompleteRequest("the request does not say which node it is about",
+                                        expected=P.EXPECTED["any"], text=self.text)
+            self.references += 1
+            return str(said)
         if frame[0] in ("it", "here"):
             if focus is None and frame[0] == "it":
                 raise AmbiguousRequest("'it' (or 'its', 'them') refers to no earlier node",
@@ -1135,7 +1363,7 @@ class _Resolve:
             names = tuple(dict.fromkeys(self.name(node, focus) for node in frame[1]))
             return ir.Select(None, None, "named", names=names)
         _, root, kind, axis, filters = frame
-        root_name = None if root is None else self.name(root, focus)
+        root_name = self.root(root, focus)
         kind_value = None if kind is None else self.value(kind)
         if axis == "ancestors" and kind_value == K.PORT:
             raise AmbiguousRequest("a port contains nothing, so no port is above another node",
@@ -1172,11 +1400,23 @@ class _Resolve:
         if op == "adds":
             steps: list[ir.Step] = []
             parents = []
+            said_kind = None
             for new_nodes, parent in frame[1]:
-                found, parent_name = self.adds(("add", new_nodes, parent), focus)
+                found, parent_name = self.adds(("add", new_nodes, parent), focus, said_kind)
                 steps += found
                 parents.append(parent_name)
+                kinds = {self.new_kind(k) for *_, ks, _count in new_nodes for k in ks}
+                if len(kinds) == 1:
+                    said_kind = kinds.pop()
+                elif kinds:
+                    said_kind = None
             return steps, (Place(parents[0]) if len(set(parents)) == 1 else None)
+        if op == "removes":  # "remove P1 from S1 and P2 from S2"
+            return [step for targets, source in frame[1]
+                    for step in self.removes(("remove", targets, source), focus)], None
+        if op == "updates":  # "set P1 to 10 Gbps and P2 to 40 Gbps"
+            return [step for targets, value in frame[1]
+                    for step in self.updates(("update", targets, value), focus)[0]], None
         if op == "remove":
             found = self.removes(frame, focus)
             # after "remove the ports of S ...", "its" means S
@@ -1198,9 +1438,13 @@ class _Resolve:
                                  expected=P.EXPECTED["for_each_add"], text=self.text)
         return self.value(kind)
 
-    def adds(self, frame: Frame, focus: str | None) -> tuple[list[ir.Step], str]:
+    def adds(self, frame: Frame, focus: str | None,
+             said_kind: str | None = None) -> tuple[list[ir.Step], str]:
+        """Additions under one parent. ``said_kind`` is the kind said for the nodes of an
+        earlier parent in the same list ("add port A to S1 and B to S2"): a node given no
+        kind of its own has it."""
         _, new_nodes, parent = frame
-        parent_name = self.name(parent, focus)
+        parent_name = self.placed = self.name(parent, focus)
         counts = {count for *_, count in new_nodes if count is not None}
         if counts and {self.value(c) for c in counts} != {len(new_nodes)}:
             raise AmbiguousRequest("the number of new nodes does not match the names given",
@@ -1216,6 +1460,8 @@ class _Resolve:
                 raise AmbiguousRequest(
                     f"the new node is given two kinds ({', '.join(sorted(given))})",
                     expected="one kind for the new node", text=self.text)
+            if not given and said_kind is not None:
+                given = {said_kind}
             if not given:
                 raise IncompleteRequest(f"the kind of new node {name!r} is not given",
                                         expected=P.EXPECTED["add"], text=self.text)
@@ -1239,7 +1485,7 @@ class _Resolve:
                                    f"{len(names)}", expected="as many names as it says",
                                    text=self.text)
         if source is not None and source[0] == "node":
-            container = self.name(source, focus)
+            container = self.placed = self.name(source, focus)
             for name in names:
                 if not name.startswith(container + "."):
                     raise UnknownRequest(f"{name!r} is not inside {container!r}",
@@ -1385,6 +1631,9 @@ class _Analysis:
     frames: tuple
     says_new: bool = False  # a dropped "new" / "fresh": only an addition may say it
     each_read: bool = False  # an "each" said in a read ("the total capacity of each switch")
+    says_graph: bool = False  # a dropped "in the graph": the whole graph is said as a place
+    says_would: bool = False  # "how many ports would S have": true only after a change
+    says_total: bool = False  # "in total", "overall", "in the graph": over the whole graph
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
@@ -1416,12 +1665,21 @@ def _any_change(lexemes: list[Lexeme]) -> bool:
 
 
 def _distributes(lexemes: list[Lexeme]) -> bool:
-    """Whether an "each" belongs to a read: the nearest verb before it reads, or none does."""
+    """Whether an "each" belongs to a read: the nearest verb before it reads, or none does
+    ("if a port were added to each switch" is a change's)."""
+    changes = _CHANGE_VERBS | {"ADDED"}
     for at, lexeme in enumerate(lexemes):
         if lexeme.text in P.EACH:
-            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (_CHANGE_VERBS
+            verb = next((x for x in reversed(lexemes[:at]) if x.cats & (changes
                                                                           | _READ_VERBS)), None)
-            if verb is None or not verb.cats & _CHANGE_VERBS or verb.cats & _READ_VERBS:
+            if verb is None or "AFTER" in verb.cats:
+                # "if each agg block got a new port, ...": the verb after it says whose it is
+                after = next((x for x in lexemes[at + 1:]
+                              if x.cats & (changes | _READ_VERBS | {"GET", "GONE"})), None)
+                if after is not None and after.cats & (changes | {"GET", "GONE"}) and not (
+                        after.cats & _READ_VERBS):
+                    continue
+            if verb is None or not verb.cats & changes or verb.cats & _READ_VERBS:
                 return True
     return False
 
@@ -1435,10 +1693,42 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
             if "NAME" in lexeme.cats:
                 return True
             break
+    before = at - 1  # "N should be a new port on S", "S must have a new port N": a wish
+    while (before >= 0 and lexemes[before].cats & {"AUX", "HAVE"}
+           and "MODAL" not in lexemes[before].cats):
+        before -= 1
+    if before >= 0 and "MODAL" in lexemes[before].cats:
+        return True
     for lexeme in reversed(lexemes[:at]):
+        if "ADDED" in lexeme.cats:  # "if we added a new port to every switch"
+            return True
         if lexeme.cats & _VERB_CATS:
+            if "AFTER" in lexeme.cats and not lexeme.cats & _ADD_VERBS:
+                break  # a condition ("if a new port were added ..."): its verb follows
             return bool(lexeme.cats & _ADD_VERBS) and not lexeme.cats & (_VERB_CATS - _ADD_VERBS)
     return any("ADDED" in x.cats for x in lexemes[at + 1:])
+
+
+_GRAPH_FILLERS = frozenset(tuple(f.split()) for f in P.GRAPH_FILLERS)
+_GRAPH_FILLER_LENGTHS = frozenset(len(f) for f in _GRAPH_FILLERS)
+_GRAPH_FILLER_ENDS = frozenset(f[-1] for f in _GRAPH_FILLERS)
+
+
+def _says_graph(shape: tuple[str, ...]) -> bool:
+    """Whether the words name the whole graph in a filler ("in the updated graph")."""
+    if _GRAPH_FILLER_ENDS.isdisjoint(shape):
+        return False
+    return any(shape[i:i + n] in _GRAPH_FILLERS for n in _GRAPH_FILLER_LENGTHS
+               for i in range(len(shape) - n + 1))
+
+
+_TOTAL_WORDS = frozenset({"total", "overall", "altogether", "combined"})
+
+
+def _says_total(shape: tuple[str, ...]) -> bool:
+    """Whether the words say a number is one for the whole ("in total", "overall", "in all")."""
+    return not _TOTAL_WORDS.isdisjoint(shape) or ("all" in shape and any(
+        shape[i:i + 2] == ("in", "all") for i in range(len(shape) - 1)))
 
 
 @lru_cache(maxsize=8192)
@@ -1464,7 +1754,7 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
         lexemes.pop(0)
     # "remove: X", "list: the ports of S": a colon right after a verb introduces its object
     lexemes = [x for i, x in enumerate(lexemes)
-               if not (x.text == ":" and i and lexemes[i - 1].cats & _COLON_VERBS)]
+               if not (x.text in (":", "(", "->") and i and lexemes[i - 1].cats & _COLON_VERBS)]
     for variant in _variants(lexemes):
         found = _parses(tuple(x.cats for x in variant))
         if found:
@@ -1473,7 +1763,13 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
                         for i, x in enumerate(lexemes))
             if _any_change(variant):
                 found = ()  # "remove any port of S": one of them, or all? (refused below)
-            return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant))
+            said = shape[:return_at]
+            says_graph = _says_graph(said)
+            return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant),
+                             says_graph,
+                             "would" in said and any(x.text == "would" and "AUX" in x.cats
+                                                     for x in variant),
+                             says_graph or _says_total(said))
     return _Analysis(return_at, tuple(lexemes), ())
 
 
@@ -1488,6 +1784,9 @@ def parse_request(text: str) -> Parsed:
     qualifiers: list[tuple[str, str]] = []
     focus: str | None = None
     pending_condition = False
+    hypothetical = False
+    placed: str | None = None  # where an earlier change said it happens ("add N to A")
+    placed_now: str | None = None
     for sentence in _sentences(tokens):
         analysis = _analyze(_shape_of(sentence))
         if analysis.return_at is not None:
@@ -1499,18 +1798,34 @@ def parse_request(text: str) -> Parsed:
         variant, frames = _materialize(analysis.lexemes, sentence), analysis.frames
         if not frames:
             raise _diagnose(variant, text)
+        if analysis.says_new:
+            # "list the new ports of S": which ones are new is not something netmend knows
+            raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "
+                                 "added: it picks nodes out or changes an amount, which netmend "
+                                 "does not model",
+                                 expected=P.EXPECTED["any"], text=text)
         readings: list[tuple[list[ir.Step], tuple, str | None]] = []
         errors: list[QueryError] = []
         for frame in frames:
-            resolver = _Resolve(variant, text)
+            resolver = _Resolve(variant, text, analysis.says_graph, analysis.says_total)
+            resolver.placed = placed
             try:
                 found, new_focus = _resolve_sentence(resolver, frame, focus, bool(steps))
             except QueryError as exc:
                 errors.append(exc)
                 continue
+            if analysis.each_read and any(isinstance(s, _FOLDS) and not _per_node(s)
+                                          for s in found):
+                # "the total capacity of each switch": one answer per switch, not one in all
+                errors.append(AmbiguousRequest(
+                    "'each' asks for one answer per node, and this reading answers one value "
+                    "or list for the whole set", expected="'all' for the whole set, or one "
+                    "node by name", text=text))
+                continue
             reading = (found, tuple(resolver.qualifiers), new_focus)
             if reading not in readings:
                 readings.append(reading)
+                placed_now = resolver.placed
         if not readings:
             raise errors[0]
         if len({tuple(r[0]) for r in readings}) > 1:
@@ -1518,24 +1833,19 @@ def parse_request(text: str) -> Parsed:
                 f"{' '.join(x.text for x in variant)!r} can be read in more than one way",
                 expected="a more specific request", text=text)
         found, quals, focus = readings[0]
-        if analysis.each_read and any(isinstance(s, _FOLDS) for s in found):
-            raise AmbiguousRequest("'each' asks for one answer per node, and netmend answers "
-                                   "one value or list for the whole set",
-                                   expected="'all' for the whole set, or one node by name",
-                                   text=text)
-        if analysis.says_new:
-            # "list the new ports of S": which ones are new is not something netmend knows
-            raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "
-                                 "added: it picks nodes out or changes an amount, which netmend "
-                                 "does not model",
-                                 expected=P.EXPECTED["any"], text=text)
         steps += found
         qualifiers += quals
+        placed = placed or placed_now
+        hypothetical = hypothetical or analysis.says_would
         pending_condition = all(group[2] is None for group in frames[0])
     if pending_condition:
         raise IncompleteRequest("'if ...' or 'after ...' needs a request to do afterwards",
                                 expected="'after removing X, list the child nodes of Y'",
                                 text=text)
+    if hypothetical and not any(isinstance(s, ir.MUTATIONS) for s in steps):
+        raise IncompleteRequest("'would' asks what would hold after a change, and the request "
+                                "says no change", expected="'how many ports would S have if X "
+                                "were removed'", text=text)
     if not steps:
         raise IncompleteRequest("the request asks for nothing to be done",
                                 expected="a request such as " + P.EXPECTED["list"], text=text)
@@ -1558,12 +1868,24 @@ def parse_request(text: str) -> Parsed:
     return Parsed(query, tuple(dict.fromkeys(qualifiers)))
 
 
+def _per_node(step: ir.Step) -> bool:
+    """A read that answers each node of a set with its own number (a top-k with no limit)."""
+    return isinstance(step, ir.Top) and step.limit is None
+
+
 def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
                       changed: bool = False) -> tuple[list[ir.Step], str | None]:
     steps: list[ir.Step] = []
     for group in frame:
         _, before, clause, *order = group
         topic = None
+        resolver.topic = resolver.locus = None
+        if order == ["in total"] and not resolver.says_total:
+            # "for each switch, how many ports would there be if one were added to it": per
+            # switch, or in all? Only "in total" (or "in the graph") says which.
+            raise AmbiguousRequest("'for each ...' with one count could ask one count per node "
+                                   "or the total", expected="'in total' or 'in the graph'",
+                                   text=resolver.text)
         if order == ["after a change"]:
             if not (changed or before or any(not isinstance(s, ir.READS) for s in steps)):
                 raise IncompleteRequest(
@@ -1575,10 +1897,18 @@ def _resolve_sentence(resolver: _Resolve, frame: tuple, focus: str | None,
             focus = None if antecedent is None else resolver.name(antecedent, None)
         for change in before:
             if change[0] == "focus":  # "For agg block A, ...": A is what the rest is about
-                topic = focus = Topic(resolver.name(change[1], focus))
+                said = change[1]
+                if said[0] == "locus":  # "Under A, ...": a place, too
+                    topic = focus = resolver.locus = Locus(resolver.name(said[1], focus))
+                else:
+                    topic = focus = Topic(resolver.name(said, focus))
+                resolver.topic = topic
                 references = resolver.references
                 continue
-            found, focus = resolver.steps(change, focus)
+            found, new_focus = resolver.steps(change, focus)
+            # a said topic stays what the request is about through a condition on something
+            # else ("under A, how many switches would there be if S were removed?")
+            focus = focus if isinstance(focus, Topic) and new_focus is None else new_focus
             steps += found
         if clause is None:  # "If X is removed." : what to do then comes next
             continue

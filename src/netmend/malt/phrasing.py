@@ -49,26 +49,56 @@ _say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "cre
      "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
      "deploy", "deploying", "set up", "spin up", "stand up", "register", "include", "plug",
-     "plug into")
+     "plug into", "bring", "bring in", "hook", "hook in", "wire", "wire up", "wire in", "stick",
+     "slot", "slot in", "onboard", "roll out", "connect", "link up", "bolt on", "pop in",
+     "hooking", "hooking up", "hooking in", "wiring", "wiring up", "wiring in", "bringing",
+     "bringing in", "connecting", "sticking", "slotting", "slotting in", "onboarding",
+     "rolling out", "standing up", "spinning up", "setting up", "plugging", "plugging in",
+     "mounting", "registering", "including")
 _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
      "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
      "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
      "unplugging", "destroy", "destroying", "purge", "purging", "retire", "retiring", "discard",
      "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
-     "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out")
+     "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out",
+     "rip out", "tear out", "disconnect", "disconnecting", "unhook", "unhooking", "do away with",
+     "phase out", "unmount", "dismount", "dismantle", "unregister", "deregister", "axe", "ditch",
+     "trash", "junk", "unlink", "offboard", "offboarding", "clear out", "cut out", "eject",
+     "ejecting", "cull", "prune", "scrub out", "chop", "chop off", "expunge", "delist",
+     "pulling", "pulling out", "yanking", "stripping", "stripping out", "ripping out", "taking away",
+     "axing", "ditching", "unlinking", "tearing down", "tearing out", "phasing out", "culling")
 _say("REMOVE", "rm", "del")
-_say("TAKE", "take", "pull", "knock")
+_say("TAKE", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
 _say("OUT", "out")
+# "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
+# other rule accepts them, so "turn off X" or "power off X" is still refused).
+_say("AWAY", "away")
+_say("OFF", "off", "off of")
+# "hook X up to S": the particle of an addition ("up" alone stays critical)
+_say("UPTO", "up onto", "up into")
 _say("SET", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
      "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
      "boost", "cap", "throttle", "tune")
 _say("MAKE", "make", "making", "turn")
-_say("GIVE", "give", "giving", "equip", "fit")
+_say("GIVE", "give", "giving", "equip", "fit", "furnish", "supply", "outfit", "extend", "expand",
+     "augment", "provide", "kit out")
 _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", "need",
-     "requires", "require")
+     "requires", "require", "got", "received", "getting", "receiving", "could use", "can use",
+     "could do with", "would benefit from")
+# "a new port N goes under S": where a new node is to be placed, said as a statement
+_say("GOES", "goes", "go", "belongs", "belong")
+# "after the removal of X", "after X's removal", "after the addition of N to S"
+_say("REMOVAL", "removal", "deletion", "decommissioning", "retirement", "elimination")
+_say("ADDITION", "addition", "insertion", "installation", "creation")
+# "what happens to the port count of S if ..."
+_say("HAPPEN", "happens to", "happen to", "would happen to", "becomes of", "would become of")
+# "add ports A and B to S1 and S2 respectively": the nth of one list goes with the nth of another
+_say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
+# "S should lose port P": a removal said as what the parent should no longer have
+_say("LOSE", "lose", "loses", "shed", "sheds")
 _say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
@@ -78,21 +108,24 @@ _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate h
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
      "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
      "listed")
-_say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up")
+_say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up", "tot up",
+     "tally up", "totalling", "totaling", "total", "tally", "aggregate", "sum over", "add together")
 _say("FOREACH", "for each", "for every", "for all", "for each and every", "for each single",
      "for every single")
 _say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
      "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
-     "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
+     "answer as", "answer in", "reply as", "respond as", "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
      "as a graph", "in text form", "as an integer")
 
 # questions
-_say("WH", "what", "which", "whichever")
+_say("WH", "what", "which", "whichever", "which one", "what one")
 _say("HOWMANY", "how many", "how many of", "what number of", "count how many", "tell me how many", "show me how many",
      "find out how many", "work out how many", "figure out how many", "calculate how many",
      "determine how many", "let me know how many", "i want to know how many",
      "i would like to know how many")
 _say("HOWMUCH", "how much")
+# "how would the children of A rank by capacity if ...": "how" alone, only before a ranking
+_say("HOWQ", "how")
 _say("HOWFAST", "how fast", "how quick", "how big", "how large", "how wide")
 _say("AUX", "is", "are", "was", "were", "be", "been", "being", "does", "do", "did", "can",
      "could", "will", "would", "should", "must", "may", "shall", "has", "have", "had",
@@ -110,7 +143,10 @@ _say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resid
      "stored", "included")
 _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
      "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
-     "comprises", "feature", "features", "got", "keeps track of", "left with")
+     "comprises", "feature", "features", "got", "keeps track of", "left with", "offer", "offers",
+     "provide", "provides", "expose", "exposes", "support", "supports", "sport", "sports", "pack",
+     "packs", "equipped with", "fitted with", "furnished with", "outfitted with", "is equipped with",
+     "are equipped with")
 # "how many switches does A end up with" (only there: "ends up with" is not "contains")
 _say("ENDUP", "end up with", "ends up with", "end up having")
 _say("TOTALW", "total", "overall")
@@ -137,7 +173,7 @@ _say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", 
      "owner", "owners", "direct parent", "immediate parent", "direct container",
      "parent entity", "enclosing node")
 _say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
-_say("CAP", "capacity", "capacities", "bandwidth", "bandwidths", "physical capacity",
+_say("CAP", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
      "physical capacities", "physical_capacity_bps", "physical capacity bps",
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
@@ -156,6 +192,9 @@ _say("CALLED", "named", "called", "with name", "with the name", "by the name", "
 # modifiers
 _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", "each one of",
      "all the", "every single", "each and every", "all of the")
+# One by one: "how many ports does each switch have" asks one answer per switch ("every" may
+# be all of them together: "count the ports of every switch in A").
+_say("EACHW", "each", "each of", "each one of", "each and every", "each single")
 _say("DIRECT", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
      "one level down", "one level below", "right", "just below")
 _say("DEEP", "at any depth", "at any level", "at every level", "at all levels", "recursively",
@@ -213,7 +252,7 @@ _say("ORDER_DESC", "desc", "descending", "high-low")
 _say("ORDER_ASC", "asc", "ascending", "low-high")
 
 # relations between words
-_say("OF", "of", "for", "from among")
+_say("OF", "of", "for", "from among", "that of", "the one of")
 _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneath", "below",
      "on", "at", "contained in", "contained within", "contained by", "belonging to",
      "belongs to", "belong to", "housed in", "hosted on", "hosted in", "hosted by",
@@ -223,6 +262,7 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of",
      "hanging off", "hangs off", "hang off", "hanging from", "hangs from", "hang from",
      "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
+     "offered by", "provided by", "exposed by", "supported by",
      "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the",
      "directly off", "right off", "straight off", "immediately off")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
@@ -241,17 +281,31 @@ _say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like
      "i would want", "we would like", "i'd want")
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
-_say("AFTER", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
+_say("AFTER", "post", "in case of", "upon the", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
      "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
      "after having", "upon", "on having", "right after", "directly after", "immediately after",
      "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
-     "after we", "once we", "when we", "pretend")
+     "after we", "once we", "when we", "pretend", "say", "say that", "let us say", "imagine that",
+     "suppose that", "assuming that", "in the event that", "if ever")
 _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
      "and afterwards", "and subsequently", "and next", "following that", "after which",
      "and finally", "finally", "lastly", "also", "additionally", "and also", "then also")
 _say("INVERT", "were", "had", "should")
+# "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
+_say("SUBJ", "were")
+# "what do the capacities of the ports in A add up to?"
+_say("ADDUP", "add up to", "adds up to", "sum to", "sums to", "total to", "come to", "comes to",
+     "amount to", "amounts to")
+# "how many ports does every switch have, switch by switch": one answer per node
+_say("PERNODE", "switch by switch", "port by port", "node by node", "one by one", "individually",
+     "separately", "per node", "for each one", "block by block", "rack by rack")
+# "what about P's capacity?": a question said as its topic
+_say("WHATABOUT", "what about", "and what about", "what of")
+# "looking at A, how many switches are there?": a place the rest is about
+_say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
+     "zooming into", "starting from")
 _say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
@@ -262,12 +316,17 @@ _say("THERE", "there")
 _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
-     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish")
+     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes", "goes away",
+     "go away", "went away", "disappears", "needs removing", "need removing", "wants removing", "pulled", "pulled out", "yanked", "stripped",
+     "stripped out", "ripped out", "disconnected", "unhooked", "phased out", "axed", "ditched",
+     "taken off", "trashed", "unlinked", "offboarded", "ejected", "took away", "took out",
+     "took off", "pulled off", "ripped off", "stripped off")
 _say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
      "another", "extra", "an extra", "one more")
 _say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
-     "hooked up", "put in")
+     "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
+     "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
 _say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
@@ -322,7 +381,7 @@ FILLERS: frozenset[str] = frozenset({
     "of the network", "in the updated topology", "in the updated network",
     "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
-    "respectively", "as well", "too", "all together", "at this point", "by now", "already",
+    "as well", "too", "all together", "at this point", "by now", "already",
     "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
     "cheers", "pls", "plz", "thx", "ty", "thanks in advance", "thank you in advance",
     "many thanks", "much appreciated", "appreciated", "and thanks", "and thank you",
@@ -333,6 +392,11 @@ FILLERS: frozenset[str] = frozenset({
     "at your convenience", "time to", "it is time to", "quick question", "a quick question",
     "question",
 })
+# Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
+# count the switches in the graph" says two places, and is refused).
+GRAPH_FILLERS: frozenset[str] = frozenset(
+    f for f in FILLERS if f.split()[0] in ("in", "of", "from")
+    and any(w in f.split() for w in ("graph", "topology", "network")))
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
 SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
@@ -356,7 +420,7 @@ CRITICAL: frozenset[str] = frozenset({
     "restore", "cancel", "stop", "prevent", "avoid", "cannot", "temporarily", "temporary",
     "partially", "partly", "half", "double", "triple", "twice", "thrice", "halve", "again",
     "reverse", "reversed", "inverse", "inverted", "alphabetically", "alphabetical", "randomly",
-    "random", "whether", "else", "otherwise", "unused", "idle", "free", "down", "up", "off",
+    "random", "whether", "else", "otherwise", "unused", "idle", "free", "down", "up",
     "disabled", "enabled", "active", "inactive", "broken", "failed", "faulty", "last",
     "previous", "next one", "second", "third", "another one", "percent", "%",
     "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
@@ -534,6 +598,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # could be the object of the verb before ("remove A and B's ports").
     "lone": (
         ("bare:c", "plain"),
+        ("tele:c", "plain"),
+        # a headline: "S: capacity?", "A -> children", "S: how many ports?"
+        ("named_topic:t (COMMA|ARROW) (bare|headed):c", "topic"),
+        ("named_topic:t (COMMA|ARROW) (bare|headed):c [COMMA] before:b", "topic_before"),
+        ("(bare|tele):c EQ", "plain"),
+        ("WHATABOUT (bare|tele):c", "plain"),
         ("before:b [COMMA] bare:c", "before"),
         ("bare:c [COMMA] before:b", "after"),
         ("topic:t COMMA bare:c", "topic"),
@@ -551,22 +621,27 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
          None),
     ),
     "group": (
+        # "for each switch, how many ports would there be if a new port were added to it?"
+        ("FOREACH KIND:pk [COMMA] read:r [COMMA] AFTER new_kind:k [auxes] ADDED [(TO|IN) IT]",
+         "for_each_then"),
         ("before:b [COMMA]", "before_only"),
         ("clause:c [gap]", "plain"),
         ("before:b [COMMA] clause:c [gap]", "before"),
         ("clause:c [COMMA] before:b [gap]", "after"),
         ("topic:t [COMMA] clause:c [gap]", "topic"),
         ("topic:t COMMA before:b [COMMA] clause:c", "topic_before"),
-        ("named_topic:t COMMA clause:c [gap]", "topic"),
+        ("named_topic:t (COMMA|ARROW) clause:c [gap]", "topic"),
+        ("(named_topic|topic):t (COMMA|ARROW) clause:c [COMMA] before:b [gap]", "topic_before"),
         ("clause:c THEN [gap]", "then"),
         ("before:b [COMMA] clause:c THEN [gap]", "before_then"),
     ),
     "named_topic": (
-        ("[KIND_SG:k] [NODE] NAME:n", "node"),
+        ("[KIND_SG:k] [NODE] NAME:n", "named_locus"),
     ),
     # The node a request is about, said first: "for agg block A, ...", "on switch S, ...".
     "topic": (
-        ("(OF|IN|ABOUT) node:p", None),
+        ("(OF|ABOUT) node:p", None),
+        ("(IN|AMONG|FROM|LOOKAT) node:p", "locus"),
     ),
     "before": (
         ("AFTER new_nodes:n auxes place:p", "added"),
@@ -574,6 +649,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("AFTER event:m", None),
         ("WITH state:m", None),
         ("AFTER auxes done:m", None),
+        ("AFTER done:m", None),
+        ("AFTER REMOVAL OF targets:t [from_part:f]", "removed"),
+        ("AFTER targets:t POSS REMOVAL [from_part:f]", "removed"),
+        ("AFTER ADDITION OF new_nodes:n place:p", "added"),
+        ("AFTER targets:t GET GONE [from_part:f]", "removed"),
+        ("AFTER cap_target:t SUBJ [EQ] amount:v", "set_to"),
+        ("AFTER targets:t SUBJ RATE:v", "set_to_rate"),
         ("INVERT inverted:m", None),
     ),
     # "once you have deleted X", "after we've added N to A"
@@ -582,21 +664,25 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADDED new_nodes:n place:p", "added"),
         ("SETP cap_target:t (TO|AS) amount:v", "set_to"),
         ("SETP targets:t (TO|AS) RATE:v", "set_to_rate"),
+        ("ADDED new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
     ),
     # "were X removed", "had N been added to A", "should X be deleted"
     "inverted": (
         ("targets:t [auxes] GONE [from_part:f]", "removed"),
+        ("targets:t TO [auxes] GONE [from_part:f]", "removed"),
+        ("new_nodes:n TO [auxes] ADDED place:p", "added"),
         ("new_nodes:n [auxes] ADDED place:p", "added"),
         ("cap_target:t [auxes] SETP (TO|IN|AS) amount:v", "set_to"),
     ),
     # A change told as having happened: "X has been removed", "N is added to P".
     "event": (
         ("targets:t [auxes] GONE [from_part:f]", "removed"),
-        ("new_nodes:n [auxes] ADDED place:p", "added"),
+        ("new_nodes:n [COMMA] [auxes] ADDED place:p", "added"),
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("cap_target:t [auxes] (SETP|BECOME) (TO|IN|AS) amount:v", "set_to"),
         ("cap_target:t [auxes] BECOME amount:v", "set_to"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "set_to_rate"),
+        ("new_kind:k [auxes] ADDED (TO|IN) ALL KIND:pk", "for_each"),
     ),
     "state": (
         ("targets:t GONE", "removed"),
@@ -612,6 +698,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "clause": (
         ("change:m", None),
         ("read:r", None),
+        ("per_node:r", None),
         ("WANT [TO] change:m", None),
         ("WANT [TO] read:r", None),
         ("WANT wanted:m", None),
@@ -623,6 +710,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
+        ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
         ("targets:t TO auxes RATE:v", "update"),
     ),
@@ -650,12 +738,26 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED AS [DIRECT] CHILD (OF|TO|IN) node:p", "add"),
         ("ADD new_nodes:n", "add_here"),
         ("GIVE node:p new_nodes:n", "add"),
+        # a wish said as a statement: "N should be a port under S", "S must have a port N",
+        # "there should be a port N on S" (never a plain statement: "S has a port N")
+        ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k place:p", "add_kinded"),
+        ("new_nodes:n MODAL [auxes] place:p", "add"),
+        ("new_nodes:n MODAL [auxes] ADDED", "add_here"),
+        ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k OF node:p", "add_kinded"),
+        ("MAKE new_nodes:n KIND_SG:k (OF|IN|TO) node:p", "add_kinded"),
+        ("THERE MODAL [auxes] new_nodes:n place:p", "add"),
+        ("node:p MODAL [auxes] HAVE new_nodes:n", "add"),
+        ("GIVE node:p WITH new_nodes:n", "add"),
+        ("new_nodes:n [MODAL] [auxes] GOES place:p", "add"),
+        ("ADD NUM:count KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
+        ("ADD KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
+        ("ADD new_nodes:n UPTO node:p", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
     ),
     # "... and port B to S2": more new nodes, each with its own parent.
     "more_adds": (
-        ("new_nodes:n place:p", "adds_one"),
-        ("new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "adds_more"),
+        ("[THEN] new_nodes:n place:p", "adds_one"),
+        ("[THEN] new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "adds_more"),
     ),
     "new_nodes": (
         ("new_node:n", "new_one"),
@@ -679,28 +781,42 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
+        ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
+        ("REMOVE names:t FROM names:ps [COMMA] RESP", "remove_resp"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
         ("TAKE targets:t OUT [from_part:f]", "remove"),
+        ("TAKE targets:t AWAY [from_part:f]", "remove"),
+        ("(TAKE|REMOVE) targets:t OFF [OF] node:f", "remove"),
         ("TAKE targets:t from_part:f", "remove"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
+        ("node:f MODAL [auxes] LOSE targets:t", "remove"),
+    ),
+    # "... and P2 from S2": more nodes to remove, each from its own parent.
+    "more_removes": (
+        ("names:t from_part:f", "removes_one"),
+        ("names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "removes_more"),
     ),
     "from_part": (
         ("FROM GRAPH", "from_graph"),
         ("FROM node:p", "from_node"),
     ),
     "update": (
+        ("SET one_set:a (COMMA|AND|COMMA AND) more_sets:rest", "update_more"),
+        ("SET (names|cap_names):t (TO|AS) amounts:vs [COMMA] RESP", "update_resp"),
         ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
+        ("targets:t ARROW RATE:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
+        ("targets:t MODAL [auxes] RUNAT amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE CAP [OF|EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE RATE:v [OF] [CAP]", "update"),
         ("MAKE cap_target:t amount:v", "update"),
@@ -716,6 +832,71 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
         ("FOREACH each:t [COMMA] SET (IT|ITS CAP) (TO|AS) RATE:v", "update_each"),
     ),
+    # One answer per node of a set: "for each switch in A, how many ports does it have?", "the
+    # capacity of each switch in A", "ports per switch in A". The answer lists every node of
+    # the set with its number (largest first), so it is a top-k with no limit.
+    "per_node": (
+        ("FOREACH one_each:s [COMMA] per_q:m", "per_node"),
+        ("PER one_each:s [COMMA] per_q:m", "per_node"),
+        ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] HAVE", "per_node_count"),
+        ("HOWMANY KIND_PL:k auxes ALL one_each:s [auxes] HAVE [COMMA] PERNODE", "per_node_count"),
+        ("HOWMANY KIND_PL:k auxes EACHW one_each:s [auxes] (HOLDING|HAVE)", "per_node_count"),
+        ("HOWMANY KIND_PL:k auxes [THERE] ((IN|OF) EACHW|PER) one_each:s", "per_node_count"),
+        ("[ASK] KIND_SG:k NUMBER (OF|FOR|IN) EACHW one_each:s", "per_node_count"),
+        ("ASK EACHW one_each:s [COMMA] (WITH|AND) ITS metric:m", "per_node"),
+        ("ASK [COMMA] FOREACH one_each:s [COMMA] per_q:m", "per_node"),
+        ("[ASK] [NUMBER OF] KIND_PL:k (OF|IN|ON|PER|FOR) EACHW one_each:s", "per_node_count"),
+        ("COUNT [ALL] KIND_PL:k (OF|IN|ON|FOR) EACHW one_each:s", "per_node_count"),
+        ("COUNT [ALL] KIND_PL:k PER one_each:s", "per_node_count"),
+        ("COUNT [ALL] KIND_PL:k (IN|OF) node:p (BY|PER) KIND_SG:ks", "per_node_grouped"),
+        ("[ASK] KIND_SG:k NUMBER PER one_each:s", "per_node_count"),
+        ("[ASK] [NUMBER OF] KIND_PL:k PER one_each:s", "per_node_count"),
+        ("NUMBER OF KIND_PL:k (PER|FOR EACHW|IN EACHW|ON EACHW) one_each:s", "per_node_count"),
+        ("WH auxes [TOTALW] CAP (OF|FOR) EACHW one_each:s", "per_node_capacity"),
+        ("[ASK] CAP (PER|OF EACHW|FOR EACHW) one_each:s", "per_node_capacity"),
+    ),
+    # The node of a "for each" read: "switch in A", "of the switches in A", "switch".
+    "one_each": (
+        ("KIND_SG:k [DIRECT:d] [relative] loc:p [[COMMA] DEEP:e3] [filters:f]", "each_one"),
+        ("[OF] set:s", None),
+        ("KIND_SG:k [filters:f]", "each_anywhere"),
+    ),
+    # What is asked of each: "how many ports does it have", "count its ports", "its capacity".
+    "per_q": (
+        ("HOWMANY KIND_PL:k [auxes] IT [auxes] (HAVE|HOLDING)", "count_metric"),
+        ("HOWMANY KIND_PL:k [auxes] [THERE] [auxes] [BE] [(IN|ON|OF) IT]", "count_metric"),
+        ("COUNT [ITS|ALL] KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
+        ("COUNT [ALL] KIND_PL:k [REL] IT [auxes] (HAVE|HOLDING)", "count_metric"),
+        ("[WH] [auxes] [ITS] NUMBER OF KIND_PL:k [(IN|ON|OF) IT]", "count_metric"),
+        ("[WH] [auxes] [ITS] KIND_SG:k NUMBER", "count_metric"),
+        ("ASK [ITS] NUMBER OF KIND_PL:k", "count_metric"),
+        ("[ASK] NUMBER OF KIND_PL:k [REL] IT [auxes] (HAVE|HOLDING)", "count_metric"),
+        ("ASK [ITS] [TOTALW] CAP", "capacity_metric"),
+        ("[ITS] [TOTALW] CAP", "capacity_metric"),
+        ("WH [auxes] ITS [TOTALW] CAP", "capacity_metric"),
+        ("WH [auxes] [TOTALW] CAP [(OF|FOR) IT]", "capacity_metric"),
+        ("WH [TOTALW] CAP [auxes] IT [auxes] HAVE", "capacity_metric"),
+        ("HOWMUCH [TOTALW] CAP [auxes] IT [auxes] HAVE", "capacity_metric"),
+    ),
+    # "set P1 to 10 Gbps and P2 to 40 Gbps", "... and (that) of P2 to 40 Gbps": a value each.
+    "cap_names": (
+        ("CAP (OF|FOR) names:t", None),
+    ),
+    "amounts": (
+        ("amount:v", "amount_one"),
+        ("amount:v (COMMA|AND|COMMA AND) amounts:rest", "amounts_more"),
+    ),
+    "one_set": (
+        ("cap_target:t (TO|AS|EQ) amount:v", "set_one"),
+        ("names:t (TO|AS|EQ) RATE:v", "set_one_names"),
+    ),
+    "more_sets": (
+        ("[THEN] (one_set|one_set_of):a", "sets_one"),
+        ("[THEN] (one_set|one_set_of):a (COMMA|AND|COMMA AND) more_sets:rest", "sets_more"),
+    ),
+    "one_set_of": (
+        ("OF names:t (TO|AS|EQ) amount:v", "set_one_names"),
+    ),
     # What "for each" / "for all" ranges over: "for all ports in A", "for every port of S".
     "each": (
         ("set:s", None),
@@ -726,7 +907,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t POSS CAP", None),
         ("names:t CAP", "targets_names"),
         ("ITS CAP", "cap_of_it"),
+        ("CAP", "cap_of_locus"),
         ("[ALL] (KIND_SG|KIND_PL):k POSS CAP [DIRECT:d] loc:p", "set_poss_cap"),
+        ("[ALL] [OF] node:p POSS [DIRECT:d] KIND_SG:k CAP", "set_poss_cap"),
     ),
     "amount": (
         ("NUM:v", None),
@@ -746,6 +929,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # ---------------------------------------------------------------- node phrases
     "node": (
         ("[KIND_SG:k] [NODE] [CALLED] NAME:n [in_graph]", "node"),
+        ("ITS KIND_SG:k NAME:n", "node"),
         ("NAME:n COMMA KIND_SG:k COMMA", "node"),
         ("IT", "it"),
     ),
@@ -779,8 +963,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
         ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
         ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
-        ("[ALL] KIND_PL:k [IN GRAPH]", "core_graph"),
-        ("ALL KIND_SG:k [IN GRAPH]", "core_graph"),
+        ("[ALL] KIND_PL:k [IN GRAPH:g]", "core_graph"),
+        ("ALL KIND_SG:k [IN GRAPH:g]", "core_graph"),
     ),
     "loc": (
         ("(OF|IN|FROM) node:p", None),
@@ -867,8 +1051,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("RANK ranked:w", None),
         ("SUMV CAP (OF|FOR|AMONG) set:s", "sum_set"),
         ("SUMV set:s POSS CAP", "sum_set"),
-        ("SUMV [ALL] CAP (OF|FOR) node:p", "capacity_total"),
+        ("SUMV [ALL] CAP (OF|FOR|IN) node:p", "capacity_total"),
+        ("SUMV node:p POSS [SUM] CAP", "capacity_total"),
+        ("SUMV [ALL] [OF] node:p POSS KIND_SG:k CAP", "aggregate_kind_sum"),
         ("SUMV [ALL] CAP (OF|FOR) name_list:l", "sum_named"),
+        ("SUMV [ALL] KIND_SG:k CAP loc:p", "aggregate_kind_sum"),
+        # "under A, total up the port capacity": the fronted place's ports
+        ("SUMV [ALL] KIND_SG:k CAP", "aggregate_kind_sum_unsaid"),
+        ("SUMV [ALL] CAP", "capacity_of_locus_total"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
     ),
     # What a request asks for, as a noun phrase.
@@ -894,6 +1084,29 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ancestry:w", None),
         ("set_named:s", "list_set"),
     ),
+    # Telegraphic requests: the thing asked for, then the node ("capacity: P", "ports: S"), or
+    # a set, then what to do with it ("ports under S -> count").
+    "tele": (
+        ("[SUM:t] CAP [COMMA] node:p", "capacity_of"),
+        ("[ALL] [DIRECT] CHILD COMMA node:p", "children"),
+        ("KIND_PL:k COMMA node:p", "kind_list"),
+        ("set:s (COMMA|ARROW) (COUNT [IT]|HOWMANY|NUMBER)", "count_set"),
+        ("children:c (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_children"),
+        ("children:c ARROW RANK by_cap [order:o]", "rank"),
+        # "S -> remove", "np_x: new port under S"
+        ("names:t (COMMA|ARROW) REMOVE [IT]", "remove_post"),
+        ("NAME:n (COMMA|ARROW) NEW KIND_SG:k place:p", "headline_add"),
+        ("children:c ARROW by_cap [order:o]", "rank"),
+    ),
+    # What a headline asks of the node it names ("S: capacity?", "S -> ports"): the place is
+    # the headline's node, and only it.
+    "headed": (
+        ("[SUM:t] CAP", "capacity_of_locus"),
+        ("KIND_PL:k", "kind_list_locus"),
+        ("WH [auxes] [BE] [DIRECT] IN", "children_locus"),
+        ("KIND_PL:k (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_locus"),
+        ("WH KIND_SG:k", "ancestor_locus"),
+    ),
     "set_named": (
         ("core_named:s [filters:f]", "filtered"),
     ),
@@ -915,6 +1128,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] CHILD node:p HAVE", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
+        ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
         ("node:p POSS DESC", "descendants"),
         ("EVERYTHING [IN] DEEP IN node:p", "descendants"),
@@ -932,6 +1146,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("AVG:a CAP PER KIND_SG:k loc:p", "aggregate_kind"),
         ("AVG:a KIND_SG:k CAP PER KIND_SG loc:p", "aggregate_kind"),
         ("agg:a [OF] [ALL] KIND_SG:k CAP (IN|OF|AMONG|FOR) node:p", "aggregate_kind"),
+        ("agg:a [OF] [ALL] KIND_SG:k CAP [IN GRAPH:g]", "aggregate_kind_unsaid"),
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
         ("set:s POSS agg:a CAP", "aggregate"),
@@ -956,8 +1171,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NUMBER (OF|AMONG) counted:w", None),
         ("KIND_SG:k NUMBER (OF|FOR|IN) node:p", "count_kind"),
         ("node:p POSS KIND_SG:k NUMBER", "count_kind"),
+        ("node:p POSS NUMBER OF KIND_PL:k", "count_kind"),
+        ("node:p KIND_PL:k NUMBER", "count_kind"),
+        ("node:p KIND_SG:k NUMBER", "count_kind"),
         ("NUMBER OF KIND_PL:k node:p HAVE", "count_kind"),
-        ("KIND_SG:k NUMBER [in_graph]", "count_graph_q"),
+        ("NUMBER set:s", "count_set"),
+        ("KIND_SG:k NUMBER [in_graph:g]", "count_graph_q"),
     ),
     "ranked": (
         ("children:c by_cap [order:o]", "rank"),
@@ -975,6 +1194,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:c [COMMA] RANK BY order:o", "rank_order_only"),
         ("children:c order:o", "rank_order_only"),
         ("set:s [COMMA] RANK BY metric:m [order:o]", "rank_set"),
+        ("set:s ARROW RANK BY metric:m [order:o]", "rank_set"),
         ("set:s [COMMA] BY metric:m [order:o]", "rank_set"),
     ),
     "top": (
@@ -985,6 +1205,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) sup:d2 metric:m", "top"),
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
+        ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("(TOP|BOTTOM):d NUM:k KIND_PL:ks BY metric:m [scope:p]", "top_by_kind"),
     ),
@@ -1003,10 +1224,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH (CHILD|NODE) [auxes] children:w", None),
         ("WH OF core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH OF core:s [auxes] HAVE have_test:f", "set_test_q"),
+        ("WH OF core:s [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_one"),
+        ("(OF|AMONG) core:s [COMMA] WH [NODE] [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_one"),
+        ("(OF|AMONG) core:s COMMA HOLDING sup:d metric:m", "top_set_one"),
         ("WH [auxes] THERE what:w", None),
         ("WH (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH auxes node:p [auxes] HAVE [DIRECT] IN IT", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
         ("WH [auxes] node:p [auxes] [DIRECT] CONSIST", "children_q"),
@@ -1014,13 +1239,15 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
-        ("WH KIND_PL:k [auxes] [BE] IN GRAPH", "kinds_graph_q"),
-        ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] [BE] IN GRAPH:g", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] BE", "kinds_graph_q"),
+        ("HOWQ auxes children:c RANK by_cap [order:o]", "rank"),
+        ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k auxes [ALL] DESC:e (OF|IN) node:p", "kinds_q"),
         ("WH KIND_PL:k auxes [ALL] [DIRECT] CHILD:d (OF|IN) node:p", "kinds_q"),
         ("WH NODE auxes [ALL] [DIRECT] CHILD (OF|IN) node:p", "children_q"),
-        ("WH KIND_PL:k [auxes] GRAPH [auxes] HAVE", "kinds_graph_q"),
+        ("WH KIND_PL:k [auxes] GRAPH:g [auxes] HAVE", "kinds_graph_q"),
         ("WH core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH core:s [auxes] HAVE have_test:f", "set_test_q"),
         ("WH KIND_SG:k [auxes] HAVE node:p", "ancestor"),
@@ -1047,9 +1274,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY core:s [filters:f] [auxes] [BE]", "count_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [THERE] [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k THERE auxes [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
-        ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH]", "count_graph_q"),
-        ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH [auxes] [HAVE]", "count_graph_q"),
-        ("HOWMANY KIND_PL:k [auxes] GRAPH [auxes] HAVE", "count_graph_q"),
+        ("HOWMANY KIND_PL:k auxes THERE auxes [DIRECT:d] IN node:p [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH:g [auxes] [HAVE]", "count_graph_q"),
+        ("HOWMANY KIND_PL:k [auxes] GRAPH:g [auxes] HAVE", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] ENDUP", "count_in_q"),
         ("HOWMANY core:s [auxes] [BE] test:f", "count_test_q"),
@@ -1058,6 +1286,15 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY (CHILD|NODE) [auxes] [BE] [DIRECT] IN node:p", "count_children_q"),
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
         ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
+        ("WH HAPPEN what:w", None),
+        ("WH [auxes] THERE", "children_locus"),
+        ("WH [auxes] CAP (OF|FOR) set:s [auxes] ADDUP", "sum_q"),
+        ("WH [auxes] set:s POSS CAP [auxes] ADDUP", "sum_q"),
+        # "under S, what is the (total) capacity?": the fronted place's capacity, only there
+        ("WH auxes [SUM:t] CAP", "capacity_of_locus"),
+        ("HOWMUCH [SUM:t] CAP [auxes] THERE", "capacity_of_locus_total"),
+        ("THERE auxes HOWMANY KIND_PL:k [DIRECT:d] [IN node:p]", "count_there_q"),
+        ("THERE auxes WH KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_total"),
         ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] HAVE", "sum_q"),
         ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
@@ -1066,7 +1303,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMUCH CAP [auxes] AVG:a KIND_SG:k loc:p [auxes] HAVE", "aggregate_kind"),
         ("HOWFAST [auxes] node:p", "capacity_q"),
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
-        ("WH [auxes] node:p POSS CAP", "capacity_q"),
+        ("WH [auxes] node:p POSS CAP [auxes]", "capacity_q"),
+        ("WH [auxes] [SUM:t] CAP (OF|FOR) node:p auxes", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
     "test": (
