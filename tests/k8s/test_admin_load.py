@@ -96,6 +96,19 @@ def test_v1alpha1_ports_and_peers():
     assert anp("b", ingress=[{"action": "Allow", "from": [ns_peer()]}]).ingress[0].action == "Accept"
 
 
+def test_a_flipped_v1alpha1_rule_is_written_with_its_new_action():
+    """``Allow`` read from the manifest must not survive ``replace(action="Deny")``."""
+    from dataclasses import replace
+
+    pol = anp("a", ingress=[{"action": "Allow", "from": [ns_peer()]}])
+    denied = replace(pol, ingress=(replace(pol.ingress[0], action="Deny"),))
+    assert denied.ingress[0].written_action in ("", "Deny")
+    assert admin_policy_to_dict(denied)["spec"]["ingress"][0]["action"] == "Deny"
+    assert parse_admin_policy(admin_policy_to_dict(denied)).ingress[0].action == "Deny"
+    back = replace(denied, ingress=(replace(denied.ingress[0], action="Accept"),))
+    assert admin_policy_to_dict(back)["spec"]["ingress"][0]["action"] == "Allow"
+
+
 @pytest.mark.parametrize(
     "policy",
     [

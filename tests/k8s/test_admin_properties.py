@@ -70,3 +70,32 @@ def test_connectivity_matches_pairwise_connections(cluster):
 def test_generated_admin_policies_round_trip_through_the_validating_loader(cluster):
     for pol in cluster.admin_policies:
         assert parse_admin_policy(admin_policy_to_dict(pol)) == pol
+
+
+# The actions each kind takes, as the model holds them (v1alpha1 writes Accept as Allow).
+KIND_ACTIONS = {"ClusterNetworkPolicy": ("Accept", "Deny", "Pass"), "AdminNetworkPolicy": ("Accept", "Deny", "Pass"),
+                "BaselineAdminNetworkPolicy": ("Accept", "Deny")}
+
+
+@SETTINGS
+@given(tiered_clusters(max_pods=2, max_policies=0), st.data())
+def test_a_rule_given_another_action_is_written_with_that_action(cluster, data):
+    """``replace(rule, action=...)`` (how edits flip a rule) never keeps the old spelling: the
+    manifest says the new action in the kind's own words and reads back as the new action."""
+    from dataclasses import replace
+
+    from netmend.k8s.admin import action_spelling
+
+    for pol in cluster.admin_policies:
+        for direction in ("ingress", "egress"):
+            rules = list(getattr(pol, direction))
+            for i, rule in enumerate(rules):
+                action = data.draw(st.sampled_from(KIND_ACTIONS[pol.kind]))
+                rules[i] = replace(rule, action=action)
+                assert rules[i].written_action in ("", action_spelling(pol.kind, action))
+            edited = replace(pol, **{direction: tuple(rules)})
+            written = admin_policy_to_dict(edited)["spec"].get(direction, [])
+            assert [r["action"] for r in written] == [action_spelling(pol.kind, r.action) for r in rules]
+            back = parse_admin_policy(admin_policy_to_dict(edited))
+            assert [r.action for r in back.rules(direction.capitalize())] == [r.action for r in rules]
+            pol = edited

@@ -269,7 +269,26 @@ def _peer(at: _At, fields: tuple[str, ...], action: str, dialect: _Dialect) -> A
 
 
 def _written(dialect: _Dialect, action: str) -> str:
-    return next(w for w, a in dialect.actions.items() if a == action)
+    for word, meant in dialect.actions.items():
+        if meant == action:
+            return word
+    raise ManifestError(dialect.kind, "action", f"one of {', '.join(dialect.actions.values())} (in a {dialect.kind})",
+                        action)
+
+
+def action_spelling(kind: str, action: str) -> str:
+    """How a rule of ``kind`` writes ``action`` (``Accept`` is ``Allow`` in v1alpha1).
+
+    The one place a written action comes from: serialising a policy and
+    building a rule both ask here, so the spelling follows the action
+    whatever edit set it.
+
+    Examples
+    --------
+    >>> action_spelling("AdminNetworkPolicy", "Accept"), action_spelling("ClusterNetworkPolicy", "Accept")
+    ('Allow', 'Accept')
+    """
+    return _written(_DIALECTS[kind], action)
 
 
 def _port_name(at: _At) -> str:
@@ -387,7 +406,7 @@ def admin_policy_to_dict(policy: AdminPolicy) -> dict:
             entry: dict[str, Any] = {}
             if rule.name:
                 entry["name"] = rule.name
-            entry["action"] = rule.written_action or _written(dialect, rule.action)
+            entry["action"] = action_spelling(policy.kind, rule.action)
             entry["from" if direction == "ingress" else "to"] = [_peer_to_dict(p) for p in rule.peers]
             if rule.ports is not None:
                 entry[dialect.ports_field] = [_port_to_dict(p, policy.kind) for p in rule.ports]

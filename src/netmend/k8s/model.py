@@ -270,6 +270,8 @@ ADMIN_KINDS: tuple[str, ...] = (
 )
 # Actions in force: v1alpha1's Allow means what v1alpha2's Accept means.
 ACCEPT, DENY, PASS = "Accept", "Deny", "Pass"
+# Every way a manifest writes an admin action (v1alpha1 says Allow for Accept).
+ACTION_OF_SPELLING = {ACCEPT: ACCEPT, "Allow": ACCEPT, DENY: DENY, PASS: PASS}
 
 
 @dataclass(frozen=True)
@@ -332,7 +334,9 @@ class AdminRule:
     """One ordered rule: ``action`` (Accept, Deny or Pass) on peers and ports.
 
     ``ports`` ``None`` matches every protocol and port. ``written_action`` is
-    the manifest's spelling (``Allow`` in v1alpha1).
+    the manifest's spelling (``Allow`` in v1alpha1), or ``""`` for the kind's
+    own word. It always spells ``action``: a rule made with another action
+    (``replace(rule, action=...)``, how edits flip rules) drops the old one.
     """
 
     action: str
@@ -340,6 +344,10 @@ class AdminRule:
     ports: tuple[AdminPort, ...] | None = None
     name: str = ""
     written_action: str = ""
+
+    def __post_init__(self) -> None:
+        if self.written_action and ACTION_OF_SPELLING.get(self.written_action) != self.action:
+            object.__setattr__(self, "written_action", "")
 
 
 @dataclass(frozen=True)

@@ -632,8 +632,7 @@ def admin_change(
     if ruled:
         direction = ruled[0]
         rules = list(getattr(old, direction))
-        # written_action "" is the kind's own spelling (Allow in v1alpha1, Accept in v1alpha2)
-        rules[0] = replace(rules[0], action=_FLIPPED[rules[0].action], written_action="")
+        rules[0] = replace(rules[0], action=_FLIPPED[rules[0].action])  # the spelling follows (AdminRule)
         return old, replace(old, **{direction: tuple(rules)})
     direction = rng.choice(("ingress", "egress"))
     added = AdminRule(DENY, (AdminPeer(namespaces=LabelSelector()),), name=f"edit-{seed}")

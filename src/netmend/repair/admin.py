@@ -16,7 +16,7 @@ import re
 
 import yaml
 
-from netmend.k8s.admin import admin_policy_to_dict, parse_admin_policy
+from netmend.k8s.admin import action_spelling, admin_policy_to_dict, parse_admin_policy
 from netmend.k8s.errors import K8sError
 from netmend.k8s.explain import TargetExplanation
 from netmend.k8s.model import (
@@ -92,7 +92,7 @@ def admin_flip(cluster: Cluster, explanation: TargetExplanation, *, dns: bool) -
     field = direction.lower()
     peer_field = "from" if direction == "Ingress" else "to"
     kind = policy.kind
-    action = (DENY if not want else ACCEPT) if kind == CLUSTER_NETWORK_POLICY else ("Deny" if not want else "Allow")
+    action = action_spelling(kind, DENY if not want else ACCEPT)
     protocol = explanation.protocol
     if kind == CLUSTER_NETWORK_POLICY:
         port_entries = [{protocol.lower(): {"destinationPort": {"number": p}}} for p in ports]
