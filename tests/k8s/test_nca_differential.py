@@ -22,11 +22,12 @@ from k8s_families import FAMILIES, inject
 from k8s_oracles import DATA
 from k8s_strategies import CIDRS, EXCEPTS, clusters
 
+from netmend.assess.k8s.intent import nca_readable
 from netmend.k8s.cluster import build_cluster
 from netmend.k8s.demo import demo_cluster, demo_expected, demo_policies, demo_workloads
 from netmend.k8s.load import parse_text
 from netmend.k8s.model import Cluster
-from netmend.k8s.nca import NcaConnectivity, cluster_resources, run_nca
+from netmend.k8s.nca import NcaConnectivity, NcaError, cluster_resources, run_nca
 from netmend.k8s.portset import PortSet
 from netmend.k8s.probe import Prober
 from netmend.k8s.semantics import Semantics, Simulator
@@ -120,8 +121,65 @@ def test_known_deviation_exists_in_an_and_peer(nca, tmp_path):
     assert Simulator(cluster, NCA_SEMANTICS).snapshot().connections(client, server).is_all()
     theirs = run_nca(nca, [cluster], tmp_path)[0]
     # NCA 2.1.0 admits nothing; if this changes, the rewrite in
-    # test_nca_apps._nca_readable can go.
+    # netmend.assess.k8s.intent.nca_readable can go.
     assert theirs.pod_pair("monitoring/client", "default/server") == PortSet()
+    # Written as In over the values the pods carry, NCA answers as Kubernetes does.
+    assert not disagreements(cluster, run_nca(nca, [nca_readable(cluster)], _workdir(tmp_path, "readable"))[0])
+
+
+def _deviation(name: str) -> Cluster:
+    return build_cluster(parse_text((DEVIATIONS / name).read_text(encoding="utf-8"), name))
+
+
+def _workdir(root: Path, name: str) -> Path:
+    (root / name).mkdir()
+    return root / name
+
+
+def test_known_deviation_policy_types_egress_first(nca, tmp_path):
+    cluster = _deviation("policy-types-egress-first.yaml")
+    assert cluster.policies[0].policy_types == ("Egress", "Ingress")
+    snap = Simulator(cluster, NCA_SEMANTICS).snapshot()
+    client, server = (cluster.pods.index(p) for p in cluster.pods)
+    # Kubernetes: the server takes TCP 80 from the client and sends nothing.
+    assert str(snap.connections(client, server)) == "TCP 80" and snap.connections(server, client) == PortSet()
+    # NCA 2.1.0 refuses the policy; if this changes, nca_readable's reordering can go.
+    with pytest.raises(NcaError, match="policyTypes has invalid value"):
+        run_nca(nca, [cluster], _workdir(tmp_path, "as-written"))
+    readable = nca_readable(cluster)
+    assert readable.policies[0].policy_types == ("Ingress", "Egress")
+    assert not disagreements(cluster, run_nca(nca, [readable], _workdir(tmp_path, "readable"))[0])
+
+
+def test_known_deviation_number_like_label_value(nca, tmp_path):
+    cluster = _deviation("number-like-label-value.yaml")
+    names = [p.name for p in cluster.pods]
+    client, old, server = names.index("client"), names.index("old-client"), names.index("server")
+    snap = Simulator(cluster, NCA_SEMANTICS).snapshot()
+    # Kubernetes: release "2" is a string like any other; each release gets its own port.
+    assert str(snap.connections(client, server)) == "TCP 80" and str(snap.connections(old, server)) == "TCP 8080"
+    # NCA 2.1.0 refuses the selector; if this changes, nca_label_values can go.
+    with pytest.raises(NcaError, match='label value for "release" must be a string'):
+        run_nca(nca, [cluster], _workdir(tmp_path, "as-written"))
+    readable = nca_readable(cluster)
+    assert dict(readable.pods[client].labels)["release"] == "x2"
+    assert not disagreements(cluster, run_nca(nca, [readable], _workdir(tmp_path, "readable"))[0])
+
+
+def test_known_deviation_livesim_pods(nca, tmp_path):
+    cluster = _deviation("livesim-dns-pod.yaml")
+    snap = Simulator(cluster, NCA_SEMANTICS).snapshot()
+    client = [p.name for p in cluster.pods].index("client")
+    # Kubernetes: no kube-dns pod exists, so the client's one egress rule reaches nothing.
+    assert snap.connections_external(client, "8.8.8.8", "Egress") == PortSet()
+    assert all(snap.connections(client, j) == PortSet() for j in range(len(cluster.pods)) if j != client)
+    theirs = run_nca(nca, [nca_readable(cluster)], tmp_path)[0]
+    # NCA 2.1.0 adds a kube-dns pod of its own and prints its connections; if this
+    # changes, parse_output's livesim filter can go.
+    printed = (tmp_path / "out0.txt").read_text(encoding="utf-8")
+    assert "default/c0-client[Pod] => kube-system/kube-dns-livesim[Pod] : {protocols:UDP,dst_ports:53}" in printed
+    assert not any("livesim" in key for pair in theirs.pods for key in pair)
+    assert not disagreements(cluster, theirs)
 
 
 def _nca_probe(

@@ -27,6 +27,7 @@ from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
 
 _LINE = re.compile(r"^(?P<src>\S+) => (?P<dst>\S+) : (?P<conn>.+)$")
 _POD = re.compile(r"^(?P<ns>[^/\s]+)/(?P<name>[^\[\s]+)\[Pod\]$")
+LIVESIM_SUFFIX = "-livesim"
 _CONN = re.compile(r"^\{protocols:(?P<protos>[A-Z,]+?)(,dst_ports:(?P<ports>[0-9,\-]+))?\}$")
 
 
@@ -112,8 +113,18 @@ def _prefix(index: int) -> str:
     return f"c{index}-"
 
 
+def _livesim(match: re.Match | None, prefix: str) -> bool:
+    """Whether a pod NCA printed is one of its own "livesim" pods (``kube-dns-livesim``
+    and the like, added when a policy names labels no pod of the config carries)."""
+    return match is not None and match["name"].endswith(LIVESIM_SUFFIX) and not match["name"].startswith(prefix)
+
+
 def parse_output(text: str, prefix: str = "") -> NcaConnectivity:
-    """Read NCA's ``txt_no_fw_rules`` connectivity output (``prefix`` is cut off pod names)."""
+    """Read NCA's ``txt_no_fw_rules`` connectivity output (``prefix`` is cut off pod names).
+
+    Lines about NCA's livesim pods are left out: they are not in the config (every pod of
+    the config carries ``prefix``), and they change nothing between its pods.
+    """
     pods: dict[tuple[str, str], PortSet] = {}
     external = []
     for line in text.splitlines():
@@ -125,6 +136,8 @@ def parse_output(text: str, prefix: str = "") -> NcaConnectivity:
             raise NcaError(f"unreadable NCA output line {line!r}")
         conns = parse_connections(m["conn"])
         src, dst = _POD.match(m["src"]), _POD.match(m["dst"])
+        if prefix and (_livesim(src, prefix) or _livesim(dst, prefix)):
+            continue
         if src and dst:
             key = (_pod_key(src, prefix), _pod_key(dst, prefix))
             pods[key] = pods.get(key, PortSet()) | conns

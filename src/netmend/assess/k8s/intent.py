@@ -23,10 +23,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from netmend.k8s.manifest import parse_policy
-from netmend.k8s.model import Cluster, NetworkPolicy, Requirement
+from netmend.k8s.model import POLICY_TYPES, Cluster, NetworkPolicy, Requirement
+from netmend.k8s.nca import NcaError
 from netmend.k8s.policydiff import diff_policy_sets, external_addresses
 
 MAX_SHOWN = 3  # differing rows kept per task
+MAX_LABEL_VALUE = 63
 
 
 def policies_of(objects: Mapping[str, Mapping]) -> tuple[NetworkPolicy, ...]:
@@ -61,9 +63,14 @@ def nca_readable(cluster: Cluster) -> Cluster:
     """The same cluster as IBM NCA 2.1.0 reads it the way Kubernetes does (its deviations:
     tests/k8s/data/nca_deviations/): each ``Exists`` / ``DoesNotExist`` of an AND peer's
     podSelector written as ``In`` / ``NotIn`` over the values the cluster's pods carry for
-    that key (the same pods match; NCA admits nothing through either there), and without
+    that key (the same pods match; NCA admits nothing through either there), without
     the rules of a type the policy's policyTypes does not list (they do nothing in
-    Kubernetes; NCA refuses such a policy)."""
+    Kubernetes; NCA refuses such a policy), policyTypes in the order Ingress, Egress (NCA
+    refuses ``[Egress, Ingress]``), and every label value that reads as an integer
+    (``"2"``, ``"007"``: NCA reads even a quoted one as a number and refuses it in a
+    selector) renamed alike on pods, namespaces, Services and selectors (see
+    :func:`nca_label_values`). NCA's own ``*-livesim`` pods are dropped by
+    :func:`netmend.k8s.nca.parse_output`."""
 
     def rewrite(expr: Requirement) -> Requirement:
         if expr.operator not in ("Exists", "DoesNotExist"):
@@ -82,9 +89,85 @@ def nca_readable(cluster: Cluster) -> Cluster:
             return None
         return tuple(replace(r, peers=None if r.peers is None else tuple(peer(p) for p in r.peers)) for r in rs)
 
-    return cluster.with_policies(tuple(
-        replace(p, ingress=rules(p, "Ingress", p.ingress), egress=rules(p, "Egress", p.egress)) for p in cluster.policies
-    ))
+    def types(pol):
+        return None if pol.policy_types is None else tuple(t for t in POLICY_TYPES if t in pol.policy_types)
+
+    return nca_label_values(cluster.with_policies(tuple(
+        replace(p, policy_types=types(p), ingress=rules(p, "Ingress", p.ingress), egress=rules(p, "Egress", p.egress))
+        for p in cluster.policies
+    )))
+
+
+def _int_like(value: str) -> bool:
+    """Whether NCA 2.1.0's YAML reader turns ``value`` into a number (it tries ``int()``
+    on every scalar, quoted or not)."""
+    try:
+        int(value)
+    except ValueError:
+        return False
+    return True
+
+
+def nca_label_values(cluster: Cluster) -> Cluster:
+    """``cluster`` with every label value that reads as an integer given a name no label
+    value of the cluster has (``"2"`` becomes ``"x2"``), the same everywhere: pod,
+    namespace and Service labels and every selector's values. Selection is by equality
+    of values, so the same pods match every selector; NCA can then read them.
+
+    Examples
+    --------
+    >>> from netmend.k8s.model import Pod
+    >>> nca_label_values(Cluster(pods=(Pod("a", labels=(("v", "2"), ("w", "x2"))),))).pods[0].labels
+    (('v', 'xx2'), ('w', 'x2'))
+    """
+    values: set[str] = set()
+    for pod in cluster.pods:
+        values.update(v for _, v in pod.labels)
+    for ns in cluster.namespaces:
+        values.update(v for _, v in ns.labels)
+    for svc in cluster.services:
+        values.update(v for _, v in svc.selector or ())
+    selectors = [p.pod_selector for p in cluster.policies]
+    selectors += [s for p in cluster.policies for d in ("Ingress", "Egress") for r in p.rules(d) for peer in r.peers or ()
+                  for s in (peer.pod_selector, peer.namespace_selector) if s is not None]
+    for sel in selectors:
+        values.update(v for _, v in sel.match_labels)
+        values.update(v for e in sel.match_expressions for v in e.values)
+    renamed: dict[str, str] = {}
+    for value in sorted(v for v in values if _int_like(v)):
+        new = "x" + value
+        while new in values or new in renamed.values():
+            new = "x" + new
+        if len(new) > MAX_LABEL_VALUE:
+            raise NcaError(f"label value {value!r}: NCA reads it as a number and no longer name fits a label value")
+        renamed[value] = new
+    if not renamed:
+        return cluster
+
+    def labels(pairs):
+        return tuple((k, renamed.get(v, v)) for k, v in pairs)
+
+    def selector(sel):
+        if sel is None:
+            return None
+        return replace(sel, match_labels=labels(sel.match_labels), match_expressions=tuple(
+            replace(e, values=tuple(renamed.get(v, v) for v in e.values)) for e in sel.match_expressions))
+
+    def rules(rs):
+        if rs is None:
+            return None
+        return tuple(replace(r, peers=None if r.peers is None else tuple(
+            replace(p, pod_selector=selector(p.pod_selector), namespace_selector=selector(p.namespace_selector))
+            for p in r.peers)) for r in rs)
+
+    return replace(
+        cluster,
+        pods=tuple(replace(p, labels=labels(p.labels)) for p in cluster.pods),
+        namespaces=tuple(replace(n, labels=labels(n.labels)) for n in cluster.namespaces),
+        services=tuple(replace(s, selector=None if s.selector is None else labels(s.selector)) for s in cluster.services),
+        policies=tuple(replace(p, pod_selector=selector(p.pod_selector), ingress=rules(p.ingress), egress=rules(p.egress))
+                       for p in cluster.policies),
+    )
 
 
 def nca_intent(
