@@ -172,8 +172,8 @@ def test_an_admin_deny_is_named_and_repaired_in_the_admin_policy_not_a_networkpo
     assert repair["edits"] == ["ClusterNetworkPolicy/protect-data: add rule 'allow-shop-api-to-db-data-5432' (Accept) "
                                "before the deciding one"]
     assert "no NetworkPolicy edit can change it" in repair["reason"]
-    # The other assertion forbids exactly what this one asks: the report says the repair breaks it.
-    assert repair["breaks"] == ["shop-never-reaches-db"]
+    # The exception admits the api's pods only: the storefront stays out.
+    assert repair["breaks"] == []
     sarif = validate_sarif(check("admin", "--format", "sarif").output)
     related = sarif["runs"][0]["results"][0]["relatedLocations"]
     assert related == [{"id": 0, "message": {"text": "ClusterNetworkPolicy protect-data decides this connection"},
@@ -196,3 +196,63 @@ def test_contradictory_assertions_are_bad_input_naming_both(intent):
     assert "contradict: allow and deny of" in result.output and "on TCP 9000" in result.output
     second = "'no-traffic-in-the-shop' (line 9)" if intent == "contradicts" else "'shop-is-closed' (line 9)"
     assert second in result.output
+
+
+def test_a_suggestion_names_the_holding_assertions_it_would_break():
+    """A repair is re-checked against the assertions that hold (here one an intent could not
+    state beside the failing one: checked together they contradict)."""
+    from netmend.cli.k8s_inputs import load_inputs, read_intent
+    from netmend.k8s.check import check as run_check
+    from netmend.k8s.intent_code import parse_intent_code
+    from netmend.repair.suggest import suggest
+
+    inputs = load_inputs(TINY_SHOP[1:2], (TINY_SHOP[3], f"{INTENTS}/admin"), dns=True)
+    (queries, _) = run_check(inputs.cluster, read_intent(f"{INTENTS}/admin.intent.yaml"))
+    shop_closed = parse_intent_code({"assertions": [{"name": "shop-never-reaches-db", "deny": {
+        "from": {"namespace": "shop"}, "to": {"namespace": "data"}, "ports": [5432]}}]}).assertions
+    assert run_check(inputs.cluster, shop_closed)[0].holds
+    s = suggest(inputs.cluster, inputs.policy_objects(), queries, dns=True, holding=shop_closed)
+    assert s is not None and s.edits and s.breaks == ("shop-never-reaches-db",)
+
+
+CONTRADICTIONS = ["contradicts", "contradicts-via-service"]
+FORMATS = [("text", "txt"), ("json", "json"), ("junit", "xml"), ("sarif", "sarif")]
+
+
+@pytest.mark.parametrize("intent", CONTRADICTIONS)
+@pytest.mark.parametrize(("fmt", "suffix"), FORMATS)
+def test_a_contradiction_is_reported_in_every_format_with_exit_2(intent, fmt, suffix):
+    """On stdout in the chosen format (what CI keeps), on stderr as an error."""
+    result = check(intent, "--format", fmt)
+    assert result.exit_code == 2, result.output
+    assert_golden(f"check-{intent}.{suffix}", result.stdout)
+    assert result.stderr.startswith(f"Error: {INTENTS}/{intent}.intent.yaml: assertions ")
+
+
+@pytest.mark.parametrize("intent", CONTRADICTIONS)
+def test_a_contradiction_names_both_assertions_and_their_lines_in_json_sarif_and_junit(intent):
+    report = json.loads(check(intent, "--format", "json").stdout)
+    error = report["error"]
+    assert error["type"] == "IntentContradiction" and report["exit_code"] == 2
+    named = [(a["name"], a["expect"], a["line"]) for a in error["assertions"]]
+    assert len(named) == 2 and named[0][1] == "allow" and named[1][1] == "deny" and all(a[2] for a in named)
+    sarif = validate_sarif(check(intent, "--format", "sarif").stdout)
+    run = sarif["runs"][0]
+    (result,) = run["results"]
+    assert result["ruleId"] == "intent-contradiction" and run["invocations"][0]["exitCode"] == 2
+    lines = [result["locations"][0]["physicalLocation"]["region"]["startLine"]]
+    lines += [r["physicalLocation"]["region"]["startLine"] for r in result["relatedLocations"]]
+    assert lines == [a[2] for a in named]
+    xml = read_junit(check(intent, "--format", "junit").stdout)
+    (case,) = [c for suite in xml for c in suite]
+    (error_result,) = case.result
+    assert type(error_result).__name__ == "Error" and error_result.type == "IntentContradiction"
+    assert all(f"{name} (line {line})" in error_result.text for name, _, line in named)
+
+
+def test_a_service_assertion_and_a_pod_assertion_behind_it_contradict():
+    """web:80 lands on the web pods' port 8080: denying 8080 to them denies the Service."""
+    result = check("contradicts-via-service")
+    assert result.exit_code == 2
+    assert ("assertions 'api-calls-the-storefront' (line 5) and 'storefront-pods-take-nothing-from-api' (line 10) "
+            "contradict: allow and deny of shop/api -> web:80, which lands on shop/web-0 TCP 8080") in result.stderr

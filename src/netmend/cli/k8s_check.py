@@ -6,7 +6,14 @@ import sys
 
 import click
 
-from netmend.cli.k8s_inputs import BadInput, Inputs, file_uri, load_inputs, read_intent
+from netmend.cli.k8s_inputs import (
+    BadInput,
+    ContradictoryIntent,
+    Inputs,
+    file_uri,
+    load_inputs,
+    read_intent,
+)
 
 FORMATS = ("text", "json", "junit", "sarif")
 
@@ -37,11 +44,17 @@ def run_check(inputs: Inputs, intent_path: str, *, dns: bool, fmt: str, repair: 
     """Check, print the report, return the exit code (0 every assertion holds, 1 one fails)."""
     from netmend.k8s import K8sError
     from netmend.k8s.check import check as check_assertions
+    from netmend.k8s.intent_code import IntentContradiction
     from netmend.k8s.reports import CheckReport, render_check
 
-    assertions = read_intent(intent_path)
     try:
-        results = check_assertions(inputs.cluster, assertions, dns=dns, verbose=verbose)
+        assertions = read_intent(intent_path)
+        try:
+            results = check_assertions(inputs.cluster, assertions, dns=dns, verbose=verbose)
+        except IntentContradiction as exc:
+            raise ContradictoryIntent(exc.in_file(intent_path)) from None
+    except ContradictoryIntent as exc:
+        return contradiction_exit(exc, intent_path, fmt)
     except K8sError as exc:
         raise BadInput(f"{intent_path}: {exc}") from None
     suggestions = {}
@@ -61,6 +74,15 @@ def run_check(inputs: Inputs, intent_path: str, *, dns: bool, fmt: str, repair: 
     )
     click.echo(render_check(report, fmt), nl=False)
     return 0 if all(r.holds for r in results) else 1
+
+
+def contradiction_exit(exc: ContradictoryIntent, intent_path: str, fmt: str) -> int:
+    """Report a self-contradictory intent in ``fmt`` on stdout and as an error on stderr: exit 2."""
+    from netmend.k8s.reports import render_contradiction
+
+    click.echo(render_contradiction(exc.contradiction, intent_path, file_uri(intent_path), fmt), nl=False)
+    exc.show()
+    return exc.exit_code
 
 
 @click.command("check")

@@ -26,6 +26,7 @@ from netmend.k8s import (
 )
 from netmend.k8s.intent_code import (
     Assertion,
+    IntentContradiction,
     assertions_from_cells,
     is_intent_code,
     load_yaml_with_lines,
@@ -45,6 +46,14 @@ class BadInput(click.ClickException):
     """Bad input (unreadable file, malformed manifest or intent, unknown name): exit 2."""
 
     exit_code = BAD_INPUT
+
+
+class ContradictoryIntent(BadInput):
+    """An intent whose assertions contradict each other (exit 2); ``contradiction`` names them."""
+
+    def __init__(self, contradiction: IntentContradiction):
+        self.contradiction = contradiction
+        super().__init__(str(contradiction))
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +133,8 @@ def read_intent(path: str) -> tuple[Assertion, ...]:
         if is_intent_code(data):
             return parse_intent_code(data, path, lines).assertions
         stated = parse_intent(data, path)
+    except IntentContradiction as exc:
+        raise ContradictoryIntent(exc) from None
     except (K8sError, IntentError) as exc:
         raise BadInput(str(exc)) from None
     return assertions_from_cells(

@@ -35,7 +35,7 @@ from netmend.k8s.intent_code import (
 )
 from netmend.k8s.model import ADMIN_TIER, BASELINE_TIER, Cluster, LabelSelector, Service
 from netmend.k8s.portset import MAX_PORT, MIN_PORT, PortRange, PortSet
-from netmend.k8s.probe import PROBE_PROTOCOL, Prober
+from netmend.k8s.probe import DNS_PROTOCOL, PROBE_PROTOCOL, Prober
 from netmend.k8s.semantics import EGRESS, INGRESS, TIER_NETWORK_POLICY, Simulator, Snapshot, Verdict
 
 MAX_WITNESSES = 3
@@ -292,7 +292,8 @@ def check(
     SelectionError
         When an assertion selects no connection.
     IntentContradiction
-        When an allow and a deny assertion select a common connection.
+        When an allow and a deny assertion select a common connection, also once
+        Service targets are resolved to their endpoint pods and ports.
     ProbeError
         When a probe cell names an unknown source, Service or port.
     """
@@ -311,23 +312,25 @@ def check(
             expanded.append(cells)
         else:
             expanded.append(None)
-    contradiction = _contradiction(ctx, assertions, expanded)
-    if contradiction is not None:
-        raise contradiction
     all_cells = _dedupe(c for cells in expanded if cells for c in cells)
     prober = actual = None
+    landing: dict[tuple[str, str], tuple] = {}
     if all_cells:
         grouped: dict[str, list[str]] = {}
         for source, target in all_cells:
             grouped.setdefault(source, []).append(target)
         outside = {a.source.address: a.source.address for a in assertions if isinstance(a.source, AddressSelection)}
         prober = Prober(cluster, grouped.items(), dns=dns, externals=outside)
-        actual = {(s, t): v for s, row in prober.run().rows for t, v in row}
-    landing = {}
-    if prober is not None:
         for (kind, src, endpoints), members in prober.connections().items():
             for member in members:
                 landing[member] = (kind, src, endpoints)
+    contradiction = _contradiction(ctx, assertions, expanded)
+    if contradiction is None and prober is not None:
+        contradiction = _service_contradiction(ctx, assertions, expanded, landing, prober.dns_endpoints)
+    if contradiction is not None:
+        raise contradiction
+    if prober is not None:
+        actual = {(s, t): v for s, row in prober.run().rows for t, v in row}
     out = []
     for a, cells in zip(assertions, expanded, strict=True):
         if cells is None:
@@ -397,6 +400,107 @@ def _contradiction(ctx: _Context, assertions, expanded) -> IntentContradiction |
             if pair is not None:
                 pods = ctx.sim.pods
                 return IntentContradiction(a, d, f"{pods[pair[0]].key} -> {pods[pair[1]].key} on {shared}")
+    return None
+
+
+@dataclass(frozen=True)
+class _PodRule:
+    """What a pod-target assertion fixes: every connection from ``sources`` (pods, or one
+    outside address) to ``targets`` on ``ports`` (empty: every port) is allowed, or none is."""
+
+    assertion: Assertion
+    sources: frozenset[int] | str
+    targets: frozenset[int]
+    ports: PortSet
+
+    def covers(self, source: int | str, pod: int, protocol: str, port: int) -> bool:
+        if isinstance(self.sources, str):
+            if self.sources != source:
+                return False
+        elif source not in self.sources or source == pod:  # a pod's traffic to itself is never counted
+            return False
+        return pod in self.targets and (not self.ports or self.ports.contains(protocol, port))
+
+
+def _first(rules: Sequence[_PodRule], source: int | str, pod: int, protocol: str, port: int) -> Assertion | None:
+    return next((r.assertion for r in rules if r.covers(source, pod, protocol, port)), None)
+
+
+def _service_contradiction(ctx: _Context, assertions, expanded, landing, dns_endpoints) -> IntentContradiction | None:
+    """Service assertions against pod assertions and each other, with every Service target
+    resolved to the endpoint pods and ports it lands on (what policies see, after DNAT).
+
+    A probe to a Service holds when the source resolves the name (a kube-dns endpoint on
+    UDP 53, when DNS is modelled) and reaches at least one endpoint. So, per source pod
+    (or arriving address):
+
+    * an allowed probe contradicts deny assertions that cover every kube-dns endpoint,
+      or every endpoint of its Service (a denied probe of the same source covers its
+      endpoints, since the allowed one makes DNS work);
+    * a denied probe contradicts an allow assertion on one of its endpoints once DNS
+      must work (DNS not modelled, an allowed probe of the same source, or an allow
+      assertion on a kube-dns endpoint): it can then fail in no other way.
+
+    A Service without endpoints decides nothing here (its probe fails on any policies).
+    """
+    pods = ctx.sim.pods
+    rules: dict[bool, list[_PodRule]] = {True: [], False: []}
+    for a, cells in zip(assertions, expanded, strict=True):
+        if cells is not None or not isinstance(a.target, PodSelection):
+            continue
+        if isinstance(a.source, AddressSelection):
+            sources: frozenset[int] | str = a.source.address
+        else:
+            sources = frozenset(ctx.pods(a.source))
+        rules[a.allow].append(_PodRule(a, sources, frozenset(ctx.pods(a.target)), a.ports))
+    # Probes by where they come from: (kind, source) -> allow/deny -> [(assertion, cell, endpoints)].
+    probes: dict[tuple[str, int | str], dict[bool, list]] = {}
+    for a, cells in zip(assertions, expanded, strict=True):
+        for cell in cells or ():
+            kind, src, endpoints = landing.get(cell, ("pod", None, ()))
+            if src is not None:
+                probes.setdefault((kind, src), {True: [], False: []})[a.allow].append((a, cell, endpoints))
+
+    def lands(endpoints) -> str:
+        return " or ".join(f"{pods[pod].key} {PROBE_PROTOCOL} {port}" for pod, port in endpoints)
+
+    for (kind, src), by in probes.items():
+        allowed_probes, denied_probes = by[True], by[False]
+        dns_allower = None
+        if kind == "pod" and dns_endpoints:
+            deniers = [_first(rules[False], src, pod, DNS_PROTOCOL, port) for pod, port in dns_endpoints]
+            if allowed_probes and all(deniers):
+                a, cell, _ = allowed_probes[0]
+                where = (f"{cell[0]} -> {cell[1]}, which needs DNS from {pods[src].key}: "
+                         + " or ".join(f"{pods[pod].key} {DNS_PROTOCOL} {port}" for pod, port in dns_endpoints))
+                return IntentContradiction(a, deniers[0], where, others=tuple(deniers[1:]))
+            dns_allower = next((x for pod, port in dns_endpoints
+                                if (x := _first(rules[True], src, pod, DNS_PROTOCOL, port)) is not None), None)
+        if kind != "pod" or not ctx.dns:
+            dns_works = True
+        else:  # without a kube-dns endpoint no name resolves: a denied probe holds on any policies
+            dns_works = bool(dns_endpoints) and (bool(allowed_probes) or dns_allower is not None)
+        if dns_works:
+            for d, cell, endpoints in denied_probes:
+                for pod, port in endpoints:
+                    a = _first(rules[True], src, pod, PROBE_PROTOCOL, port)
+                    if a is not None:
+                        why = (allowed_probes[0][0],) if allowed_probes else (dns_allower,) if dns_allower else ()
+                        where = f"{cell[0]} -> {cell[1]}, which lands on {pods[pod].key} {PROBE_PROTOCOL} {port}"
+                        return IntentContradiction(a, d, where, others=why)
+        for a, cell, endpoints in allowed_probes:
+            if not endpoints:
+                continue
+            deniers = []
+            for pod, port in endpoints:
+                d = _first(rules[False], src, pod, PROBE_PROTOCOL, port) or next(
+                    (y for y, _, theirs in denied_probes if (pod, port) in theirs), None)
+                if d is None:
+                    break
+                deniers.append(d)
+            else:
+                where = f"{cell[0]} -> {cell[1]}, which lands on {lands(endpoints)}"
+                return IntentContradiction(a, deniers[0], where, others=tuple(deniers[1:]))
     return None
 
 

@@ -100,19 +100,38 @@ class IntentCodeError(K8sError, ValueError):
 
 
 class IntentContradiction(K8sError, ValueError):
-    """An allow and a deny assertion of one intent select a common connection."""
+    """Assertions of one intent that no policy set can satisfy together.
 
-    def __init__(self, first: Assertion, second: Assertion, where: str, source: str = ""):
-        self.first, self.second, self.where = first, second, where
+    ``first`` (an allow) and ``second`` (a deny) select a common connection, or
+    ``where`` says how they meet once Service targets are resolved to the
+    pods and ports behind them; ``others`` are further assertions the
+    contradiction needs (several deny assertions that together cover every
+    endpoint of a Service, say). ``source`` is the intent file.
+    """
+
+    def __init__(self, first: Assertion, second: Assertion, where: str, source: str = "",
+                 others: tuple[Assertion, ...] = ()):
+        self.first, self.second, self.where, self.source = first, second, where, source
+        self.others = tuple(a for a in dict.fromkeys(others) if a not in (first, second))
 
         def named(a: Assertion) -> str:
             return f"{a.name!r}" + (f" (line {a.line})" if a.line else "")
 
+        names = [named(a) for a in self.assertions]
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}"
         super().__init__(
             (f"{source}: " if source else "")
-            + f"assertions {named(first)} and {named(second)} contradict: {first.expect} and "
-            f"{second.expect} of {where}"
+            + f"assertions {listed} contradict: {first.expect} and {second.expect} of {where}"
         )
+
+    @property
+    def assertions(self) -> tuple[Assertion, ...]:
+        """Every assertion the contradiction involves, the allow first."""
+        return (self.first, self.second, *self.others)
+
+    def in_file(self, source: str) -> IntentContradiction:
+        """The same contradiction, naming the intent file."""
+        return IntentContradiction(self.first, self.second, self.where, source, self.others)
 
 
 def shared_ports(a: PortSet, b: PortSet) -> PortSet | None:
@@ -479,8 +498,7 @@ def parse_intent_code(data: Any, source: str = "intent", lines: Mapping[Path, in
         ))
     contradiction = syntactic_contradiction(out)
     if contradiction is not None:
-        c = contradiction
-        raise IntentContradiction(c.first, c.second, c.where, read.source)
+        raise contradiction.in_file(read.source)
     return IntentDocument(source, tuple(out))
 
 

@@ -317,6 +317,11 @@ class Prober:
                 groups.setdefault(("address", str(ip), endpoints), []).append((source, target))
         return groups
 
+    @property
+    def dns_endpoints(self) -> tuple[tuple[int, int], ...]:
+        """(pod index, pod port) of every kube-dns endpoint on UDP 53 (empty without DNS modelling)."""
+        return self._dns_endpoints
+
     def outside(self, source: str) -> list[tuple[str, object, tuple[tuple[int, int], ...]]]:
         """An outside source's probes: (target, address the pods see, endpoints)."""
         return list(self._external.get(source, ()))

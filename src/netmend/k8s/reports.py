@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from netmend.k8s.check import AssertionResult, Suggestion
+from netmend.k8s.intent_code import Assertion, IntentContradiction
 from netmend.k8s.model import ADMIN_KINDS
 from netmend.k8s.policydiff import DiffRow, PolicySetDiff
 from netmend.k8s.portset import PortSet
@@ -244,6 +245,110 @@ CHECK_RENDERERS = {"text": check_text, "json": check_json, "junit": check_junit,
 def render_check(report: CheckReport, fmt: str) -> str:
     """``report`` in one of :data:`FORMATS`."""
     return CHECK_RENDERERS[fmt](report)
+
+
+# -- an intent that contradicts itself: bad input, no assertion checked ----------
+
+CONTRADICTION_RULE = ("intent-contradiction", "IntentContradiction",
+                      "Assertions of the intent contradict each other: no policy set satisfies them all.")
+CONTRADICTION_EXIT = 2
+
+
+def _headline(c: IntentContradiction) -> str:
+    return f"assertions contradict each other: {c.first.expect} and {c.second.expect} of {c.where}"
+
+
+def _assertion_line(a: Assertion) -> str:
+    line = f" (line {a.line})" if a.line else ""
+    return f"{a.expect} {a.name}{line}: {a.describe()}"
+
+
+def contradiction_text(c: IntentContradiction, intent: str, uri: str = "") -> str:
+    """The contradiction, then each assertion it involves with its line."""
+    lines = [f"ERROR {intent}: {_headline(c)}", *(f"  {_assertion_line(a)}" for a in c.assertions),
+             f"no assertion checked: the intent is bad input (exit {CONTRADICTION_EXIT})"]
+    return "\n".join(lines) + "\n"
+
+
+def _assertion_dict(a: Assertion) -> dict:
+    return {"name": a.name, "expect": a.expect, "line": a.line or None, "description": a.describe()}
+
+
+def contradiction_json(c: IntentContradiction, intent: str, uri: str = "") -> str:
+    """``{"intent", "error": {type, message, where, assertions}}`` (fixed key order)."""
+    doc = {
+        "intent": intent,
+        "exit_code": CONTRADICTION_EXIT,
+        "error": {
+            "type": type(c).__name__,
+            "message": str(c),
+            "where": c.where,
+            "assertions": [_assertion_dict(a) for a in c.assertions],
+        },
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def contradiction_junit(c: IntentContradiction, intent: str, uri: str = "") -> str:
+    """JUnit XML: one test case for the intent itself, in ``error`` (not a policy failure)."""
+    counts = {"tests": "1", "failures": "0", "errors": "1", "skipped": "0"}
+    root = ET.Element("testsuites", {"name": "netmend k8s check", **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": intent, **counts})
+    attrs = {"classname": "netmend.k8s.check.intent", "name": "the intent is consistent", "file": intent}
+    if c.first.line:
+        attrs["line"] = str(c.first.line)
+    case = ET.SubElement(suite, "testcase", attrs)
+    error = ET.SubElement(case, "error", {"message": _headline(c), "type": type(c).__name__})
+    error.text = "\n".join(_assertion_line(a) for a in c.assertions)
+    return _xml(root)
+
+
+def contradiction_sarif(c: IntentContradiction, intent: str, uri: str = "") -> str:
+    """SARIF 2.1.0: one error at the allow assertion's line, the others as related locations
+    in the intent file, and an invocation that did not succeed (exit code 2)."""
+
+    def physical(a: Assertion) -> dict:
+        loc: dict = {"artifactLocation": {"uri": uri or intent}}
+        if a.line:
+            loc["region"] = {"startLine": a.line}
+        return loc
+
+    rid, name, text = CONTRADICTION_RULE
+    result = {
+        "ruleId": rid,
+        "ruleIndex": 0,
+        "level": "error",
+        "message": {"text": f"The intent contradicts itself: {c.first.expect} and {c.second.expect} of {c.where}."},
+        "locations": [{"physicalLocation": physical(c.first)}],
+        "relatedLocations": [
+            {"id": number, "message": {"text": f"assertion '{a.name}': {a.describe()}"}, "physicalLocation": physical(a)}
+            for number, a in enumerate(c.assertions[1:])
+        ],
+        "partialFingerprints": {"netmendContradiction/v1": ":".join(f"{a.expect}:{a.name}" for a in c.assertions)},
+        "properties": {"where": c.where, "assertions": [_assertion_dict(a) for a in c.assertions]},
+    }
+    doc = {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": {"name": TOOL_NAME, "rules": [
+                {"id": rid, "name": name, "shortDescription": {"text": text},
+                 "defaultConfiguration": {"level": "error"}}]}},
+            "invocations": [{"executionSuccessful": False, "exitCode": CONTRADICTION_EXIT}],
+            "columnKind": "unicodeCodePoints",
+            "results": [result],
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+CONTRADICTION_RENDERERS = {"text": contradiction_text, "json": contradiction_json, "junit": contradiction_junit,
+                           "sarif": contradiction_sarif}
+
+
+def render_contradiction(c: IntentContradiction, intent: str, uri: str, fmt: str) -> str:
+    """A self-contradictory intent in one of :data:`FORMATS` (``uri``: the intent file's, for SARIF)."""
+    return CONTRADICTION_RENDERERS[fmt](c, intent, uri)
 
 
 @dataclass(frozen=True)
