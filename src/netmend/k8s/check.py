@@ -372,7 +372,8 @@ _NONE = PortSet()
 def _contradiction(ctx: _Context, assertions, expanded) -> IntentContradiction | None:
     """An allow and a deny assertion that select a common connection on this cluster:
     a common probe cell, or (pod selections) a common pair of distinct pods with ports in
-    common. A Service assertion is compared with other probe cells only."""
+    common. Service cells against pod selections and each other, once resolved to the
+    endpoints they land on: :func:`_service_contradiction`."""
     allowed: dict[tuple[str, str], Assertion] = {}
     for a, cells in zip(assertions, expanded, strict=True):
         if cells and a.allow:
