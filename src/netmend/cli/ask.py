@@ -54,7 +54,13 @@ def answer(request: str, graph, *, with_code: bool = False) -> tuple[dict, Plan 
         "committed_safe": p.committed_verdict.ok,
     }
     if with_code:
-        record["code"] = codegen.emit(p.query, compact=False)
+        try:
+            record["code"] = codegen.emit(p.query, compact=False)
+        except codegen.UnwritableValue as exc:
+            error = QueryError(f"a value in this request cannot be written as code ({exc})",
+                               expected=f"finite numbers of at most {codegen.MAX_INTEGER_DIGITS} "
+                               "digits")
+            return {"request": request, "error": error.to_dict()}, None
     return record, p
 
 
