@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from netmend.malt import safety
 from netmend.malt.parser import parse
-from netmend.malt.planner import plan, working_copy
+from netmend.malt.planner import diff, plan, working_copy
 from netmend.malt.topology import synthetic
 
 KINDS = ["EK_PORT", "EK_PACKET_SWITCH", "EK_AGG_BLOCK", "EK_SUPERBLOCK", "EK_RACK",
@@ -93,6 +93,8 @@ def test_the_scoped_check_is_the_full_check(seed: int, moves: int, unsafe: bool,
     # Any superset of the changed nodes gives the same verdict.
     more = set(changed) | set(rng.sample(list(before), min(extra, len(before))))
     assert safety.check_change(baseline, after, more) == safety.check(after)
+    # And the change found from them is the one found by comparing every node.
+    assert diff(before, after, changed) == diff(before, after) == diff(before, after, more)
 
 
 def test_the_changed_nodes_are_exactly_those_that_differ() -> None:
