@@ -21,6 +21,12 @@ def test_assess_an_a2a_agent(small_graph) -> None:
         run = assess_malt(small_graph, config)
     assert run.summary["n"] == 40 and not run.failures, [f.record for f in run.failures]
     assert all(r.latency_s > 0 for r in run.results)
+    # The reply sizes are those of the reply text the client extracts: the same as in process.
+    local = assess_malt(small_graph, MaltAssessment(per_type=2, seed=6, prompt_types=(
+        "fewshot_cot", "zeroshot_base"), workers=1))
+    assert [r.reply_bytes for r in run.results] == [r.reply_bytes for r in local.results]
+    assert run.summary["reply_bytes"] == local.summary["reply_bytes"]
+    assert run.summary["reply_bytes"]["n"] == 40
 
 
 def _nonsense(text: str) -> str:

@@ -17,7 +17,13 @@ def test_json_summary_records_and_plots(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["n"] == 20 and summary["correctness"] == 1.0 and summary["safety"] == 1.0
-    assert set(summary) == {"n", "correctness", "safety", "avg_latency_s", "by_family"}
+    assert set(summary) == {"n", "correctness", "safety", "avg_latency_s", "by_family",
+                            "reply_bytes"}
+    sizes = summary["reply_bytes"]
+    assert sizes["n"] == 20 and sizes["met"] is True
+    assert 0 < sizes["median"] <= sizes["p95"] <= sizes["max"] <= sizes["goals"]["max"]
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert max(r["Reply-Bytes"] for r in records) == sizes["max"]
     assert len(summary["by_family"]) == 10
     assert len((out / "records.jsonl").read_text().splitlines()) == 20
     assert {p.name for p in out.glob("*.png")} == {"correctness.png", "safety.png", "latency.png"}
@@ -69,3 +75,17 @@ def test_every_envelope_in_one_run(tmp_path) -> None:
     assert summary["n"] == 8 and summary["by_family"]["l1-list"]["n"] == 4
     assert set(summary["by_prompt_type"]) == {"zeroshot_base", "fewshot_base", "zeroshot_cot",
                                               "fewshot_cot"}
+
+
+def test_the_reply_sizes_are_reported_beside_their_goals(tmp_path, monkeypatch) -> None:
+    from netmend.assess.malt import run as malt_run
+
+    args = ["assess", "malt", "--per-type", "1", "--no-plots", "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("reply bytes"))
+    assert "over 10 replies): median " in line and ", p95 " in line and ", max " in line
+    assert line.endswith("goals median <= 1500 B, max <= 4000 B: met")
+    monkeypatch.setattr(malt_run, "REPLY_GOALS", {"median": 100, "max": 200})
+    result = CliRunner().invoke(main, args)
+    assert "goals median <= 100 B, max <= 200 B: NOT met" in result.output

@@ -90,3 +90,11 @@ def test_a_plain_capacity_is_asked_of_ports_and_switches_only() -> None:
     switch = json.loads(run("what is the capacity of ju1.a1.m1.s2c1", "--json").output)
     assert switch["data"] == json.loads(run("total capacity of the ports of ju1.a1.m1.s2c1",
                                             "--json").output)["data"]
+
+
+def test_code_for_an_unwritable_value_is_a_typed_refusal() -> None:
+    result = run("set ju1.a1.m1.s2c1.p3 to 1e5000 bps", "--json", "--code")
+    record = json.loads(result.output)
+    assert result.exit_code == 2
+    assert record["error"]["code"] == "invalid"
+    assert record["error"]["expected"].startswith("finite numbers of at most")

@@ -63,7 +63,16 @@ def respond_malt(text: str) -> str:
         return refusal(request, QueryError(
             f"netmend could not read this request ({type(exc).__name__})",
             expected=P.EXPECTED["any"]))
-    return codegen.fenced(codegen.emit(query))
+    try:
+        return codegen.fenced(codegen.emit(query))
+    except codegen.UnwritableValue as exc:
+        return refusal(request, QueryError(
+            f"a value in this request cannot be written as code the evaluator reads back ({exc})",
+            expected=f"finite numbers of at most {codegen.MAX_INTEGER_DIGITS} digits"))
+    except Exception as exc:  # noqa: BLE001 - code that failed its own check is never sent
+        return refusal(request, QueryError(
+            f"netmend could not write checked code for this request ({type(exc).__name__})",
+            expected=P.EXPECTED["any"]))
 
 
 # Plain requests of every kind: answering them once compiles the grammar and fills the

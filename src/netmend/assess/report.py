@@ -130,6 +130,8 @@ def json_summary(summary: dict[str, Any]) -> dict[str, Any]:
     }
     if "by_prompt_type" in summary:
         line["by_prompt_type"] = summary["by_prompt_type"]
+    if "reply_bytes" in summary:
+        line["reply_bytes"] = summary["reply_bytes"]
     return line
 
 

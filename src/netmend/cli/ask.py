@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from netmend.malt import codegen, ir, topology
+from netmend.malt import codegen, ir, safety, topology
 from netmend.malt.parser import QueryError, parse_request
 from netmend.malt.planner import Plan, plan
 from netmend.malt.validate import validate
@@ -31,18 +31,25 @@ def _jsonable(value):
 def _data_json(p: Plan):
     if p.answer_type == "graph":
         graph = p.requested_graph
-        return {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges()}
+        # Each edge once, as a successor (``number_of_edges`` sums degrees, twice as slow).
+        return {"nodes": graph.number_of_nodes(),
+                "edges": graph.number_of_edges() if graph.is_multigraph()
+                else sum(len(targets) for targets in graph.succ.values())}
     return _jsonable(p.data)
 
 
-def answer(request: str, graph, *, with_code: bool = False) -> tuple[dict, Plan | None]:
-    """One request -> a JSON-able record (an ``error`` record when refused) and its plan."""
+def answer(request: str, graph, *, with_code: bool = False,
+           baseline: safety.Baseline | None = None) -> tuple[dict, Plan | None]:
+    """One request -> a JSON-able record (an ``error`` record when refused) and its plan.
+
+    ``baseline`` (the full safety check of ``graph``, built once for many requests) lets
+    each plan be checked only where it changes the graph."""
     try:
         parsed = parse_request(request)
         validate(parsed, graph)
     except QueryError as exc:
         return {"request": request, "error": exc.to_dict()}, None
-    p = plan(parsed.query, graph)
+    p = plan(parsed.query, graph, baseline=baseline)
     record = {
         "request": request,
         "family": p.query.family,
@@ -54,7 +61,13 @@ def answer(request: str, graph, *, with_code: bool = False) -> tuple[dict, Plan 
         "committed_safe": p.committed_verdict.ok,
     }
     if with_code:
-        record["code"] = codegen.emit(p.query, compact=False)
+        try:
+            record["code"] = codegen.emit(p.query, compact=False)
+        except codegen.UnwritableValue as exc:
+            error = QueryError(f"a value in this request cannot be written as code ({exc})",
+                               expected=f"finite numbers of at most {codegen.MAX_INTEGER_DIGITS} "
+                               "digits")
+            return {"request": request, "error": error.to_dict()}, None
     return record, p
 
 
@@ -130,10 +143,11 @@ def malt(query: str, topology_path: str | None, as_json: bool, with_code: bool,
         raise click.UsageError("--write takes a single request, not '-'")
     requests = [line.strip() for line in sys.stdin] if batch else [query]
     failed = 0
+    baseline = safety.Baseline(graph)  # checked in full once; each request where it changes
     for request in requests:
         if not request:
             continue
-        record, p = answer(request, graph, with_code=with_code)
+        record, p = answer(request, graph, with_code=with_code, baseline=baseline)
         failed += "error" in record
         if as_json or batch:
             click.echo(json.dumps(record, sort_keys=True, default=str))

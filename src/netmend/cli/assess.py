@@ -117,7 +117,9 @@ def malt(
 ) -> None:
     """Dynamic MALT assessment: seeded tasks, NetArena-equivalent scoring, records and plots.
 
-    Exits 1 when any task is incorrect or unsafe. With --corpus, judges a paraphrase corpus
+    Prints the median, p95 and largest reply in bytes (the reply text as the evaluator
+    extracts it) against the goals over a full assessment (median <= 1500 B, largest
+    <= 4000 B). Exits 1 when any task is incorrect or unsafe. With --corpus, judges a paraphrase corpus
     instead and exits 1 on any wrong answer, any accepted negative, or a same-answer share
     below --min-same.
     """
@@ -171,7 +173,8 @@ def malt(
         f"seed {seed}) on {where} ({graph.number_of_nodes()} nodes), "
         f"agent {agent_url or 'built-in (in process)'}, envelope {prompt_type}"
     )
-    lines = [header, table, f"records: {out / 'records.jsonl'}"]
+    lines = [header, table, _reply_line(run.summary["reply_bytes"]),
+             f"records: {out / 'records.jsonl'}"]
     lines += [f"plot: {path}" for path in plots]
     failed = []
     for failure in failures:
@@ -179,6 +182,18 @@ def malt(
         reason = record.get("Error") or record.get("Verifier-Error")
         failed.append(f"[{failure.family}] {record['Query']}: {reason}")
     finish_report(lines, failed, json_summary(run.summary), as_json)
+
+
+def _reply_line(sizes: dict) -> str:
+    """The reply sizes and their goals, in one line."""
+    goals = sizes["goals"]
+    judged = (f"goals median <= {goals['median']} B, max <= {goals['max']} B: "
+              + ("met" if sizes["met"] else "NOT met"))
+    if not sizes["n"]:
+        return f"reply bytes: no replies; {judged}"
+    return (f"reply bytes (the reply text as the evaluator extracts it, UTF-8, over "
+            f"{sizes['n']} replies): median {sizes['median']:.0f}, p95 {sizes['p95']:.0f}, "
+            f"max {sizes['max']}; {judged}")
 
 
 def _corpus(path: str, topology_path: str | None, as_json: bool, min_same: float) -> None:

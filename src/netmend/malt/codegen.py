@@ -72,6 +72,24 @@ class CodegenError(RuntimeError):
     """Emitted code failed its own check: a bug, never shipped."""
 
 
+class UnwritableValue(CodegenError):
+    """A request's value has no Python literal the evaluator can read back (a non-finite
+    number, an integer longer than the interpreter converts): the request, not the code,
+    is at fault, so it is refused."""
+
+
+# Python (3.11 and later) refuses to convert integers of more digits than this to or from
+# text, in ``repr`` and in source alike; the evaluator runs with the default limit.
+MAX_INTEGER_DIGITS = 4300
+_INTEGER_LIMIT = 10 ** MAX_INTEGER_DIGITS
+
+
+def _integer_literal(value: int) -> str:
+    if -_INTEGER_LIMIT < value < _INTEGER_LIMIT:
+        return repr(value)
+    raise UnwritableValue(f"cannot emit an integer of more than {MAX_INTEGER_DIGITS} digits")
+
+
 def _escape_string(value: str) -> str:
     text = repr(value)
     # Backticks would end the evaluator's code fence early; "process_graph" inside a
@@ -88,10 +106,10 @@ def literal(value) -> str:
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int):
-        return repr(value)
+        return _integer_literal(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise CodegenError(f"cannot emit the non-finite number {value!r}")
+            raise UnwritableValue(f"cannot emit the non-finite number {value!r}")
         return repr(value)
     if isinstance(value, str):
         return _escape_string(value)
@@ -569,7 +587,7 @@ def checked_literal(value) -> str:
     if value is None or kind is bool:
         return repr(value)
     if kind is int:
-        text = repr(value)
+        text = _integer_literal(value)
         if not _integer_text(text, value):
             raise CodegenError(f"emitted literal {text[:80]!r} is not the intended integer")
         return text

@@ -26,10 +26,14 @@ from netmend.assess.malt.envelopes import PromptType, build_prompt
 from netmend.assess.malt.reference import program_source
 from netmend.assess.malt.scoring import MaltScorer, Verdict, extract_code
 from netmend.assess.malt.tasks import MaltTask, generate_tasks, select_families
-from netmend.assess.report import Outcome, summarize
+from netmend.assess.report import Outcome, percentile, summarize
 
 Respond = Callable[[str], str]
 Progress = Callable[[int], None]
+
+# Reply size goals, in bytes of the reply text (UTF-8) as the evaluator extracts it from the
+# served reply: the median and the largest over an assessment.
+REPLY_GOALS = {"median": 1500, "max": 4000}
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class TaskResult:
     correct: bool
     safe: bool
     record: dict[str, Any] = field(compare=False)
+    reply_bytes: int | None = None  # the reply text's UTF-8 bytes; None: no reply
 
     @property
     def outcome(self) -> Outcome:
@@ -110,6 +115,12 @@ def make_record(
     return record
 
 
+def served_text(reply: str) -> str:
+    """The reply text as the evaluator's client takes it from the served reply: netmend
+    serves a completed Task, whose last artifact's text the client strips."""
+    return reply.strip()
+
+
 def score_reply(
     scorer: MaltScorer,
     task: MaltTask,
@@ -118,15 +129,41 @@ def score_reply(
     problem: str,
     latency_s: float,
 ) -> TaskResult:
-    """Extract, execute and judge one reply (None: the participant gave none)."""
+    """Extract, execute and judge one reply (None: the participant gave none); ``reply``
+    is the text as the evaluator receives it, whose bytes are counted."""
     code = extract_code(reply) if reply is not None else ""
     if reply is not None and not code:
         problem = problem or "no 'def process_graph' in the reply"
     verdict = scorer.score(task, code)
     record = make_record(task, prompt_type, latency_s, code, verdict, problem)
+    size = None if reply is None else len(reply.encode("utf-8", "surrogatepass"))
+    record["Reply-Bytes"] = size
     return TaskResult(
-        task.index, task.family, prompt_type, latency_s, verdict.correct, verdict.safe, record
+        task.index, task.family, prompt_type, latency_s, verdict.correct, verdict.safe, record,
+        size,
     )
+
+
+def reply_sizes(results: Sequence[TaskResult]) -> dict[str, Any]:
+    """Median, p95 and largest reply in bytes (the reply text, UTF-8, as the evaluator
+    extracts it from the served reply, see :func:`served_text`; every reply counts,
+    refusals too), and whether
+    they meet :data:`REPLY_GOALS`.
+
+    >>> r = [TaskResult(0, 'f', 'p', 0.0, True, True, {}, n) for n in (100, 300, 200, None)]
+    >>> s = reply_sizes(r); s['n'], s['median'], s['max'], s['met']
+    (3, 200.0, 300, True)
+    """
+    sizes = [r.reply_bytes for r in results if r.reply_bytes is not None]
+    if not sizes:
+        return {"n": 0, "median": None, "p95": None, "max": None, "goals": dict(REPLY_GOALS),
+                "met": False}
+    median, largest = percentile(sizes, 50), max(sizes)
+    return {
+        "n": len(sizes), "median": median, "p95": percentile(sizes, 95), "max": largest,
+        "goals": dict(REPLY_GOALS),
+        "met": median <= REPLY_GOALS["median"] and largest <= REPLY_GOALS["max"],
+    }
 
 
 @contextlib.contextmanager
@@ -167,6 +204,7 @@ _WORK: dict[str, Any] = {}
 def _work_one(job: int) -> TaskResult:
     task, prompt_type = _WORK["jobs"][job]
     reply, problem, latency = _call(_WORK["respond"], build_prompt(task.query, prompt_type))
+    reply = None if reply is None else served_text(reply)
     return score_reply(_WORK["scorer"], task, prompt_type, reply, problem, latency)
 
 
@@ -188,6 +226,7 @@ def run_in_process(
         if workers <= 1 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             for task, prompt_type in jobs:
                 reply, problem, latency = _call(respond, build_prompt(task.query, prompt_type))
+                reply = None if reply is None else served_text(reply)
                 results.append(score_reply(scorer, task, prompt_type, reply, problem, latency))
                 if progress:
                     progress(1)
@@ -274,6 +313,7 @@ def assess_malt(
             results, fast = run_in_process(graph, jobs, respond, workers, progress)
     order = [name for name in dict.fromkeys(task.family for task in tasks)]
     summary = summarize((result.outcome for result in results), order)
+    summary["reply_bytes"] = reply_sizes(results)
     if len(config.prompt_types) > 1:
         summary["by_prompt_type"] = {
             prompt_type: {
