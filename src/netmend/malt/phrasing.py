@@ -316,7 +316,7 @@ _say("THERE", "there")
 _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
-     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes", "goes away",
+     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes away",
      "go away", "went away", "disappears", "needs removing", "need removing", "wants removing", "pulled", "pulled out", "yanked", "stripped",
      "stripped out", "ripped out", "disconnected", "unhooked", "phased out", "axed", "ditched",
      "taken off", "trashed", "unlinked", "offboarded", "ejected", "took away", "took out",
@@ -403,6 +403,51 @@ SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "rema
                                           "now", "in total", "new", "a new", "brand new",
                                           "brand-new", "fresh", "additional", "an additional",
                                           "another", "extra", "an extra", "one more"})
+# A sentence's last word that leaves a part of it unsaid: a word that needs something after
+# it ("how many ports does", "count the ports in the", "which switches sit"). Whatever the
+# grammar could read without that part (a count over the whole graph, a list of every port)
+# would answer another question, so such a request is refused as incomplete. Politeness said
+# last ("..., please", "if you would") is looked past first.
+CLOSINGS: frozenset[str] = frozenset({
+    "please", "kindly", "thanks", "thank you", "thank you very much", "cheers", "pls", "plz",
+    "thx", "ty", "thanks in advance", "thank you in advance", "many thanks", "much appreciated",
+    "appreciated", "and thanks", "and thank you", "please and thanks", "please and thank you",
+    "thanks a lot", "thank you so much", "ok", "okay", "for me", "for us", "if you would",
+    "if you will", "if you can", "if possible", "if you could", "if you please", "when you can",
+    "when you get a chance", "at your convenience", "right now", "at the moment", "at present",
+    "currently", "presently",
+})
+# Always incomplete last: determiners, a do-support or modal auxiliary (its verb is missing),
+# a verb of place with no place ("sit", "located"), a preposition never left stranded.
+DETERMINERS: frozenset[str] = frozenset({
+    "the", "a", "an", "these", "those", "every", "each", "any", "its", "their", "my", "our",
+    "your", "whole", "entire"})
+DANGLING: frozenset[str] = DETERMINERS | frozenset({
+    "do", "does", "did", "can", "could", "will", "would", "shall", "should", "must",
+    "may", "might", "am", "by", "than", "as", "per", "via", "between", "among", "amongst",
+    "across", "whose", "named", "called",
+})
+# Verbs of place, incomplete last unless the place was asked first: "where does S sit", "in
+# which block does P live" (but "how many switches sit" has lost its place).
+PLACE_VERBS: frozenset[str] = frozenset({
+    "sit", "sits", "sitting", "lie", "lies", "reside", "resides", "residing", "located",
+    "situated", "housed", "hosted", "nested", "contained", "found", "hang", "hangs", "fall",
+    "falls", "live", "lives", "living", "run", "runs", "goes",
+})
+# Incomplete last unless what comes before completes them: a copula ("how many ports are"
+# lacks its predicate; "how many ports there are", "what the ports of S are" do not), "have"
+# with no subject ("which ports of S have"; "which ports does S have" is whole) and a
+# preposition after a noun ("add a port to", "the ports in"; "which block is P in" is whole).
+COPULAS: frozenset[str] = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+HAVES: frozenset[str] = frozenset({"have", "has", "had"})
+STRANDED: frozenset[str] = frozenset({
+    "of", "to", "from", "with", "in", "on", "under", "at", "into", "onto", "for", "beneath",
+    "below", "within", "inside", "underneath", "above", "over", "off"})
+# Words after which a subject follows ("how much capacity do the ports of A have").
+SUBJECT_AUX: frozenset[str] = frozenset({
+    "do", "does", "did", "can", "could", "will", "would", "shall", "should", "must", "may",
+    "might"})
+
 # Words that say one of something, or each of several ("the capacity of each switch"): an
 # aggregate over them would answer a different question, so a read may not use them.
 EACH: frozenset[str] = frozenset({"each", "each of", "each one of", "each and every"})
