@@ -242,8 +242,13 @@ def _split_punct(raw: str) -> list[str]:
     return [raw] if len(raw) == 1 else re.findall(r"<=|>=|==|[.,;:?!()&<>=]", raw)
 
 
-@lru_cache(maxsize=8192)  # pure, and most words recur from request to request
 def _classify_word(raw: str) -> Token:
+    # Not memoized by the raw word: such a memo would hold every node name a request ever said
+    # (request text). A word of the vocabulary written in lower case, the common case, has
+    # its token ready in a fixed table of the vocabulary (built once, never grown).
+    token = _VOCABULARY_TOKENS.get(raw)
+    if token is not None:
+        return token
     if raw.startswith("EK_") and _KIND_RE.fullmatch(raw):
         if raw not in K.ENTITY_KINDS:
             raise UnknownRequest(
@@ -311,6 +316,7 @@ _UNIT_LENGTHS = _lengths(_UNIT_PHRASES)
 _SINGLE_CRITICAL = frozenset(w for w in P.CRITICAL if " " not in w)
 _VOCABULARY = (frozenset(w for words in _PHRASES for w in words)
                | frozenset(w for words in _UNIT_PHRASES for w in words))
+_VOCABULARY_TOKENS = {word: Token("WORD", word, word) for word in _VOCABULARY}
 _KIND_NUMBER = {"SG": frozenset({"KIND", "KIND_SG"}), "PL": frozenset({"KIND", "KIND_PL"}),
                 "SGPL": frozenset({"KIND", "KIND_SG", "KIND_PL"})}
 _FILLER_ALSO = {tuple(text.split()) for text in P.SOFT_FILLERS}
