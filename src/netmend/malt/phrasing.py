@@ -102,7 +102,7 @@ _say("LOSE", "lose", "loses", "shed", "sheds")
 _say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
-     "identify", "name", "output", "provide", "see", "view", "know", "check", "return me",
+     "identify", "name", "output", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
      "dump", "lookup", "query", "read", "reveal", "get")
 _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
@@ -156,7 +156,11 @@ _say("HOLDING", "containing", "holding", "housing", "hosting", "including", "car
      "which has", "that includes")
 _say("CONSIST", "consist of", "consists of", "made up of", "made of", "composed of",
      "comprised of", "built from", "formed of", "formed from")
-_say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at")
+_say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at",
+     "running at", "rated at", "configured at", "configured with", "clocked at")
+# "I'd like X removed and the ports of S counted": a read said as a participle, like a change
+_say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
+_say("LISTED", "listed", "shown", "displayed", "enumerated", "reported")
 
 # nouns
 _say("CHILD", "children", "child", "child node names", "child names", "child node name",
@@ -264,7 +268,9 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
      "offered by", "provided by", "exposed by", "supported by",
      "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the",
-     "directly off", "right off", "straight off", "immediately off")
+     "directly off", "right off", "straight off", "immediately off",
+     # "the switches that make up A", "which nodes make up A": what A is made of
+     "make up", "makes up", "that make up", "which make up", "making up", "that makes up")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
@@ -282,7 +288,7 @@ _say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "post", "in case of", "upon the", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
-     "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
+     "supposing", "assuming", "having", "assume", "imagine", "provided", "given that", "now that",
      "after having", "upon", "on having", "right after", "directly after", "immediately after",
      "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
      "after we", "once we", "when we", "pretend", "say", "say that", "let us say", "imagine that",
@@ -379,7 +385,11 @@ FILLERS: frozenset[str] = frozenset({
     "in the network", "in the updated graph", "in the current graph", "in the resulting graph",
     "in the new graph", "in the modified graph", "of the graph", "of the topology",
     "of the network", "in the updated topology", "in the updated network",
-    "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
+    "from the updated graph", "across the graph", "across the whole graph",
+    "across the entire graph", "across the topology", "across the whole topology",
+    "across the entire topology", "across the network", "across the whole network",
+    "across the entire network", "throughout the graph", "throughout the topology",
+    "throughout the network", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "as well", "too", "all together", "at this point", "by now", "already",
     "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
@@ -395,7 +405,7 @@ FILLERS: frozenset[str] = frozenset({
 # Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
 # count the switches in the graph" says two places, and is refused).
 GRAPH_FILLERS: frozenset[str] = frozenset(
-    f for f in FILLERS if f.split()[0] in ("in", "of", "from")
+    f for f in FILLERS if f.split()[0] in ("in", "of", "from", "across", "throughout")
     and any(w in f.split() for w in ("graph", "topology", "network")))
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
@@ -743,6 +753,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "clause": (
         ("change:m", None),
         ("read:r", None),
+        ("participle_read:r", None),
         ("per_node:r", None),
         ("WANT [TO] change:m", None),
         ("WANT [TO] read:r", None),
@@ -797,6 +808,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD NUM:count KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
         ("ADD KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
         ("ADD new_nodes:n UPTO node:p", "add"),
+        # the parent said first: "to S, add a port N", "onto switch S, attach port N"
+        ("(TO|IN) node:p COMMA ADD new_nodes:n", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
     ),
     # "... and port B to S2": more new nodes, each with its own parent.
@@ -836,6 +849,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
         ("node:f MODAL [auxes] LOSE targets:t", "remove"),
+        ("from_part:f COMMA REMOVE targets:t", "remove"),
     ),
     # "... and P2 from S2": more nodes to remove, each from its own parent.
     "more_removes": (
@@ -862,6 +876,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
         ("targets:t MODAL [auxes] RUNAT amount:v", "update"),
+        ("(MAKE|SET) targets:t [TO] RUNAT amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE CAP [OF|EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE RATE:v [OF] [CAP]", "update"),
         ("MAKE cap_target:t amount:v", "update"),
@@ -1008,6 +1023,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
         ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
         ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
+        ("[ALL] KIND_PL:k REL node:p [DIRECT:d] HAVE", "core_has"),
+        ("ALL KIND_SG:k REL node:p [DIRECT:d] HAVE", "core_has"),
         ("[ALL] KIND_PL:k [IN GRAPH:g]", "core_graph"),
         ("ALL KIND_SG:k [IN GRAPH:g]", "core_graph"),
     ),
@@ -1038,6 +1055,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REL [auxes] cmp:c RATE:v", "cap_filter"),
         ("[REL] [auxes] RUNAT RATE:v", "cap_equal"),
         ("[REL] [auxes] RUNAT cmp:c RATE:v", "cap_filter"),
+        ("[REL] [auxes] RUNAT RATE:v post:c", "cap_post"),
         ("REL [auxes] speed:c amount:v", "speed_filter"),
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
@@ -1106,6 +1124,18 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV [ALL] CAP", "capacity_of_locus_total"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
     ),
+    # A read said as what should be done to a set, like a change told as done: "(I'd like X
+    # removed and) the children of S ranked by capacity", "the ports of S counted".
+    "participle_read": (
+        ("children:c RANK by_cap [order:o]", "rank"),
+        ("children:c by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
+        ("children:c RANK order:o", "rank_order_only"),
+        ("set:s RANK BY metric:m [order:o]", "rank_set"),
+        ("set:s COUNTED", "count_set"),
+        ("children:c COUNTED", "count_children"),
+        ("children:w LISTED", None),
+        ("set:s LISTED", "list_set"),
+    ),
     # What a request asks for, as a noun phrase.
     "what": (
         ("TOTALW KIND_PL:k loc:p", "count_kind"),
@@ -1172,6 +1202,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p [DIRECT] CHILD", "children"),
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] CHILD node:p HAVE", "children"),
+        ("[ALL] [DIRECT] (NODE|CHILD) REL node:p [DIRECT] HAVE", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
@@ -1260,6 +1291,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_SG:k REL node:p [auxes] [BE] IN", "ancestor"),
         ("node:p POSS KIND_SG:k", "ancestor"),
         ("[ALL] PARENT (OF|FOR) node:p", "parents"),
+        ("PARENT KIND_SG:k (OF|FOR) node:p", "ancestor"),
+        ("node:p POSS PARENT KIND_SG:k", "ancestor"),
         ("node:p POSS PARENT", "parents"),
         ("[ALL] ANCESTOR (OF|FOR) node:p", "ancestors"),
         ("node:p POSS ANCESTOR", "ancestors"),
@@ -1301,6 +1334,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("IN WH KIND_SG:k [auxes] node:p [auxes] [BE]", "ancestor"),
         ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
+        ("WH KIND_SG:k auxes PARENT (OF|FOR) node:p", "ancestor"),
         ("WH [auxes] node:p POSS PARENT", "parents"),
         ("WH [auxes] HAVE node:p", "parents"),
         ("WH NODE [DIRECT] (HAVE|HOLDING) node:p", "parents"),
@@ -1349,12 +1383,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWFAST [auxes] node:p", "capacity_q"),
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP [auxes]", "capacity_q"),
+        ("WH auxes node:p RUNAT", "capacity_q"),
         ("WH [auxes] [SUM:t] CAP (OF|FOR) node:p auxes", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
     "test": (
         ("RUNAT RATE:v", "cap_equal"),
         ("RUNAT cmp:c RATE:v", "cap_filter"),
+        ("RUNAT RATE:v post:c", "cap_post"),
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
