@@ -315,7 +315,7 @@ _say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "
 _say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
-_say("IT", "it", "them", "this one", "that one", "this node", "that node", "the same node",
+_say("IT", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
 _say("THERE", "there")
@@ -754,6 +754,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("change:m", None),
         ("read:r", None),
         ("participle_read:r", None),
+        ("WANT participle_read:r", None),
         ("per_node:r", None),
         ("WANT [TO] change:m", None),
         ("WANT [TO] read:r", None),
@@ -979,6 +980,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS)]", "for_each"),
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
         ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
+        ("(TO|IN) ALL KIND:pk [COMMA] ADD new_kind:k", "for_each"),
         ("GIVE ALL KIND:pk new_kind:k", "for_each"),
         ("ALL KIND:pk [auxes] GET new_kind:k", "for_each"),
     ),
@@ -1020,6 +1022,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
         ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
         ("[ALL] node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
+        ("ALL node:p (KIND_SG|KIND_PL):k", "core_poss"),  # "every S port"
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
         ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
         ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
@@ -1092,6 +1095,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # "by capacity", "according to their total capacity"
     "by_cap": (
         ("BY [ITS] [SUM] CAP", None),
+        ("BY HOWMUCH [SUM] CAP IT [auxes] HAVE", None),
     ),
     # Where a set is: in a node, in the whole graph, or (when not said) the whole graph.
     "scope": (
@@ -1203,6 +1207,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] CHILD node:p HAVE", "children"),
         ("[ALL] [DIRECT] (NODE|CHILD) REL node:p [DIRECT] HAVE", "children"),
+        # a free relative: "rank what is directly under S by capacity"
+        ("WH [auxes] [BE] [DIRECT] IN node:p", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
@@ -1280,6 +1286,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) metric:m", "top_by"),
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) sup:d2 metric:m", "top"),
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
+        ("[TOP] NUM:k sup:d core:s [filters:f] BY metric:m", "top"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
         ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
@@ -1369,6 +1376,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] THERE", "children_locus"),
         ("WH [auxes] CAP (OF|FOR) set:s [auxes] ADDUP", "sum_q"),
         ("WH [auxes] set:s POSS CAP [auxes] ADDUP", "sum_q"),
+        ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] ADDUP", "sum_q"),
+        # the set said first: "across the ports of S, what is the mean capacity?"
+        ("(OF|AMONG) set:s COMMA WH auxes agg:a CAP", "aggregate"),
         # "under S, what is the (total) capacity?": the fronted place's capacity, only there
         ("WH auxes [SUM:t] CAP", "capacity_of_locus"),
         ("HOWMUCH [SUM:t] CAP [auxes] THERE", "capacity_of_locus_total"),
