@@ -1497,6 +1497,12 @@ class _Resolve:
                     raise UnknownRequest(f"{name!r} is not inside {container!r}",
                                          expected="'remove <node> from the graph', or a node "
                                          "inside the one named after 'from'", text=self.text)
+        elif source is None and self.topic is not None and not self.says_graph and all(
+                name.startswith(str(self.topic) + ".") for name in names):
+            # "on S, remove P", "for switch S, delete port P": the node said first is where
+            # what is removed lies (a node elsewhere leaves it unreferred to, and refused)
+            self.references += 1
+            self.placed = str(self.topic)
         return [ir.Remove(name) for name in names]
 
     def updates(self, frame: Frame, focus: str | None) -> tuple[list[ir.Step], str | None]:

@@ -839,6 +839,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
+        ("REMOVE targets:t COMMA from_part:f", "remove"),  # "remove P1, as well as P2, from S"
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
         ("REMOVE names:t FROM names:ps [COMMA] RESP", "remove_resp"),
@@ -870,6 +871,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
         ("targets:t ARROW RATE:v", "update"),
+        # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
+        ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
