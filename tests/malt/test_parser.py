@@ -181,3 +181,38 @@ def test_skipping_nonterminals_by_needed_categories_changes_no_parse() -> None:
         malt_parser._needs = real
     assert with_filter == without
     assert any(with_filter)
+
+
+def _cut_short() -> list[str]:
+    """Every golden phrasing cut after a word that needs something after it (a determiner, an
+    auxiliary with no verb, a preposition after a noun), with a politeness word or not."""
+    from netmend.malt import phrasing as P
+
+    cut = set()
+    for text, _ in CASES:
+        words = text.rstrip(".?!").split()
+        if "return" in (w.lower() for w in words):  # a Return clause is free text
+            words = words[:[w.lower() for w in words].index("return")]
+        for n in range(1, len(words)):
+            last = words[n - 1].lower()
+            if last in P.DANGLING or (last in P.STRANDED and words[n - 2].lower() in
+                                      ("the", "ports", "switches", "children", "nodes", "port")):
+                cut.add(" ".join(words[:n]))
+    return sorted(cut)
+
+
+CUT_SHORT = _cut_short()
+
+
+def test_a_request_cut_short_is_refused_as_incomplete() -> None:
+    """A missing subject, verb or object is never filled in with the whole graph or a default:
+    "how many ports does" is not a count of every port."""
+    assert len(CUT_SHORT) > 50
+    answered = []
+    for text in CUT_SHORT:
+        for said in (text, text + ", please"):
+            try:
+                answered.append((said, parse(said)))
+            except QueryError as exc:
+                assert exc.code in ("incomplete", "unknown", "ambiguous"), (said, exc)
+    assert not answered, answered[:5]

@@ -242,8 +242,13 @@ def _split_punct(raw: str) -> list[str]:
     return [raw] if len(raw) == 1 else re.findall(r"<=|>=|==|[.,;:?!()&<>=]", raw)
 
 
-@lru_cache(maxsize=8192)  # pure, and most words recur from request to request
 def _classify_word(raw: str) -> Token:
+    # Not memoized by the raw word: such a memo would hold every node name a request ever said
+    # (request text). A word of the vocabulary written in lower case, the common case, has
+    # its token ready in a fixed table of the vocabulary (built once, never grown).
+    token = _VOCABULARY_TOKENS.get(raw)
+    if token is not None:
+        return token
     if raw.startswith("EK_") and _KIND_RE.fullmatch(raw):
         if raw not in K.ENTITY_KINDS:
             raise UnknownRequest(
@@ -311,6 +316,7 @@ _UNIT_LENGTHS = _lengths(_UNIT_PHRASES)
 _SINGLE_CRITICAL = frozenset(w for w in P.CRITICAL if " " not in w)
 _VOCABULARY = (frozenset(w for words in _PHRASES for w in words)
                | frozenset(w for words in _UNIT_PHRASES for w in words))
+_VOCABULARY_TOKENS = {word: Token("WORD", word, word) for word in _VOCABULARY}
 _KIND_NUMBER = {"SG": frozenset({"KIND", "KIND_SG"}), "PL": frozenset({"KIND", "KIND_PL"}),
                 "SGPL": frozenset({"KIND", "KIND_SG", "KIND_PL"})}
 _FILLER_ALSO = {tuple(text.split()) for text in P.SOFT_FILLERS}
@@ -1491,6 +1497,12 @@ class _Resolve:
                     raise UnknownRequest(f"{name!r} is not inside {container!r}",
                                          expected="'remove <node> from the graph', or a node "
                                          "inside the one named after 'from'", text=self.text)
+        elif source is None and self.topic is not None and not self.says_graph and all(
+                name.startswith(str(self.topic) + ".") for name in names):
+            # "on S, remove P", "for switch S, delete port P": the node said first is where
+            # what is removed lies (a node elsewhere leaves it unreferred to, and refused)
+            self.references += 1
+            self.placed = str(self.topic)
         return [ir.Remove(name) for name in names]
 
     def updates(self, frame: Frame, focus: str | None) -> tuple[list[ir.Step], str | None]:
@@ -1634,6 +1646,7 @@ class _Analysis:
     says_graph: bool = False  # a dropped "in the graph": the whole graph is said as a place
     says_would: bool = False  # "how many ports would S have": true only after a change
     says_total: bool = False  # "in total", "overall", "in the graph": over the whole graph
+    dangling: str | None = None  # a last word that needs what the sentence does not say
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
@@ -1731,6 +1744,86 @@ def _says_total(shape: tuple[str, ...]) -> bool:
         shape[i:i + 2] == ("in", "all") for i in range(len(shape) - 1)))
 
 
+_CLOSINGS = sorted((tuple(c.split()) for c in P.CLOSINGS), key=len, reverse=True)
+_NOUN_CATS = frozenset({"CHILD", "NODE", "CAP", "NUMBER", "DESC", "PARENT", "ANCESTOR",
+                        "EVERYTHING", "NAME_N"})
+# The last words of the noun phrases a request says (kinds, "children", "capacity", ...), and
+# the placeholders of kinds and numbers: what a stranded preposition cannot follow.
+_NOUN_ENDS = frozenset(
+    words[-1] for words, (kind, payload) in _PHRASES.items()
+    if kind == "KIND" or (kind == "CATS" and not _NOUN_CATS.isdisjoint(payload))  # type: ignore[arg-type]
+) | _UNIT_WORDS | frozenset({"KIND", "NUM", "there", "all"}) | P.DETERMINERS
+_NOUN_WORDS = _NOUN_ENDS | frozenset(
+    w for words, (kind, payload) in _PHRASES.items()
+    if kind == "KIND" or (kind == "CATS" and not _NOUN_CATS.isdisjoint(payload))  # type: ignore[arg-type]
+    for w in words)
+_SUBJECTS = frozenset({"NAME", "it", "they", "them"})
+_KIND_SG_WORDS = frozenset(w for text, (_, number) in P.KIND_WORDS.items() if "SG" in number
+                           for w in text.split())
+_WH_WORDS = frozenset({"what", "which", "whichever", "how", "who"})
+# Prepositions a question may leave after a name: "which agg block is P in".
+_AFTER_NAME = frozenset({"in", "on", "under", "at", "off", "inside", "within", "beneath",
+                         "below", "underneath"})
+_TO_VERBS = frozenset({"need", "needs", "has", "have", "had", "ought", "going", "want", "like",
+                       "wish", "is", "are", "able", "love"})
+
+
+def _dangling(said: tuple[str, ...]) -> str | None:
+    """The last word of a sentence when it leaves a part unsaid (see ``P.DANGLING``), else None."""
+    words = list(said)
+    while words:
+        if words[-1] in _COMMAS:
+            words.pop()
+            continue
+        closing = next((c for c in _CLOSINGS if tuple(words[-len(c):]) == c), None)
+        if closing is None:
+            break
+        del words[-len(closing):]
+    if not words:
+        return None
+    last = words[-1]
+    prev = words[-2] if len(words) > 1 else ""
+    if last in P.DANGLING:
+        return last
+    wh = max((i for i, w in enumerate(words) if w in _WH_WORDS), default=-1)
+    if last in P.PLACE_VERBS:
+        asked = "where" in words or any(
+            w in P.STRANDED and words[i + 1] in _WH_WORDS for i, w in enumerate(words[:-1]))
+        return None if asked else last
+    if last in P.COPULAS:
+        if prev in ("there", "it", "they", "them"):
+            return None
+        # "what the ports of S are": the question word is the copula's complement; in "how
+        # many ports are" and "which ports of S are" it is the subject, and nothing follows
+        complement = wh >= 0 and words[wh] in ("what", "which") and wh + 1 < len(words) - 1 and (
+            words[wh + 1] not in _NOUN_WORDS or words[wh + 1] in P.DANGLING)
+        return None if complement and prev not in _WH_WORDS else last
+    if last in P.HAVES:
+        if wh >= 0 and not P.SUBJECT_AUX.isdisjoint(words[wh + 1:-1]):
+            return None  # "which ports does S have": the subject follows the auxiliary
+        # Its subject is said just before it: a name or "it" ("how many ports S has", "the
+        # number of ports it has"), not inside a phrase of place ("how many ports in S
+        # have"), or one node of a kind ("how many ports each switch has").
+        at = len(words) - 2
+        subject = words[at] if at >= 0 else ""
+        if subject in _SUBJECTS:
+            at -= 1
+            while at >= 0 and (words[at] in _KIND_SG_WORDS or words[at] in P.DETERMINERS):
+                at -= 1  # "(the) agg block A has"
+            return last if at >= 0 and words[at] in P.STRANDED else None
+        while at >= 0 and words[at] in _KIND_SG_WORDS:
+            at -= 1
+        if at < len(words) - 2 and at >= 0 and words[at] in ("each", "every"):
+            return None
+        return last  # "which switches have", "how many ports have": whose?
+    if last in P.STRANDED:
+        if prev in _NOUN_ENDS or (last == "to" and prev in _TO_VERBS):
+            return last
+        if prev == "NAME" and last not in _AFTER_NAME:
+            return last  # "add N to", "remove P from": the place is missing
+    return None
+
+
 @lru_cache(maxsize=8192)
 def _analyze(shape: tuple[str, ...]) -> _Analysis:
     return_at = None
@@ -1743,6 +1836,9 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
                     break
             if return_at is not None:
                 break
+    dangling = _dangling(shape[:return_at])
+    if dangling is not None:
+        return _Analysis(return_at, (), (), dangling=dangling)
     lexemes = list(_lex_shape(shape[:return_at]))
     # "..., and return the graph": a joint before the Return clause goes; a sentence that
     # ends on "and" / "then" with nothing after it has lost a part, so that joint stays
@@ -1793,6 +1889,11 @@ def parse_request(text: str) -> Parsed:
             promise = _return_promise(sentence[analysis.return_at:], text)
             if promise is not None:
                 promises.append(promise)
+        if analysis.dangling is not None:
+            words = " ".join(t.text for t in sentence)
+            raise IncompleteRequest(
+                f"{words!r} ends on {analysis.dangling!r}, which needs something after it",
+                expected=P.EXPECTED["any"], text=text)
         if not analysis.lexemes:
             continue
         variant, frames = _materialize(analysis.lexemes, sentence), analysis.frames

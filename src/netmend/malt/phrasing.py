@@ -102,7 +102,7 @@ _say("LOSE", "lose", "loses", "shed", "sheds")
 _say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
-     "identify", "name", "output", "provide", "see", "view", "know", "check", "return me",
+     "identify", "name", "output", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
      "dump", "lookup", "query", "read", "reveal", "get")
 _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
@@ -156,7 +156,11 @@ _say("HOLDING", "containing", "holding", "housing", "hosting", "including", "car
      "which has", "that includes")
 _say("CONSIST", "consist of", "consists of", "made up of", "made of", "composed of",
      "comprised of", "built from", "formed of", "formed from")
-_say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at")
+_say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at",
+     "running at", "rated at", "configured at", "configured with", "clocked at")
+# "I'd like X removed and the ports of S counted": a read said as a participle, like a change
+_say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
+_say("LISTED", "listed", "shown", "displayed", "enumerated", "reported")
 
 # nouns
 _say("CHILD", "children", "child", "child node names", "child names", "child node name",
@@ -264,7 +268,9 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
      "offered by", "provided by", "exposed by", "supported by",
      "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the",
-     "directly off", "right off", "straight off", "immediately off")
+     "directly off", "right off", "straight off", "immediately off",
+     # "the switches that make up A", "which nodes make up A": what A is made of
+     "make up", "makes up", "that make up", "which make up", "making up", "that makes up")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
@@ -282,7 +288,7 @@ _say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "post", "in case of", "upon the", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
-     "supposing", "assuming", "assume", "imagine", "provided", "given that", "now that",
+     "supposing", "assuming", "having", "assume", "imagine", "provided", "given that", "now that",
      "after having", "upon", "on having", "right after", "directly after", "immediately after",
      "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
      "after we", "once we", "when we", "pretend", "say", "say that", "let us say", "imagine that",
@@ -309,14 +315,14 @@ _say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "
 _say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
-_say("IT", "it", "them", "this one", "that one", "this node", "that node", "the same node",
+_say("IT", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
 _say("THERE", "there")
 _say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
-     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes", "goes away",
+     "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes away",
      "go away", "went away", "disappears", "needs removing", "need removing", "wants removing", "pulled", "pulled out", "yanked", "stripped",
      "stripped out", "ripped out", "disconnected", "unhooked", "phased out", "axed", "ditched",
      "taken off", "trashed", "unlinked", "offboarded", "ejected", "took away", "took out",
@@ -379,7 +385,11 @@ FILLERS: frozenset[str] = frozenset({
     "in the network", "in the updated graph", "in the current graph", "in the resulting graph",
     "in the new graph", "in the modified graph", "of the graph", "of the topology",
     "of the network", "in the updated topology", "in the updated network",
-    "from the updated graph", "left", "left over", "leftover", "remaining", "remain", "still left",
+    "from the updated graph", "across the graph", "across the whole graph",
+    "across the entire graph", "across the topology", "across the whole topology",
+    "across the entire topology", "across the network", "across the whole network",
+    "across the entire network", "throughout the graph", "throughout the topology",
+    "throughout the network", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "as well", "too", "all together", "at this point", "by now", "already",
     "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
@@ -395,7 +405,7 @@ FILLERS: frozenset[str] = frozenset({
 # Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
 # count the switches in the graph" says two places, and is refused).
 GRAPH_FILLERS: frozenset[str] = frozenset(
-    f for f in FILLERS if f.split()[0] in ("in", "of", "from")
+    f for f in FILLERS if f.split()[0] in ("in", "of", "from", "across", "throughout")
     and any(w in f.split() for w in ("graph", "topology", "network")))
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
@@ -403,6 +413,51 @@ SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "rema
                                           "now", "in total", "new", "a new", "brand new",
                                           "brand-new", "fresh", "additional", "an additional",
                                           "another", "extra", "an extra", "one more"})
+# A sentence's last word that leaves a part of it unsaid: a word that needs something after
+# it ("how many ports does", "count the ports in the", "which switches sit"). Whatever the
+# grammar could read without that part (a count over the whole graph, a list of every port)
+# would answer another question, so such a request is refused as incomplete. Politeness said
+# last ("..., please", "if you would") is looked past first.
+CLOSINGS: frozenset[str] = frozenset({
+    "please", "kindly", "thanks", "thank you", "thank you very much", "cheers", "pls", "plz",
+    "thx", "ty", "thanks in advance", "thank you in advance", "many thanks", "much appreciated",
+    "appreciated", "and thanks", "and thank you", "please and thanks", "please and thank you",
+    "thanks a lot", "thank you so much", "ok", "okay", "for me", "for us", "if you would",
+    "if you will", "if you can", "if possible", "if you could", "if you please", "when you can",
+    "when you get a chance", "at your convenience", "right now", "at the moment", "at present",
+    "currently", "presently",
+})
+# Always incomplete last: determiners, a do-support or modal auxiliary (its verb is missing),
+# a verb of place with no place ("sit", "located"), a preposition never left stranded.
+DETERMINERS: frozenset[str] = frozenset({
+    "the", "a", "an", "these", "those", "every", "each", "any", "its", "their", "my", "our",
+    "your", "whole", "entire"})
+DANGLING: frozenset[str] = DETERMINERS | frozenset({
+    "do", "does", "did", "can", "could", "will", "would", "shall", "should", "must",
+    "may", "might", "am", "by", "than", "as", "per", "via", "between", "among", "amongst",
+    "across", "whose", "named", "called",
+})
+# Verbs of place, incomplete last unless the place was asked first: "where does S sit", "in
+# which block does P live" (but "how many switches sit" has lost its place).
+PLACE_VERBS: frozenset[str] = frozenset({
+    "sit", "sits", "sitting", "lie", "lies", "reside", "resides", "residing", "located",
+    "situated", "housed", "hosted", "nested", "contained", "found", "hang", "hangs", "fall",
+    "falls", "live", "lives", "living", "run", "runs", "goes",
+})
+# Incomplete last unless what comes before completes them: a copula ("how many ports are"
+# lacks its predicate; "how many ports there are", "what the ports of S are" do not), "have"
+# with no subject ("which ports of S have"; "which ports does S have" is whole) and a
+# preposition after a noun ("add a port to", "the ports in"; "which block is P in" is whole).
+COPULAS: frozenset[str] = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+HAVES: frozenset[str] = frozenset({"have", "has", "had"})
+STRANDED: frozenset[str] = frozenset({
+    "of", "to", "from", "with", "in", "on", "under", "at", "into", "onto", "for", "beneath",
+    "below", "within", "inside", "underneath", "above", "over", "off"})
+# Words after which a subject follows ("how much capacity do the ports of A have").
+SUBJECT_AUX: frozenset[str] = frozenset({
+    "do", "does", "did", "can", "could", "will", "would", "shall", "should", "must", "may",
+    "might"})
+
 # Words that say one of something, or each of several ("the capacity of each switch"): an
 # aggregate over them would answer a different question, so a read may not use them.
 EACH: frozenset[str] = frozenset({"each", "each of", "each one of", "each and every"})
@@ -698,6 +753,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "clause": (
         ("change:m", None),
         ("read:r", None),
+        ("participle_read:r", None),
+        ("WANT participle_read:r", None),
         ("per_node:r", None),
         ("WANT [TO] change:m", None),
         ("WANT [TO] read:r", None),
@@ -752,6 +809,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD NUM:count KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
         ("ADD KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
         ("ADD new_nodes:n UPTO node:p", "add"),
+        # the parent said first: "to S, add a port N", "onto switch S, attach port N"
+        ("(TO|IN) node:p COMMA ADD new_nodes:n", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
     ),
     # "... and port B to S2": more new nodes, each with its own parent.
@@ -780,6 +839,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
+        ("REMOVE targets:t COMMA from_part:f", "remove"),  # "remove P1, as well as P2, from S"
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
         ("REMOVE names:t FROM names:ps [COMMA] RESP", "remove_resp"),
@@ -791,6 +851,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
         ("node:f MODAL [auxes] LOSE targets:t", "remove"),
+        ("from_part:f COMMA REMOVE targets:t", "remove"),
     ),
     # "... and P2 from S2": more nodes to remove, each from its own parent.
     "more_removes": (
@@ -810,6 +871,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
         ("targets:t ARROW RATE:v", "update"),
+        # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
+        ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
@@ -817,6 +880,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
         ("targets:t MODAL [auxes] RUNAT amount:v", "update"),
+        ("(MAKE|SET) targets:t [TO] RUNAT amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE CAP [OF|EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE RATE:v [OF] [CAP]", "update"),
         ("MAKE cap_target:t amount:v", "update"),
@@ -919,6 +983,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS)]", "for_each"),
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
         ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
+        ("(TO|IN) ALL KIND:pk [COMMA] ADD new_kind:k", "for_each"),
         ("GIVE ALL KIND:pk new_kind:k", "for_each"),
         ("ALL KIND:pk [auxes] GET new_kind:k", "for_each"),
     ),
@@ -960,9 +1025,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
         ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
         ("[ALL] node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
+        ("ALL node:p (KIND_SG|KIND_PL):k", "core_poss"),  # "every S port"
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
         ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
         ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
+        ("[ALL] KIND_PL:k REL node:p [DIRECT:d] HAVE", "core_has"),
+        ("ALL KIND_SG:k REL node:p [DIRECT:d] HAVE", "core_has"),
         ("[ALL] KIND_PL:k [IN GRAPH:g]", "core_graph"),
         ("ALL KIND_SG:k [IN GRAPH:g]", "core_graph"),
     ),
@@ -993,6 +1061,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REL [auxes] cmp:c RATE:v", "cap_filter"),
         ("[REL] [auxes] RUNAT RATE:v", "cap_equal"),
         ("[REL] [auxes] RUNAT cmp:c RATE:v", "cap_filter"),
+        ("[REL] [auxes] RUNAT RATE:v post:c", "cap_post"),
         ("REL [auxes] speed:c amount:v", "speed_filter"),
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
@@ -1029,6 +1098,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # "by capacity", "according to their total capacity"
     "by_cap": (
         ("BY [ITS] [SUM] CAP", None),
+        ("BY HOWMUCH [SUM] CAP IT [auxes] HAVE", None),
     ),
     # Where a set is: in a node, in the whole graph, or (when not said) the whole graph.
     "scope": (
@@ -1060,6 +1130,18 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV [ALL] KIND_SG:k CAP", "aggregate_kind_sum_unsaid"),
         ("SUMV [ALL] CAP", "capacity_of_locus_total"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
+    ),
+    # A read said as what should be done to a set, like a change told as done: "(I'd like X
+    # removed and) the children of S ranked by capacity", "the ports of S counted".
+    "participle_read": (
+        ("children:c RANK by_cap [order:o]", "rank"),
+        ("children:c by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
+        ("children:c RANK order:o", "rank_order_only"),
+        ("set:s RANK BY metric:m [order:o]", "rank_set"),
+        ("set:s COUNTED", "count_set"),
+        ("children:c COUNTED", "count_children"),
+        ("children:w LISTED", None),
+        ("set:s LISTED", "list_set"),
     ),
     # What a request asks for, as a noun phrase.
     "what": (
@@ -1127,6 +1209,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p [DIRECT] CHILD", "children"),
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] CHILD node:p HAVE", "children"),
+        ("[ALL] [DIRECT] (NODE|CHILD) REL node:p [DIRECT] HAVE", "children"),
+        # a free relative: "rank what is directly under S by capacity"
+        ("WH [auxes] [BE] [DIRECT] IN node:p", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
@@ -1204,6 +1289,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) metric:m", "top_by"),
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) sup:d2 metric:m", "top"),
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
+        ("[TOP] NUM:k sup:d core:s [filters:f] BY metric:m", "top"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
         ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
@@ -1215,6 +1301,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_SG:k REL node:p [auxes] [BE] IN", "ancestor"),
         ("node:p POSS KIND_SG:k", "ancestor"),
         ("[ALL] PARENT (OF|FOR) node:p", "parents"),
+        ("PARENT KIND_SG:k (OF|FOR) node:p", "ancestor"),
+        ("node:p POSS PARENT KIND_SG:k", "ancestor"),
         ("node:p POSS PARENT", "parents"),
         ("[ALL] ANCESTOR (OF|FOR) node:p", "ancestors"),
         ("node:p POSS ANCESTOR", "ancestors"),
@@ -1256,6 +1344,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("IN WH KIND_SG:k [auxes] node:p [auxes] [BE]", "ancestor"),
         ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
+        ("WH KIND_SG:k auxes PARENT (OF|FOR) node:p", "ancestor"),
         ("WH [auxes] node:p POSS PARENT", "parents"),
         ("WH [auxes] HAVE node:p", "parents"),
         ("WH NODE [DIRECT] (HAVE|HOLDING) node:p", "parents"),
@@ -1290,6 +1379,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] THERE", "children_locus"),
         ("WH [auxes] CAP (OF|FOR) set:s [auxes] ADDUP", "sum_q"),
         ("WH [auxes] set:s POSS CAP [auxes] ADDUP", "sum_q"),
+        ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] ADDUP", "sum_q"),
+        # the set said first: "across the ports of S, what is the mean capacity?"
+        ("(OF|AMONG) set:s COMMA WH auxes agg:a CAP", "aggregate"),
         # "under S, what is the (total) capacity?": the fronted place's capacity, only there
         ("WH auxes [SUM:t] CAP", "capacity_of_locus"),
         ("HOWMUCH [SUM:t] CAP [auxes] THERE", "capacity_of_locus_total"),
@@ -1304,12 +1396,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWFAST [auxes] node:p", "capacity_q"),
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP [auxes]", "capacity_q"),
+        ("WH auxes node:p RUNAT", "capacity_q"),
         ("WH [auxes] [SUM:t] CAP (OF|FOR) node:p auxes", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
     "test": (
         ("RUNAT RATE:v", "cap_equal"),
         ("RUNAT cmp:c RATE:v", "cap_filter"),
+        ("RUNAT RATE:v post:c", "cap_post"),
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
