@@ -679,6 +679,14 @@ def _needs() -> dict[str, frozenset[str] | None]:
 
 
 _MAX_GAP = 3
+# An unknown word after one of these is its complement, so in predicate position ("which ports
+# of S are flapping", "how many ports does S have idle"): never skipped.
+_OPENS = frozenset({"AUX", "MODAL", "BE", "HAVE", "HOLDING", "REL", "WHOSE", "GET", "BECOME",
+                    "RUNAT", "CONSIST", "ENDUP", "GOES", "THERE"})
+# An unknown word right after a read (what a question asks: "list the ports of S flapping",
+# "the switch with the most ports congested") or after a node set ("remove the ports of S
+# flapping") could restrict or qualify it: never skipped either.
+_QUALIFIABLE = ("read", "per_node", "set", "core", "children")
 
 
 def _expand(items: tuple) -> list[tuple[tuple[str, str, str | None], ...]]:
@@ -772,6 +780,14 @@ class _Chart:
             rest[at] = rest[at + 1] | cats[at]
         self.rest = rest
 
+    def _qualifies(self, pos: int) -> bool:
+        """Whether a word at ``pos`` would be in predicate or condition position: after a word
+        that needs a complement, or where a read or a node set may end."""
+        if pos == 0 or self.cats[pos - 1] & _OPENS:
+            return True
+        return any(end == pos for nt in _QUALIFIABLE for start in range(pos)
+                   for end, _ in self.parse(nt, start))
+
     def parse(self, nt: str, pos: int) -> list[tuple[int, object]]:
         key = (nt, pos)
         found = self.memo.get(key)
@@ -779,6 +795,9 @@ class _Chart:
             return found
         if nt == "gap":
             found = []
+            if self._qualifies(pos):
+                self.memo[key] = found
+                return found
             for end in range(pos + 1, min(self.n, pos + _MAX_GAP) + 1):
                 if "UNK" not in self.cats[end - 1]:
                     break
