@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from netmend.malt import ir
+from netmend.malt import kinds as K
 from netmend.malt.parser import QueryError, parse
 
 S = "ju1.a1.m1.s2c1"
@@ -44,3 +46,39 @@ def test_an_unknown_word_after_a_named_change_is_still_skipped() -> None:
     """The edge of a change on named nodes is not a predicate position."""
     assert parse(f"Remove {P} asap") == parse(f"Remove {P}")
     assert parse(f"Set {P} to 10 Gbps asap") == parse(f"Set {P} to 10 Gbps")
+
+
+# ---- a count of a kind the counted nodes never contain
+
+def test_held_by_follows_the_hierarchy() -> None:
+    assert K.held_by(K.PORT) == ()
+    assert K.held_by(K.PACKET_SWITCH) == (K.PORT,)
+    assert set(K.held_by(K.RACK)) == {K.CHASSIS, K.CONTROL_POINT, K.PACKET_SWITCH, K.PORT}
+
+
+@pytest.mark.parametrize("text", [
+    f"Rank the ports of {S} by port number.",
+    f"Which port of {S} has the most ports?",
+    f"the 2 ports of {S} with the most ports",
+    f"Which switch in {A} has the most switches?",
+    f"List the ports of {S} with more than 2 ports",
+    f"Count the ports of {S} with at least 1 port",
+    f"What is the average capacity of the ports of {S} with at least 2 ports?",
+])
+def test_a_count_of_a_kind_that_cannot_be_below_is_refused(text: str) -> None:
+    error = _refused(text)
+    assert error.code == "invalid" and "never contains" in str(error)
+    assert "capacity" in error.expected
+
+
+def test_the_refusal_says_what_can_be_ranked_by() -> None:
+    error = _refused(f"Which switch in {A} has the most switches?")
+    assert error.expected.endswith("by capacity or the number of EK_PORT")
+
+
+def test_a_count_of_a_kind_that_can_be_below_is_kept() -> None:
+    (step,) = parse(f"Rank the switches of {A} by port count").steps
+    assert step.metric == ir.Metric("count", K.PORT) and step.nodes.kind == K.PACKET_SWITCH
+    (step,) = parse("Which rack has the most ports?").steps
+    assert step.metric == ir.Metric("count", K.PORT)
+

@@ -1387,7 +1387,23 @@ class _Resolve:
         if axis == "ancestors" and kind_value == K.PORT:
             raise AmbiguousRequest("a port contains nothing, so no port is above another node",
                                    expected="'which switch contains <port name>'", text=self.text)
-        return ir.Select(root_name, kind_value, axis, tuple(self.filter(f) for f in filters))
+        found = ir.Select(root_name, kind_value, axis, tuple(self.filter(f) for f in filters))
+        for where in found.filters:
+            if isinstance(where, ir.Where):
+                self.countable(kind_value, where.metric, "filtered")
+        return found
+
+    def countable(self, kind: str | None, metric: ir.Metric, how: str) -> None:
+        """Refuse a count of nodes of a kind that nodes of ``kind`` can never contain (on
+        the MALT hierarchy a port holds nothing): every such count is 0, so the request
+        says nothing it could mean ("rank the ports of S by port number")."""
+        if kind is None or metric.name != "count" or metric.kind in K.held_by(kind):
+            return
+        can = " or ".join(["capacity", *(f"the number of {k}" for k in K.held_by(kind))])
+        raise QueryError(
+            f"a node of kind {kind} never contains one of kind {metric.kind} (on the MALT "
+            f"hierarchy), so every {kind} would be {how} by a count of 0",
+            expected=f"nodes of kind {kind} {how} by {can}", text=self.text)
 
     def filter(self, frame: Frame) -> ir.Filter:
         if frame[0] == "name":
@@ -1568,7 +1584,9 @@ class _Resolve:
             if limit is not None and (not isinstance(limit, int) or limit < 1):
                 raise UnknownRequest("a top-k list holds a whole number of nodes, at least one",
                                      expected=P.EXPECTED["top"], text=self.text)
-            return ir.Top(select, self.metric(metric), limit, descending)
+            found = ir.Top(select, self.metric(metric), limit, descending)
+            self.countable(select.kind, found.metric, "ranked")
+            return found
         raise AssertionError(op)  # pragma: no cover - frames are closed
 
 
