@@ -82,3 +82,30 @@ def test_a_count_of_a_kind_that_can_be_below_is_kept() -> None:
     (step,) = parse("Which rack has the most ports?").steps
     assert step.metric == ir.Metric("count", K.PORT)
 
+
+# ---- steps of one request that contradict each other
+
+@pytest.mark.parametrize(("text", "steps"), [
+    (f"Remove port {P}, then set port {P} to 25 Gbps.", ("step 2 (set", "step 1 (remove")),
+    (f"Remove {P} and remove {P}", ("step 2 (remove", "step 1 (remove")),
+    (f"Remove {S}, then add port new_q to {S}.", ("step 2 (add", "step 1 (remove")),
+    (f"Remove {S}, then count the ports in {S}.", ("step 2 (count", "step 1 (remove")),
+    (f"Add port new_q to {S} and add port new_q to ju1.a2.m1.s2c1.", ("step 2 (add", "step 1 (add")),
+    (f"Set {P} to 10 Gbps, then set {P} to 25 Gbps.", ("step 2 (set", "step 1 (set")),
+])
+def test_conflicting_steps_are_refused_with_both_named(text, steps) -> None:
+    error = _refused(text)
+    assert error.code == "invalid" and "contradicts itself" in str(error)
+    assert all(step in str(error) for step in steps)
+
+
+def test_steps_on_different_nodes_do_not_conflict() -> None:
+    assert len(parse(f"Remove {S}.p2, then count the ports in {S}.").steps) == 2
+    assert len(parse(f"Remove {S} and {P}").steps) == 2  # its ports are left behind
+    assert len(parse(f"Add switch new_sw to {A}, then add port new_p to new_sw.").steps) == 2
+
+
+def test_conflict_sees_only_what_the_steps_name() -> None:
+    assert ir.conflict((ir.Remove("x"), ir.Add("x", K.PORT, "s"))) is None  # a replacement
+    assert "removes" in ir.conflict((ir.Remove("x"), ir.Rank("x")))
+

@@ -1893,6 +1893,10 @@ def parse_request(text: str) -> Parsed:
     if reads and not isinstance(steps[-1], ir.READS):
         raise AmbiguousRequest("the request asks a question before its last change",
                                expected="the question as the last step", text=text)
+    clash = ir.conflict(tuple(steps))
+    if clash is not None:
+        raise QueryError(f"the request contradicts itself: {clash}", expected="each node "
+                         "changed once, and no step on a node an earlier step removes", text=text)
     try:
         query = ir.Query(tuple(steps))
     except ValueError as exc:
