@@ -109,3 +109,17 @@ def test_conflict_sees_only_what_the_steps_name() -> None:
     assert ir.conflict((ir.Remove("x"), ir.Add("x", K.PORT, "s"))) is None  # a replacement
     assert "removes" in ir.conflict((ir.Remove("x"), ir.Rank("x")))
 
+
+# ---- a rank with no place ranks a kind over the whole graph (NetArena's rank names a parent)
+
+def test_a_scopeless_rank_of_a_kind_is_the_whole_graph() -> None:
+    whole = parse("Rank all the switches in the graph by capacity.")
+    assert parse("Rank the switches by capacity.") == whole
+    (step,) = whole.steps
+    assert step.nodes == ir.Select(None, K.PACKET_SWITCH) and step.limit is None
+
+
+def test_a_scopeless_rank_of_children_or_after_a_placed_change_is_refused() -> None:
+    assert _refused("Rank the children by capacity.").code == "incomplete"
+    assert _refused(f"Add switch new_sw to {A} and rank the switches by capacity.").code == (
+        "ambiguous")
