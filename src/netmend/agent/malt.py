@@ -86,7 +86,7 @@ _WARM_REQUESTS = (
     "physical capacity.",
     "Count the EK_PORT in the warm.up. Return the count number as text.",
     "Update the physical capacity value of warm.up to 5. Return a graph.",
-    "Remove warm.up from the graph. List direct child nodes of warm.up in the updated graph. "
+    "Remove warm.up.x from the graph. List direct child nodes of warm.up in the updated graph. "
     "Return a list of child nodes name.",
     "Add new_EK_PORT_1 to warm.up. Count the EK_PORT in warm.up in the updated graph. Return "
     "the count number as text.",

@@ -341,3 +341,71 @@ class Query:
     def to_plan(self) -> tuple[tuple, ...]:
         """The literal plan :func:`netmend.malt.runtime.run_plan` executes."""
         return tuple([step.literal() for step in self.steps])
+
+
+# ---------------------------------------------------------------- conflicts between steps
+
+def _said(step: Step) -> str:
+    """A step as a request would say it, for refusals."""
+    if isinstance(step, Add):
+        return f"add {step.kind} {step.name!r} to {step.parent!r}"
+    if isinstance(step, Remove):
+        return f"remove {step.name!r}"
+    if isinstance(step, Update):
+        return f"set the capacity of {step.name!r} to {step.value}"
+    if isinstance(step, ForEachAdd):
+        return f"add a {step.kind} to every {step.parent_kind}"
+    name = _OP_NAMES[type(step)]
+    nodes = getattr(step, "nodes", None)
+    if nodes is not None:
+        return f"{name} over {nodes.kind or 'node'}s " + (
+            f"of {', '.join(map(repr, nodes.roots))}" if nodes.roots else "in the graph")
+    return f"{name} of {_names(step)[0]!r}" if _names(step) else name
+
+
+def _names(step: Step) -> tuple[str, ...]:
+    """The existing nodes a step refers to by name (not a node it adds)."""
+    if isinstance(step, Add):
+        return (step.parent,)
+    if isinstance(step, (Remove, Update, CapacityOf)):
+        return (step.name,)
+    if isinstance(step, (ListChildren, Rank)):
+        return (step.parent,)
+    if isinstance(step, Count):
+        return () if step.container is None else (step.container,)
+    nodes = getattr(step, "nodes", None)
+    return () if nodes is None else nodes.roots
+
+
+def conflict(steps: tuple[Step, ...]) -> str | None:
+    """Why two steps of one request contradict each other, or None.
+
+    A step that refers to a node an earlier step removed, a second addition of a name
+    already added, and a second capacity change of one port ask for something the
+    request itself has made impossible or overridden: what was meant cannot be told.
+    """
+    removed: dict[str, int] = {}
+    added: dict[str, int] = {}
+    updated: dict[str, int] = {}
+    for at, step in enumerate(steps):
+        for name in _names(step):
+            if name in removed:
+                first = steps[removed[name]]
+                return (f"step {at + 1} ({_said(step)}) refers to {name!r}, which step "
+                        f"{removed[name] + 1} ({_said(first)}) removes")
+        if isinstance(step, Add):
+            if step.name in added:
+                return (f"step {at + 1} ({_said(step)}) adds {step.name!r}, which already "
+                        f"exists after step {added[step.name] + 1} "
+                        f"({_said(steps[added[step.name]])})")
+            added[step.name] = at
+            removed.pop(step.name, None)
+        elif isinstance(step, Remove):
+            removed[step.name] = at
+            added.pop(step.name, None)
+        elif isinstance(step, Update):
+            if step.name in updated:
+                return (f"step {at + 1} ({_said(step)}) changes {step.name!r} again after step "
+                        f"{updated[step.name] + 1} ({_said(steps[updated[step.name]])})")
+            updated[step.name] = at
+    return None

@@ -47,6 +47,24 @@ HIERARCHY: dict[str, tuple[str, ...]] = {
     CONTROL_DOMAIN: (CONTROL_POINT, PACKET_SWITCH),
 }
 
+
+
+def held_by(kind: str) -> tuple[str, ...]:
+    """The kinds a node of ``kind`` may contain at any depth, on :data:`HIERARCHY`.
+
+    >>> held_by(PORT), held_by(PACKET_SWITCH), held_by(SUPERBLOCK)
+    ((), ('EK_PORT',), ('EK_AGG_BLOCK', 'EK_PACKET_SWITCH', 'EK_PORT'))
+    """
+    found: list[str] = []
+    todo = list(HIERARCHY.get(kind, ()))
+    while todo:
+        child = todo.pop(0)
+        if child not in found:
+            found.append(child)
+            todo += HIERARCHY.get(child, ())
+    return tuple(found)
+
+
 CAPACITY_ATTR = "physical_capacity_bps"
 
 

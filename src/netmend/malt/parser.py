@@ -685,6 +685,14 @@ def _needs() -> dict[str, frozenset[str] | None]:
 
 
 _MAX_GAP = 3
+# An unknown word after one of these is its complement, so in predicate position ("which ports
+# of S are flapping", "how many ports does S have idle"): never skipped.
+_OPENS = frozenset({"AUX", "MODAL", "BE", "HAVE", "HOLDING", "REL", "WHOSE", "GET", "BECOME",
+                    "RUNAT", "CONSIST", "ENDUP", "GOES", "THERE"})
+# An unknown word right after a read (what a question asks: "list the ports of S flapping",
+# "the switch with the most ports congested") or after a node set ("remove the ports of S
+# flapping") could restrict or qualify it: never skipped either.
+_QUALIFIABLE = ("read", "per_node", "set", "core", "children")
 
 
 def _expand(items: tuple) -> list[tuple[tuple[str, str, str | None], ...]]:
@@ -778,6 +786,14 @@ class _Chart:
             rest[at] = rest[at + 1] | cats[at]
         self.rest = rest
 
+    def _qualifies(self, pos: int) -> bool:
+        """Whether a word at ``pos`` would be in predicate or condition position: after a word
+        that needs a complement, or where a read or a node set may end."""
+        if pos == 0 or self.cats[pos - 1] & _OPENS:
+            return True
+        return any(end == pos for nt in _QUALIFIABLE for start in range(pos)
+                   for end, _ in self.parse(nt, start))
+
     def parse(self, nt: str, pos: int) -> list[tuple[int, object]]:
         key = (nt, pos)
         found = self.memo.get(key)
@@ -785,6 +801,9 @@ class _Chart:
             return found
         if nt == "gap":
             found = []
+            if self._qualifies(pos):
+                self.memo[key] = found
+                return found
             for end in range(pos + 1, min(self.n, pos + _MAX_GAP) + 1):
                 if "UNK" not in self.cats[end - 1]:
                     break
@@ -1374,7 +1393,23 @@ class _Resolve:
         if axis == "ancestors" and kind_value == K.PORT:
             raise AmbiguousRequest("a port contains nothing, so no port is above another node",
                                    expected="'which switch contains <port name>'", text=self.text)
-        return ir.Select(root_name, kind_value, axis, tuple(self.filter(f) for f in filters))
+        found = ir.Select(root_name, kind_value, axis, tuple(self.filter(f) for f in filters))
+        for where in found.filters:
+            if isinstance(where, ir.Where):
+                self.countable(kind_value, where.metric, "filtered")
+        return found
+
+    def countable(self, kind: str | None, metric: ir.Metric, how: str) -> None:
+        """Refuse a count of nodes of a kind that nodes of ``kind`` can never contain (on
+        the MALT hierarchy a port holds nothing): every such count is 0, so the request
+        says nothing it could mean ("rank the ports of S by port number")."""
+        if kind is None or metric.name != "count" or metric.kind in K.held_by(kind):
+            return
+        can = " or ".join(["capacity", *(f"the number of {k}" for k in K.held_by(kind))])
+        raise QueryError(
+            f"a node of kind {kind} never contains one of kind {metric.kind} (on the MALT "
+            f"hierarchy), so every {kind} would be {how} by a count of 0",
+            expected=f"nodes of kind {kind} {how} by {can}", text=self.text)
 
     def filter(self, frame: Frame) -> ir.Filter:
         if frame[0] == "name":
@@ -1561,7 +1596,9 @@ class _Resolve:
             if limit is not None and (not isinstance(limit, int) or limit < 1):
                 raise UnknownRequest("a top-k list holds a whole number of nodes, at least one",
                                      expected=P.EXPECTED["top"], text=self.text)
-            return ir.Top(select, self.metric(metric), limit, descending)
+            found = ir.Top(select, self.metric(metric), limit, descending)
+            self.countable(select.kind, found.metric, "ranked")
+            return found
         raise AssertionError(op)  # pragma: no cover - frames are closed
 
 
@@ -1957,6 +1994,10 @@ def parse_request(text: str) -> Parsed:
     if reads and not isinstance(steps[-1], ir.READS):
         raise AmbiguousRequest("the request asks a question before its last change",
                                expected="the question as the last step", text=text)
+    clash = ir.conflict(tuple(steps))
+    if clash is not None:
+        raise QueryError(f"the request contradicts itself: {clash}", expected="each node "
+                         "changed once, and no step on a node an earlier step removes", text=text)
     try:
         query = ir.Query(tuple(steps))
     except ValueError as exc:

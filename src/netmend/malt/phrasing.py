@@ -21,7 +21,10 @@ driven by a table here:
 4. an unknown word may be skipped only where the grammar has a ``gap``: after a
    clause's last word, never before its first (a word there can turn what
    follows into a condition: "before removing X, ..."), never inside a phrase,
-   and never in a clause that has no verb or question word.
+   never in a clause that has no verb or question word, and never in predicate
+   position: after an auxiliary, a copula, "have" or a relative ("which ports of
+   S are flapping"), or where a read or a node set may end ("list the ports of S
+   flapping"), since there it would restrict or qualify what is asked.
 
 Adding a synonym is a lexicon edit; adding a sentence shape is a grammar
 edit. The grammar notation: ``UPPER`` is a category, ``lower`` a
