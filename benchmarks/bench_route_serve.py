@@ -10,6 +10,12 @@ the last two through the NetArena evaluator's client (a2a-sdk 0.3.22,
 netmend's answer (A2A minus in process) is set beside the null server's whole
 round trip, which any participant pays. Goal: at most 1.15x.
 
+On a shared machine the means swing with the load (a difference of two
+round trips of 20-60 ms), so the medians are printed beside them; and a
+second pass replaces ``netmend serve`` by a child that answers with the same
+``respond`` and times it inside the server, so what the served path adds
+(A2A minus the answer's cost where it is made) is set beside null's too.
+
 Usage: ``python benchmarks/bench_route_serve.py [--rounds N]``
 """
 
@@ -56,6 +62,45 @@ def run_null_server() -> None:
     serve(make_app(lambda text: reply), sock)
 
 
+def _label(text: str) -> str:
+    """The topology of a benchmark prompt, from its newest pingall's row count."""
+    nodes = text.rsplit("Pingall result:", 1)[-1].count(" -> ")
+    return next(f"{s}x{h}" for s, h in SIZES if s * h + 1 == nodes)
+
+
+def run_timed_server() -> None:
+    """Child mode: answer with ``respond``, timing it inside the server; on SIGTERM print
+    the mean seconds per topology (after each prompt's first answer) as one JSON line."""
+    import json
+    import os
+    import signal
+
+    from netmend.agent import respond, warm
+    from netmend.serve import bind, make_app, serve
+
+    warm()
+    seen: set[str] = set()
+    times: dict[str, list[float]] = {}
+
+    def responder(text: str) -> str:
+        started = time.perf_counter()
+        reply = respond(text)
+        spent = time.perf_counter() - started
+        if text in seen:
+            times.setdefault(_label(text), []).append(spent)
+        seen.add(text)
+        return reply
+
+    def report(*_args) -> None:
+        print(json.dumps({label: statistics.fmean(values) for label, values in times.items()}), flush=True)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, report)
+    sock = bind("127.0.0.1", 0)
+    print(f"port {sock.getsockname()[1]}", flush=True)
+    serve(make_app(responder), sock)
+
+
 WAYS = ("in process", "A2A", "null A2A")
 
 
@@ -86,31 +131,54 @@ async def measure(urls: dict[str, str], groups: dict[str, list[str]], rounds: in
         await null.close()
 
 
+def _pass(ours_command: list[str], stream: str, groups: dict[str, list[str]], rounds: int):
+    this = str(Path(__file__).resolve())
+    ours, our_url = _start(ours_command, stream)
+    null, null_url = _start([sys.executable, this, "--null-server"], "stdout")
+    try:
+        samples = asyncio.run(measure({"netmend": our_url, "null": null_url}, groups, rounds))
+    finally:
+        null.terminate()
+        null.wait(timeout=10)
+        ours.terminate()
+        out, _ = ours.communicate(timeout=10)
+    return samples, out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10, help="passes over all prompts (default 10)")
     parser.add_argument("--null-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--timed-server", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.null_server:
         run_null_server()
         return
+    if args.timed_server:
+        run_timed_server()
+        return
+    import json
+
     groups = prompts()
-    ours, our_url = _start([sys.executable, "-m", "netmend", "serve", "--host", "127.0.0.1", "--port", "0"], "stderr")
-    null, null_url = _start([sys.executable, str(Path(__file__).resolve()), "--null-server"], "stdout")
-    try:
-        samples = asyncio.run(measure({"netmend": our_url, "null": null_url}, groups, args.rounds))
-    finally:
-        for process in (ours, null):
-            process.terminate()
-            process.wait(timeout=10)
-    print(f"{'topology':8} {'in process ms':>14} {'A2A ms':>8} {'added ms':>9} {'null A2A ms':>12} {'added/null':>11}")
+    samples, _ = _pass([sys.executable, "-m", "netmend", "serve", "--host", "127.0.0.1", "--port", "0"],
+                       "stderr", groups, args.rounds)
+    timed, out = _pass([sys.executable, str(Path(__file__).resolve()), "--timed-server"],
+                       "stdout", groups, args.rounds)
+    in_server = json.loads(out.strip().splitlines()[-1])
+    print(f"{'topology':8} {'in process ms':>14} {'A2A ms':>8} {'added ms':>9} {'null A2A ms':>12} {'added/null':>11}"
+          f" {'p50 ratio':>10} {'in server ms':>13} {'served/null':>12}")
     ratios = []
     for label, ways in samples.items():
         local, remote, bare = (statistics.fmean(ways[w]) for w in WAYS)
+        middle = (statistics.median(ways["A2A"]) - statistics.median(ways["in process"])) / statistics.median(ways["null A2A"])
         ratios.append((remote - local) / bare)
-        print(f"{label:8} {local * 1e3:14.2f} {remote * 1e3:8.2f} {(remote - local) * 1e3:9.2f} {bare * 1e3:12.2f} {ratios[-1]:11.2f}")
+        inside = in_server[label]
+        served = (statistics.fmean(timed[label]["A2A"]) - inside) / statistics.fmean(timed[label]["null A2A"])
+        print(f"{label:8} {local * 1e3:14.2f} {remote * 1e3:8.2f} {(remote - local) * 1e3:9.2f} {bare * 1e3:12.2f}"
+              f" {ratios[-1]:11.2f} {middle:10.2f} {inside * 1e3:13.2f} {served:12.2f}")
     worst = max(ratios)
     print(f"worst (A2A - in process) / null round trip: {worst:.2f}x (goal <= {GOAL_RATIO}x, {'met' if worst <= GOAL_RATIO else 'NOT met'})")
+    print("p50 ratio: the same with medians; served/null: (A2A - the answer's cost timed inside the server) / null")
 
 
 if __name__ == "__main__":

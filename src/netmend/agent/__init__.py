@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from netmend.agent.k8s import is_k8s_prompt, respond_k8s
 from netmend.agent.malt import respond_malt, warm_malt
-from netmend.agent.route import is_netarena_route_prompt, respond_route
+from netmend.agent.route import route_reply
 
 
 def respond(text: str) -> str:
@@ -19,9 +19,8 @@ def respond(text: str) -> str:
         return "I received an empty request. Send a MALT request or a NetArena K8s prompt.\n"
     if is_k8s_prompt(text):
         return respond_k8s(text)
-    if is_netarena_route_prompt(text):
-        return respond_route(text)
-    return respond_malt(text)
+    reply = route_reply(text)
+    return respond_malt(text) if reply is None else reply
 
 
 def warm() -> None:

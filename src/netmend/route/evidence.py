@@ -61,26 +61,28 @@ class Evidence:
         """
         router = topology.router
         subnet_of = {h.name: h.subnet for h in topology.hosts}
-        address_of = {h.name: h.address for h in topology.hosts}
-        forwarded = local = False
+        peers = pingall.failing_peers()
         hosts: set[str] = set()
         subnets: set[int] = set()
-        for src, dst in pingall.failures():
-            if router in (src, dst):
-                local = True
-                other = dst if src == router else src
-                if other not in subnet_of:
-                    topology.host(other)  # the typed error for a node outside the topology
-                hosts.add(address_of[other])
-                subnets.add(subnet_of[other])
-                if dst == router:
-                    subnets.add(1)  # the router is pinged at its first subnet's address
+        for other in peers.get(router, ()):  # pairs to or from the router: its INPUT and OUTPUT
+            host = topology.host(other)  # the typed error for a node outside the topology
+            hosts.add(host.address)
+            subnets.add(host.subnet)
+        local = bool(hosts)
+        if router in pingall.failing_targets():
+            subnets.add(1)  # the router is pinged at its first subnet's address
+        # A failing pair crosses subnets when a node fails with one outside its own subnet.
+        members: dict[int, set[str]] = {}
+        for h in topology.hosts:
+            members.setdefault(h.subnet, {router}).add(h.name)
+        forwarded = False
+        for node, others in peers.items():
+            if node == router or others == {router}:
                 continue
-            if src not in subnet_of or dst not in subnet_of:
-                topology.host(src if src not in subnet_of else dst)
-            a, b = subnet_of[src], subnet_of[dst]
-            forwarded = forwarded or a != b
-            subnets.update((a, b))
+            if node not in subnet_of:
+                topology.host(node)
+            subnets.add(subnet_of[node])
+            forwarded = forwarded or not others <= members[subnet_of[node]]
         return cls(
             forwarded,
             local,

@@ -22,6 +22,37 @@ DEFAULT_MTU = 1500
 _NAME = re.compile(r"^[A-Za-z0-9_.@:-]{1,15}$")
 
 
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+# A dotted quad as ipaddress reads one: four decimal octets, no leading zeros.
+_QUAD = re.compile(rf"{_OCTET}(?:\.{_OCTET}){{3}}")
+
+
+def _quad(text: object) -> int | None:
+    """The address ``text`` spells as an integer, or ``None`` when it is no plain dotted quad.
+
+    >>> _quad("192.168.1.1"), _quad("192.168.01.1"), _quad("1.2.3")
+    (3232235777, None, None)
+    """
+    if not isinstance(text, str) or _QUAD.fullmatch(text) is None:
+        return None
+    a, b, c, d = text.split(".")
+    return (int(a) << 24) | (int(b) << 16) | (int(c) << 8) | int(d)
+
+
+def _spans(interfaces: tuple[InterfaceIntent, ...]) -> list[tuple[int, int, InterfaceIntent]] | None:
+    """``(first, last address, interface)`` of each lab subnet, without building networks;
+    ``None`` if some address or prefix length is not plainly valid."""
+    out = []
+    for item in interfaces:
+        address, length = _quad(item.address), item.prefixlen
+        if address is None or type(length) is not int or not 0 <= length <= 32:
+            return None
+        size = 1 << (32 - length)
+        start = address & ~(size - 1)
+        out.append((start, start + size - 1, item))
+    return out
+
+
 class IntentError(ValueError):
     """An intent that is malformed or contradicts itself."""
 
@@ -67,16 +98,20 @@ class RouterIntent:
         for name in [self.router, *names]:
             if not _NAME.match(name):
                 raise IntentError(f"name {name!r}: expected 1-15 letters, digits or _.@:-")
+        spans = _spans(self.interfaces)
+        if spans is None:  # an address the fast reading does not take: ipaddress says why
+            spans = [(int(i.network.network_address), int(i.network.broadcast_address), i) for i in self.interfaces]
         # Sorted by first address, a subnet overlaps an earlier one exactly when it
         # starts before the farthest end seen so far.
         widest = None
-        for net in sorted((i.network for i in self.interfaces), key=lambda n: (int(n.network_address), -n.num_addresses)):
-            if widest is not None and int(net.network_address) <= int(widest.broadcast_address):
-                raise IntentError(f"lab subnets {widest} and {net} overlap")
-            if widest is None or int(net.broadcast_address) > int(widest.broadcast_address):
-                widest = net
+        for start, end, item in sorted(spans, key=lambda s: (s[0], s[0] - s[1])):
+            if widest is not None and start <= widest[1]:
+                raise IntentError(f"lab subnets {widest[2].network} and {item.network} overlap")
+            if widest is None or end > widest[1]:
+                widest = (start, end, item)
         for host in self.hosts:
-            ipaddress.IPv4Address(host)
+            if _quad(host) is None:
+                ipaddress.IPv4Address(host)
 
     def interface(self, name: str) -> InterfaceIntent | None:
         for item in self.interfaces:

@@ -73,10 +73,16 @@ def host_suspect(p: Pingall, topologies: tuple[Topology, ...]) -> str | None:
     failures = frozenset(p.failures())
     if not failures:
         return None
+    # A host's failures all hold the host: only a node in every failing pair can match.
+    common = set(next(iter(failures)))
+    for pair in failures:
+        common.intersection_update(pair)
+        if not common:
+            return None
     found: set[str] = set()
     for t in topologies:
         for h in t.hosts:
-            if host_route_failures(t, h.name) != failures:
+            if h.name not in common or host_route_failures(t, h.name) != failures:
                 continue
             alone = all(o.subnet != h.subnet for o in t.hosts if o.name != h.name)
             if alone and p.reached[(h.name, t.router)]:
@@ -188,7 +194,11 @@ def _by_failures(p: Pingall, router: str) -> list[str]:
 
 def decide(text: str) -> Reply:
     """The reply to one prompt; :class:`PromptError` when it is not a Route turn."""
-    prompt = parse_prompt(text)
+    return decide_parsed(parse_prompt(text))
+
+
+def decide_parsed(prompt: RoutePrompt) -> Reply:
+    """The reply to a parsed prompt; :class:`PromptError` when its nodes are no router network."""
     try:
         return decide_prompt(prompt)
     except TopologyError as exc:

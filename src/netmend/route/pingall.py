@@ -58,6 +58,37 @@ class Pingall:
     def failures(self) -> tuple[tuple[str, str], ...]:
         return self._failed
 
+    def failing_peers(self) -> Mapping[str, frozenset[str]]:
+        """Each node in some failing pair, with the nodes it fails with (either way).
+
+        >>> p = Pingall.parse("a -> X c \\nb -> X c \\nc -> a b \\n*** Results: 33% dropped (4/6 received)")
+        >>> sorted((k, sorted(v)) for k, v in p.failing_peers().items())
+        [('a', ['b']), ('b', ['a'])]
+        """
+        return self._peers
+
+    def failing_targets(self) -> frozenset[str]:
+        """The nodes some failing ping was sent to."""
+        return self._targets
+
+    @cached_property
+    def _peers(self) -> Mapping[str, frozenset[str]]:
+        found: dict[str, set[str]] = {}
+        for src, dst in self._failed:
+            if src in found:
+                found[src].add(dst)
+            else:
+                found[src] = {dst}
+            if dst in found:
+                found[dst].add(src)
+            else:
+                found[dst] = {src}
+        return {node: frozenset(others) for node, others in found.items()}
+
+    @cached_property
+    def _targets(self) -> frozenset[str]:
+        return frozenset(dst for _, dst in self._failed)
+
     def render(self) -> str:
         lines = []
         for src in self.nodes:
@@ -92,14 +123,17 @@ class Pingall:
         if len(set(nodes)) != len(nodes) or len(nodes) < 2:
             raise PingallError(f"expected at least two distinct nodes, got {list(nodes)}")
         reached: dict[tuple[str, str], bool] = {}
-        for src, cells in rows:
-            others = [n for n in nodes if n != src]
+        for index, (src, cells) in enumerate(rows):
+            others = nodes[:index] + nodes[index + 1 :]
             if len(cells) != len(others):
                 raise PingallError(f"row of {src}: expected {len(others)} cells, got {len(cells)}")
-            for dst, cell in zip(others, cells, strict=True):
-                if cell not in ("X", dst):
-                    raise PingallError(f"row of {src}: expected {dst} or X, got {cell!r}")
-                reached[(src, dst)] = cell == dst
+            hits = [cell == dst for dst, cell in zip(others, cells, strict=True)]
+            misses = [cell for cell, hit in zip(cells, hits, strict=True) if not hit]
+            if misses.count("X") != len(misses):  # a cell that is neither its node nor X
+                for dst, cell in zip(others, cells, strict=True):
+                    if cell not in ("X", dst):
+                        raise PingallError(f"row of {src}: expected {dst} or X, got {cell!r}")
+            reached.update(zip([(src, dst) for dst in others], hits, strict=True))
         parsed = cls(nodes, reached)
         if (parsed.received, parsed.sent) != (int(result["recv"]), int(result["sent"])):
             raise PingallError("the results line does not match the rows")

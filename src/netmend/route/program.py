@@ -91,6 +91,8 @@ def shapes_only(kind: str, rate: int | None, burst: int | None, mtu: int, *, pea
     return rate >= SHAPER_MIN_RATE and burst >= mtu + FRAME_OVERHEAD
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_.@:/-]+$")
+# Records of tokens: words split by one space, records by one ``;``.
+_DATA = re.compile(r"[A-Za-z0-9_.@:/-]+(?:[ ;][A-Za-z0-9_.@:/-]+)*")
 
 # The decision, in POSIX awk (mawk, gawk and busybox awk). Input: the OBSERVE
 # sections, each after a line "@name". Variable I: the candidate intents.
@@ -300,11 +302,14 @@ def intent_data(candidates: Sequence[Candidate]) -> str:
         records += [f"e {flag}" for flag in ("forwarded", "local") if getattr(ev, flag)]
         records += [f"b {h}" for h in sorted(ev.hosts)]
         records += [f"x {i}" for i in sorted(ev.interfaces)]
+    data = ";".join(records)
+    if data.count(";") == len(records) - 1 and _DATA.fullmatch(data):  # every word a token: one match, not one per word
+        return data
     for record in records:
         for word in record.split(" "):
             if not _TOKEN.match(word):
                 raise ValueError(f"intent word {word!r} holds characters the router program cannot carry")
-    return ";".join(records)
+    return data
 
 
 def one_line(source: str, *, breaks: bool = False) -> str:
@@ -329,6 +334,10 @@ def one_line(source: str, *, breaks: bool = False) -> str:
             out += " ;"
         out += " " if joined or not breaks else "\n"
     return out
+
+
+# The engine in terminal-sized lines: the same text for every program, so built once.
+_ENGINE_LINES = one_line(ENGINE, breaks=True)
 
 
 def intent_block(data: str, width: int = 512) -> str:
@@ -368,7 +377,7 @@ def router_program(candidates: Sequence[Candidate], *, apply: bool = True) -> st
     if not candidates:
         raise ValueError("a router program needs at least one candidate intent")
     observe = "{ " + _sections(OBSERVE, "@") + "; } 2>/dev/null"
-    program = intent_block(intent_data(candidates)) + "\n" + one_line(ENGINE, breaks=True)
+    program = intent_block(intent_data(candidates)) + "\n" + _ENGINE_LINES
     decide = f"awk {quote(program, lines=True)}"
     run = '$cmd 2>&1' if apply else ':'
     act = (

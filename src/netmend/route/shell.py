@@ -56,10 +56,24 @@ def quote(word: str, *, lines: bool = False) -> str:
 
 
 def _single(text: str) -> str:
-    # After the first half of each banned word, close and reopen the quotes.
-    cuts = sorted({m.start() + len(word) // 2 for word in BANNED for m in re.finditer(f"(?={re.escape(word)})", text)})
-    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    # After the first half of each banned word, close and reopen the quotes (every
+    # occurrence, overlapping ones too; str.find, not a regex tried at every position).
+    cuts: set[int] = set()
+    for word in BANNED:
+        at = text.find(word)
+        while at >= 0:
+            cuts.add(at + len(word) // 2)
+            at = text.find(word, at + 1)
+    if not cuts:
+        return "'" + text + "'"
+    ordered = sorted(cuts)
+    pieces = [text[a:b] for a, b in zip([0, *ordered], [*ordered, len(text)], strict=True)]
     return "'" + "''".join(pieces) + "'"
+
+
+# What changes the quoting state outside single quotes (inside them only ``'`` does).
+_SPECIAL = re.compile(r"""[\\'"()\n]""")
+_IN_DOUBLE = re.compile(r"""[\\"\n]""")
 
 
 def _breaks_outside_quotes(command: str) -> bool:
@@ -69,30 +83,48 @@ def _breaks_outside_quotes(command: str) -> bool:
     (the shell reads on to the closing parenthesis); anywhere else it ends
     the command. Double quotes and backslashes are respected; a ``)`` of a
     ``case`` pattern counts as closing a group, which errs on the safe side.
+
+    The scan jumps from one character that matters to the next (the end of a
+    single-quoted run is found with ``str.find``), so a long program's quoted
+    text costs one search, not a step per character.
+
+    >>> _breaks_outside_quotes("a 'x\\ny' (b\\nc)"), _breaks_outside_quotes('a "x\\ny"'), _breaks_outside_quotes("a\\\\\\nb")
+    (False, True, True)
     """
-    single = double = escaped = False
     depth = 0
-    for char in command:
-        if escaped:
-            if char == "\n":  # a continuation: allowed by the shell, but only quotes and groups are allowed here
+    at, end = 0, len(command)
+    while at < end:
+        found = _SPECIAL.search(command, at)
+        if found is None:
+            return False
+        char, at = found.group(), found.end()
+        if char == "\\":
+            if command.startswith("\n", at):  # a continuation: only quotes and groups are allowed here
                 return True
-            escaped = False
-        elif single:
-            single = char != "'"
-        elif char == "\\":
-            escaped = True
-        elif char == '"':
-            double = not double
-        elif double:
-            if char == "\n":
-                return True
+            at += 1  # the escaped character is literal
         elif char == "'":
-            single = True
+            close = command.find("'", at)
+            if close < 0:
+                return False  # an unclosed quote holds the rest
+            at = close + 1
+        elif char == '"':
+            while True:
+                inner = _IN_DOUBLE.search(command, at)
+                if inner is None:
+                    return False
+                at = inner.end()
+                if inner.group() == "\n":
+                    return True
+                if inner.group() == '"':
+                    break
+                if command.startswith("\n", at):  # a backslash before a line break in double quotes
+                    return True
+                at += 1
         elif char == "(":
             depth += 1
         elif char == ")":
             depth -= 1
-        elif char == "\n" and depth <= 0:
+        elif depth <= 0:  # a line break outside any group
             return True
     return False
 
