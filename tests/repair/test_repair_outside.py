@@ -121,3 +121,23 @@ def test_the_check_sees_an_edit_that_names_an_address_no_class_told_apart():
     moved = outside_moves(app.workloads, before, after, clients, [])
     assert moved and all(s.startswith("*@") for s, _, _ in moved)
     assert not outside_moves(app.workloads, before, before, clients, [])
+
+
+def test_an_outside_target_written_by_its_short_name_is_the_service_outside_clients_reach():
+    # a harness may name a Service an outside client probes as `service:port` (no namespace
+    # to resolve in); the model names it `service.namespace:port`, and the lines must still
+    # be planned on, not left alone as a source with no usable address
+    import yaml
+
+    texts = _texts("clinic")
+    expected = yaml.safe_load(texts["expected.yaml"])
+    for client in ("patient", "vpn", "crawler"):
+        expected[client] = {t.replace("portal.default:", "portal:"): v for t, v in expected[client].items()}
+    texts["expected.yaml"] = yaml.safe_dump(expected)
+    setup = app_setup(parse_app(texts))
+    tasks = fuzz_tasks(setup, 2, 0, ["ipblock-cidr", "ipblock-except-changed"])
+    assert tasks
+    for task in tasks:
+        result = run_task(setup, task, respond_k8s)
+        assert "→ portal:" in result.turns[0].summary, task.task_id
+        assert (result.success, result.safe, result.iterations) == (True, True, 2), task.task_id

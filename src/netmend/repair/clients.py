@@ -677,6 +677,43 @@ def workload_of(cluster: Cluster, source: str) -> bool:
     return any(p.workload == workload and (not namespace or p.namespace == namespace) for p in cluster.pods)
 
 
+def qualify_outside_targets(cluster: Cluster, mismatches: Iterable[Mismatch], outside: Iterable[str]) -> tuple[Mismatch, ...]:
+    """Mismatches of outside sources with their targets named as the model names them.
+
+    An outside client has no namespace to resolve a short name in, so a harness
+    may write ``service:port`` where the model writes ``service.namespace:port``.
+    The short name is the Service outside clients reach on that port (its
+    LoadBalancer port or nodePort); when no such Service, or more than one,
+    has that name, the line is kept as written (its probe is then left alone,
+    never guessed at).
+
+    Examples
+    --------
+    >>> from netmend.k8s.model import Service, ServicePort
+    >>> svc = Service("hooks", "ci", ports=(ServicePort(8080, 8080, node_port=30080),), type="NodePort")
+    >>> cluster = Cluster(services=(svc,))
+    >>> qualify_outside_targets(cluster, [Mismatch("git", "hooks:30080", True, False)], ["git"])[0].target
+    'hooks.ci:30080'
+    """
+    names = frozenset(outside)
+    out = []
+    for m in mismatches:
+        service, _, port = m.target.rpartition(":")
+        if m.source in names and service and "." not in service and port.isdigit():
+            number = int(port)
+            found = {
+                f"{svc.name}.{svc.namespace}:{number}"
+                for svc in cluster.services
+                if svc.is_external and svc.name == service
+                for sp in svc.ports
+                if sp.protocol == "TCP" and (sp.node_port == number or (svc.type == "LoadBalancer" and sp.port == number))
+            }
+            if len(found) == 1:
+                m = Mismatch(m.source, found.pop(), m.expected, m.actual)
+        out.append(m)
+    return tuple(out)
+
+
 def policy_networks(policies: Iterable[Mapping]) -> list[Network]:
     """Every ipBlock CIDR and exception of NetworkPolicy objects (malformed ones skipped)."""
     out: list[Network] = []

@@ -45,6 +45,7 @@ from netmend.repair.clients import (
     names_of,
     outside_model,
     outside_moves,
+    qualify_outside_targets,
     workload_of,
 )
 from netmend.repair.emit import plan_command
@@ -287,6 +288,7 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
         clients = clients_of(prompt, obs)
         obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.names])
         clients = clients_of(prompt, obs, tuple(m.source for m in mismatches))
+        mismatches = qualify_outside_targets(obs.cluster, mismatches, clients.names)
         namespaces = mismatch_namespaces(mismatches, clients.names)
         ranges = port_ranges(task_text(prompt))
         try:
