@@ -39,7 +39,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from netmend.k8s.model import Cluster
 from netmend.k8s.probe import Matrix, Mismatch
@@ -626,6 +626,10 @@ class Outside:
     stands_for: Mapping[str, tuple[str, ...]]  # a modelled client's name -> its model sources
     unmodelled: frozenset[str] = frozenset()  # names whose probes are left alone
     witnesses: tuple[str, ...] = ()  # model sources of the unmodellable clients
+    spans: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # witness -> its class (first, last)
+    texts: tuple[Network, ...] = ()  # the networks the text names
+    free: frozenset[tuple[str, str]] = frozenset()  # probes of witnesses no client wants kept
+    aims: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # a line -> classes aimed at
 
     @property
     def names(self) -> frozenset[str]:
@@ -641,10 +645,15 @@ class Outside:
         or a target outside clients cannot reach: left alone.
         """
         now = {(s, t): v for s, cells in current.rows for t, v in cells}
+        mismatches = tuple(mismatches)
         modelled, alone = [], []
         for m in mismatches:
             if m.source in self.unmodelled:
-                alone.append(m)
+                aim = self.aims.get((m.source, m.target), ())
+                if aim:
+                    modelled.extend(Mismatch(w, m.target, m.expected, m.actual) for w in aim)
+                else:
+                    alone.append(m)
                 continue
             sources = self.stands_for.get(m.source)
             if sources is None or sources == (m.source,):
@@ -659,6 +668,111 @@ class Outside:
                 continue
             modelled.extend(Mismatch(s, m.target, m.expected, m.actual) for s in fitting)
         return tuple(modelled), tuple(alone)
+
+
+    def candidates(self, name: str, mismatches: Iterable[Mismatch], now: Mapping[tuple[str, str], bool]) -> tuple[str, ...] | None:
+        """The address classes a client the text gives no address may probe from:
+        those whose modelled value is the observed one for every line it reports
+        (its other probes match their expected values, which no line gives, so they
+        rule no class out). ``None`` when no class fits: the model cannot place
+        the client, so every class is kept as it is."""
+        own = [m for m in mismatches if m.source == name]
+        out = tuple(w for w in self.witnesses if all(now.get((w, m.target)) == m.actual for m in own))
+        return out or None
+
+    def restricted(self, mismatches: Iterable[Mismatch], current: Matrix) -> Outside:
+        """This model cut to what the unmodellable clients' lines allow (see :meth:`plan_for`)."""
+        if not self.unmodelled or not self.witnesses:
+            return self
+        mismatches = tuple(mismatches)
+        kept, free, aims = self.plan_for(mismatches, current)
+        witnesses = tuple(w for w in self.witnesses if w in kept)
+        externals = {k: v for k, v in self.externals.items() if k not in self.witnesses or k in kept}
+        spans = {w: self.spans[w] for w in witnesses}
+        return replace(self, externals=externals, witnesses=witnesses, spans=spans, free=free, aims=aims)
+
+    def with_connections(self, groups: Iterable[Iterable[tuple[str, str]]]) -> Outside:
+        """This model with every probe that is the same connection as a free one, from
+        the same source, free too (a LoadBalancer port and its nodePort under ``Local``):
+        no policy set can move one without the other."""
+        if not self.free:
+            return self
+        free = set(self.free)
+        for group in groups:
+            probes = list(group)
+            loose = {s for s, t in probes if (s, t) in self.free}
+            free |= {(s, t) for s, t in probes if s in loose}
+        return replace(self, free=frozenset(free))
+
+    def plan_for(
+        self, mismatches: tuple[Mismatch, ...], current: Matrix
+    ) -> tuple[frozenset[str], frozenset[tuple[str, str]], Mapping[tuple[str, str], tuple[str, ...]]]:
+        """``(classes kept, probes left free, classes aimed at per line)`` for the
+        clients the text gives no usable address.
+
+        - A client may be in any of its :meth:`candidates`; a class no such client
+          may be in is no source of the universe (no client of the text holds it).
+        - In every candidate class the client's probes keep their values, except
+          those it reports as mismatches: whatever class it is in, its other probes
+          stay.
+        - A reported probe may move, in a candidate class, towards its expected
+          value (from the observed one: any move), unless another client may want
+          it kept there (a modelled client holding an address of the class that
+          does not report it so, or another unmodellable client that may sit there);
+          those classes keep it.
+        - Of the classes it may move in, the plan aims at those inside the
+          narrowest network the text names that holds one (where the text places
+          its clients); the others are left free. Aiming at a class the client is
+          not in moves nobody's probe; the next observation then rules it out.
+        """
+        now = {(s, t): v for s, cells in current.rows for t, v in cells}
+        reported = {(x.source, x.target): x.expected for x in mismatches}
+        cands = {n: self.candidates(n, mismatches, now) for n in self.unmodelled}
+        kept: set[str] = set()
+        for found in cands.values():
+            kept |= set(self.witnesses if found is None else found)
+        free: set[tuple[str, str]] = set()
+        aims: dict[tuple[str, str], tuple[str, ...]] = {}
+        for m in mismatches:
+            found = cands.get(m.source)
+            if found is None:
+                continue
+            movable = [w for w in found if (w, m.target) in now and not self._wanted_kept(w, m, cands, reported, now)]
+            aim = self._narrowest(movable)
+            aims[(m.source, m.target)] = aim
+            free |= {(w, m.target) for w in movable if w not in aim}
+        return frozenset(kept), frozenset(free), aims
+
+    def _wanted_kept(self, w: str, m: Mismatch, cands: Mapping, reported: Mapping, now: Mapping) -> bool:
+        """Whether another client may be in class ``w`` and want ``m``'s target kept."""
+        first, last = self.spans[w]
+        version = ipaddress.ip_address(self.externals[w]).version
+        for name, sources in self.stands_for.items():
+            if reported.get((name, m.target)) == m.expected:
+                continue
+            for source in sources:
+                address = ipaddress.ip_address(self.externals[source])
+                if (source, m.target) in now and address.version == version and first <= int(address) <= last:
+                    return True
+        return any(
+            o != m.source and reported.get((o, m.target)) != m.expected and w in (found or self.witnesses)
+            for o, found in cands.items()
+        )
+
+    def _narrowest(self, classes: list[str]) -> tuple[str, ...]:
+        """The classes inside the narrowest networks of the text holding one of them
+        (all of the equally narrow ones: none is preferred to another)."""
+        holding = [n for n in self.texts if any(self._inside(w, n) for w in classes)]
+        if not holding:
+            return ()
+        width = min(n.max_prefixlen - n.prefixlen for n in holding)
+        narrowest = [n for n in holding if n.max_prefixlen - n.prefixlen == width]
+        return tuple(w for w in classes if any(self._inside(w, n) for n in narrowest))
+
+    def _inside(self, w: str, net: Network) -> bool:
+        first, last = self.spans[w]
+        version = ipaddress.ip_address(self.externals[w]).version
+        return version == net.version and int(net.network_address) <= first and last <= int(net.broadcast_address)
 
 
 def description_of(task_text: str) -> str:
@@ -801,14 +915,17 @@ def outside_model(
                         externals[names[-1]] = rep
         stands[c.name] = tuple(names)
     witnesses: list[str] = []
+    spans: dict[str, tuple[int, int]] = {}
     if unknown:
-        # one address per class: no plan aims at these, it only has to keep them
+        # two addresses per class (as for a range client): an edit naming one address never moves a class
         for version in (4, 6):
             for first, last in classes[version]:
-                rep = _representatives(first, last, version)[0]
-                witnesses.append(f"{UNKNOWN_PREFIX}@{rep}")
-                externals[witnesses[-1]] = rep
-    return Outside(externals, stands, unknown, tuple(witnesses))
+                for rep in _representatives(first, last, version):
+                    witnesses.append(f"{UNKNOWN_PREFIX}@{rep}")
+                    externals[witnesses[-1]] = rep
+                    spans[witnesses[-1]] = (first, last)
+    texts = tuple(n for n in (_network(t) for t in clients.networks) if n is not None)
+    return Outside(externals, stands, unknown, tuple(witnesses), spans, texts)
 
 
 def outside_moves(
@@ -844,6 +961,8 @@ def outside_moves(
     prober = Prober(cluster, rows, dns=dns, externals=outside.externals)
     old = prober.run([parse_policy(dict(o), source=k) for k, o in before.items()])
     new = prober.run([parse_policy(dict(o), source=k) for k, o in after.items()])
+    mismatches = tuple(mismatches)
+    outside = outside.restricted(mismatches, old).with_connections(prober.connections().values())
     modelled, _ = outside.translate(mismatches, old)
     wanted = {(m.source, m.target): m.expected for m in modelled}
     for probes in prober.connections().values():
@@ -852,5 +971,9 @@ def outside_moves(
             wanted.update(dict.fromkeys(probes, wants.pop()))
     now = {(s, t): v for s, cells in old.rows for t, v in cells}
     return tuple(
-        (s, t, v) for s, cells in new.rows for t, v in cells if v != now[(s, t)] and v != wanted.get((s, t))
+        (s, t, v)
+        for s, cells in new.rows
+        if s in outside.externals
+        for t, v in cells
+        if v != now[(s, t)] and v != wanted.get((s, t)) and (s, t) not in outside.free
     )
