@@ -200,3 +200,48 @@ def test_a_range_client_and_an_emptied_selector_are_repaired_in_two_turns():
     for task in tasks:
         result = run_task(setup, task, respond_k8s)
         assert (result.success, result.safe, result.iterations) == (True, True, 2), task.task_id
+
+
+def _dispatch():
+    return app_setup(load_app(APPS / "dispatch"))
+
+
+def test_the_dispatch_fixture_reads_its_clients_but_the_auditor_which_has_no_address():
+    app = load_app(APPS / "dispatch")
+    found = extract_clients(app.description, exclude={"console", "tracker-gw", "partner-api", "status"})
+    assert found.client("carrier").networks == ("203.0.113.10/32", "203.0.113.11/32")
+    assert found.client("vpn").excepts == ("100.96.255.0/24",)
+    assert [n for n, _ in found.unmodelled] == ["auditor"]
+
+
+def test_a_client_the_text_gives_no_address_is_repaired_on_the_classes_it_may_come_from():
+    # dispatch's auditor has no address in the text: a main that leaves every such probe
+    # alone reads for ten turns once the auditor's line is the last one left
+    setup = _dispatch()
+    tasks = fuzz_tasks(setup, 3, 0, ["pod-selector-value", "policy-type-dropped", "allow-all-added"])
+    assert any(m.source == "auditor" for task in tasks for m in deployed(setup, task).probe(setup.expected, True))
+    for task in tasks:
+        result = run_task(setup, task, respond_k8s)
+        assert result.success and result.safe and result.iterations <= 2, (task.task_id, result.iterations)
+
+
+@pytest.mark.parametrize(
+    "family",
+    ["ipblock-cidr-widened", "ipblock-cidr-shifted", "ipblock-to-pod-selector", "ipblock-cidr",
+     "ipblock-except-changed", "ipblock-except-added", "rule-peers-dropped"],
+)
+def test_ipblock_faults_on_the_dispatch_app_are_repaired_safely_in_two_turns(family):
+    setup = _dispatch()
+    tasks = fuzz_tasks(setup, 3, 0, [family])
+    assert tasks, family
+    for task in tasks:
+        result = run_task(setup, task, respond_k8s)
+        assert result.success and result.safe and result.iterations <= 2, (task.task_id, result.iterations)
+
+
+def test_the_new_ipblock_kinds_change_one_field_of_one_block():
+    setup = _dispatch()
+    for family, word in (("ipblock-cidr-widened", "widened"), ("ipblock-cidr-shifted", "shifted"), ("ipblock-to-pod-selector", "podSelector")):
+        (task,) = fuzz_tasks(setup, 1, 0, [family])
+        (fault,) = task.injections
+        assert fault.kind == family and word in fault.detail
