@@ -686,6 +686,16 @@ class Outside:
             return self
         mismatches = tuple(mismatches)
         kept, free, aims = self.plan_for(mismatches, current)
+        # a class no plan aims at only has to hold: one address of it is enough (the last
+        # check re-cuts the classes with the plan's CIDRs, so an edit naming another is seen)
+        aimed = {self.spans[w] for classes in aims.values() for w in classes}
+        seen: set[tuple[int, int]] = set()
+        for w in self.witnesses:
+            if w in kept and self.spans[w] not in aimed:
+                if self.spans[w] in seen:
+                    kept = kept - {w}
+                seen.add(self.spans[w])
+        free = frozenset(p for p in free if p[0] in kept)
         witnesses = tuple(w for w in self.witnesses if w in kept)
         externals = {k: v for k, v in self.externals.items() if k not in self.witnesses or k in kept}
         spans = {w: self.spans[w] for w in witnesses}
