@@ -183,3 +183,36 @@ def test_a_client_without_address_stands_for_the_classes_its_lines_fit_and_aims_
     current = Matrix(tuple((w, ((portal, True),)) for w in two.witnesses))
     modelled, alone = two.restricted([line], current).translate([line], current)
     assert not modelled and alone
+
+
+_SHOPPERS = (
+    "Customers on the internet (`customer`, 203.0.113.10) open the storefront through its LoadBalancer Service `web` "
+    "on port 80; the storefront accepts the range 203.0.113.0/24 except 203.0.113.128/25.",
+    "Shoppers open the storefront through its LoadBalancer Service `web` on port 80 from the range 203.0.113.0/24 "
+    "except the reseller block 203.0.113.128/25, such as `customer` at 203.0.113.10.",
+)
+
+
+def test_a_client_bound_ambiguously_is_placed_at_the_addresses_its_readings_give():
+    found = extract_clients(_SHOPPERS[1])
+    assert [n for n, _ in found.unmodelled] == ["customer"]
+    (name, nets), = found.within
+    assert name == "customer" and "203.0.113.10/32" in nets
+    # no reading gives it an address: it may be anywhere
+    assert not extract_clients("Guests (`guest`) browse; the portal accepts 192.0.2.0/24.").within
+
+
+@pytest.mark.parametrize("family", ["rule-peers-dropped", "allow-all-added"])
+def test_a_fault_that_opens_the_storefront_is_repaired_though_its_customer_is_bound_ambiguously(family):
+    # the customer reports nothing; it may be at any address its readings give, never elsewhere,
+    # so closing the storefront to the rest of the internet moves none of its probes
+    texts = _texts("tiny-shop")
+    texts["app.yaml"] = texts["app.yaml"].replace(*_SHOPPERS)
+    loaded = parse_app(texts)
+    assert any("customer" in note and "ambiguously" in note for note in loaded.notes), loaded.notes
+    setup = app_setup(loaded)
+    tasks = fuzz_tasks(setup, 2, 0, [family])
+    assert tasks
+    for task in tasks:
+        result = run_task(setup, task, respond_k8s)
+        assert (result.success, result.safe, result.iterations) == (True, True, 2), task.task_id

@@ -148,6 +148,8 @@ class TaskClients:
     unmodelled: tuple[tuple[str, str], ...] = ()
     networks: tuple[str, ...] = ()
     intent: tuple[str, ...] = ()
+    # an unmodelled name every reading of the text places at one of these networks
+    within: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def clients(self) -> tuple[tuple[str, str], ...]:
@@ -447,8 +449,9 @@ def _matchings(edges: list[tuple[int, int, int]], count: int) -> list[tuple[int,
     return best
 
 
-def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Item], set[int]]:
-    """``(name item, address item)`` bindings, the items, and the indices of ambiguous items."""
+def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Item], set[int], dict[int, list[_Item]]]:
+    """``(name item, address item)`` bindings, the items, the indices of ambiguous items,
+    and for an ambiguous name bound to an address in every matching, those addresses."""
     items = _items(toks)
     edges = []
 
@@ -473,7 +476,7 @@ def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Ite
                 add(i, j, client=True)
             break
     if len(edges) > 16:  # a clause this dense is not read
-        return [], items, set(range(len(items)))
+        return [], items, set(range(len(items))), {}
     found = _matchings(edges, len(items))
     common = frozenset.intersection(*(m for _, m in found)) if found else frozenset()
     ambiguous: set[int] = set()
@@ -487,7 +490,20 @@ def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Ite
             continue
         a, b = items[i], items[j]
         pairs.append((a, b) if a.kind != "addr" else (b, a))
-    return pairs, items, ambiguous
+    readings: dict[int, list[_Item]] = {}
+    for i in ambiguous:
+        if items[i].kind != "name":
+            continue
+        addresses = []
+        for _, m in found:
+            ends = [edges[k][1] if edges[k][0] == i else edges[k][0] for k in m if i in edges[k][:2]]
+            ends = [e for e in ends if items[e].kind == "addr"]
+            if not ends:
+                break  # a reading that gives it no address: it may be anywhere
+            addresses += [items[e] for e in ends]
+        else:
+            readings[i] = addresses
+    return pairs, items, ambiguous, readings
 
 
 def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[str] = ()) -> TaskClients:
@@ -515,13 +531,15 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
     mentioned: dict[str, None] = {}
     networks: dict[str, None] = {}
     intent: dict[str, None] = {}
+    placed: dict[str, list[Network]] = {}  # a refused name -> every address a reading gives it
+    anywhere: set[str] = set()  # refused names some reading gives no address
     for clause in _CLAUSE_END.split(text):
         toks = _tokens(clause, skip, plain_sources)
         for t in toks:
             if t.kind == "addr":
                 for net in t.nets:
                     networks[str(net)] = None
-        pairs, items, ambiguous = _bind_clause(toks)
+        pairs, items, ambiguous, readings = _bind_clause(toks)
         for item in items:
             if item.kind == "name" and item.marked:
                 for name in item.names:
@@ -531,6 +549,10 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
             if item.kind == "name":
                 for name in item.names:
                     refused.setdefault(name, "the text binds it to an address ambiguously")
+                    if index in readings and all(a.specs for a in readings[index]):
+                        placed.setdefault(name, []).extend(n for a in readings[index] for spec in a.specs for n in spec[0])
+                    else:
+                        anywhere.add(name)
         for item in items:
             if item.kind == "addr" and _after_policy_verb(toks, item):
                 item.intent = True
@@ -562,6 +584,7 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
             continue
         if len(set(specs)) > 1:
             refused[name] = "the text gives it different addresses"
+            placed.setdefault(name, []).extend(n for nets, _ in specs for n in nets)
             continue
         nets, holes = specs[0]
         found.append(Client(name, tuple(str(n) for n in nets), tuple(str(h) for h in holes)))
@@ -570,7 +593,15 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
     for s in sorted(plain_sources):
         if s not in bound and s not in refused and s not in mentioned:
             unmodelled.append((s, "the text gives it no address"))
-    return TaskClients(tuple(found), tuple(unmodelled), tuple(networks), tuple(intent))
+    for name, reason in refused.items():
+        if not reason.startswith(("the text binds it", "the text gives it different")):
+            anywhere.add(name)  # a reading the text may give it that names no address of its own
+        elif name in bound:
+            placed.setdefault(name, []).extend(n for nets, _ in bound[name] for n in nets)
+    within = tuple(
+        (n, tuple(dict.fromkeys(str(x) for x in placed[n]))) for n, _ in unmodelled if n in placed and n not in anywhere
+    )
+    return TaskClients(tuple(found), tuple(unmodelled), tuple(networks), tuple(intent), within)
 
 
 def _after_policy_verb(toks: list[_Tok], item: _Item) -> bool:
@@ -630,6 +661,7 @@ class Outside:
     texts: tuple[Network, ...] = ()  # the networks the text names
     free: frozenset[tuple[str, str]] = frozenset()  # probes of witnesses no client wants kept
     aims: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # a line -> classes aimed at
+    bounds: Mapping[str, tuple[Network, ...]] = field(default_factory=dict)  # a name -> the networks it is within
 
     @property
     def names(self) -> frozenset[str]:
@@ -674,10 +706,17 @@ class Outside:
         """The address classes a client the text gives no address may probe from:
         those whose modelled value is the observed one for every line it reports
         (its other probes match their expected values, which no line gives, so they
-        rule no class out). ``None`` when no class fits: the model cannot place
+        rule no class out), inside the networks every reading of the text places it
+        at when there are such (:attr:`TaskClients.within`). ``None`` when no class fits: the model cannot place
         the client, so every class is kept as it is."""
         own = [m for m in mismatches if m.source == name]
-        out = tuple(w for w in self.witnesses if all(now.get((w, m.target)) == m.actual for m in own))
+        bounds = self.bounds.get(name)
+        out = tuple(
+            w
+            for w in self.witnesses
+            if all(now.get((w, m.target)) == m.actual for m in own)
+            and (bounds is None or any(self._inside(w, n) for n in bounds))
+        )
         return out or None
 
     def restricted(self, mismatches: Iterable[Mismatch], current: Matrix) -> Outside:
@@ -905,6 +944,7 @@ def outside_model(
     cuts += [n for n in (_network(t) for t in (*clients.networks, *extra_networks)) if n is not None]
     for c in clients.found:
         cuts += [ipaddress.ip_network(t) for t in (*c.networks, *c.excepts)]
+    cuts += [ipaddress.ip_network(t) for _, nets in clients.within for t in nets]
     cuts.append(ipaddress.ip_network(NODE_ADDRESS))
     externals: dict[str, str] = {}
     stands: dict[str, tuple[str, ...]] = {}
@@ -935,7 +975,8 @@ def outside_model(
                     externals[witnesses[-1]] = rep
                     spans[witnesses[-1]] = (first, last)
     texts = tuple(n for n in (_network(t) for t in clients.networks) if n is not None)
-    return Outside(externals, stands, unknown, tuple(witnesses), spans, texts)
+    bounds = {n: tuple(ipaddress.ip_network(x) for x in nets) for n, nets in clients.within if n in unknown}
+    return Outside(externals, stands, unknown, tuple(witnesses), spans, texts, bounds=bounds)
 
 
 def outside_moves(
