@@ -1013,7 +1013,9 @@ def outside_moves(
     old = prober.run([parse_policy(dict(o), source=k) for k, o in before.items()])
     new = prober.run([parse_policy(dict(o), source=k) for k, o in after.items()])
     mismatches = tuple(mismatches)
-    outside = outside.restricted(mismatches, old).with_connections(prober.connections().values())
+    outside = outside.restricted(mismatches, old)
+    if outside.free:
+        outside = outside.with_connections(prober.connections().values())
     modelled, _ = outside.translate(mismatches, old)
     wanted = {(m.source, m.target): m.expected for m in modelled}
     for probes in prober.connections().values():
