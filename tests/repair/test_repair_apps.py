@@ -173,17 +173,33 @@ def test_a_fault_hidden_by_another_in_the_same_policy_is_repaired_in_two_steps()
     assert (result.success, result.safe, result.iterations) == (True, True, 2)
 
 
-def test_a_turn_that_cannot_plan_changes_strategy_and_then_stops():
-    # the task text names the internet client without its address: its probes
-    # cannot be modelled, so no turn can plan; after the read, the admin-tier read
-    # (a view that may decide), then a stated stop: no read repeats, one search in all
+def _bank_without(*clients: tuple[str, str]):
     import dataclasses
 
+    setup = app_setup(load_app(APPS / "bank"))
+    preamble = setup.preamble
+    for name, address in clients:
+        preamble = preamble.replace(f"(`{name}`, {address})", f"(`{name}`)")
+    return dataclasses.replace(setup, preamble=preamble)
+
+
+def test_the_one_client_without_address_is_looked_for_where_the_text_puts_clients_of_its_value():
+    # bank's internet client stripped of its address: its lost gateway lines are aimed at the
+    # accepted range, not at the excluded range the text gives the scanner (a client kept out)
+    setup = _bank_without(("internet", "198.51.100.20"))
+    task = next(t for t in fuzz_tasks(setup, 1, 0) if t.family == "ipblock-cidr")
+    result = run_task(setup, task, respond_k8s, max_iterations=5)
+    assert (result.success, result.safe, result.iterations, result.intent_restored) == (True, True, 2, True)
+
+
+def test_a_turn_that_cannot_plan_changes_strategy_and_then_stops():
+    # the task text names both outside clients without an address: either may sit
+    # anywhere, so no line of theirs is planned on and no turn can plan; after the read,
+    # the admin-tier read (a view that may decide), then a stated stop: no read repeats
     from netmend.repair.observe import READ_COMMAND, READ_JSON_ADMIN
     from netmend.repair.participant import STOP_COMMAND
 
-    setup = app_setup(load_app(APPS / "bank"))
-    setup = dataclasses.replace(setup, preamble=setup.preamble.replace("(`internet`, 198.51.100.20)", "(`internet`)"))
+    setup = _bank_without(("internet", "198.51.100.20"), ("scanner", "198.51.100.130"))
     task = next(t for t in fuzz_tasks(setup, 1, 0) if t.family == "ipblock-cidr")
     result = run_task(setup, task, respond_k8s, max_iterations=5)
     commands = [t.command for t in result.turns]

@@ -787,7 +787,7 @@ class Outside:
             if found is None:
                 continue
             movable = [w for w in found if (w, m.target) in now and not self._wanted_kept(w, m, cands, reported, now)]
-            aim = self._narrowest(movable)
+            aim = self._narrowest(movable, self._kept_elsewhere(m, reported, now))
             aims[(m.source, m.target)] = aim
             free |= {(w, m.target) for w in movable if w not in aim}
         return frozenset(kept), frozenset(free), aims
@@ -808,9 +808,30 @@ class Outside:
             for o, found in cands.items()
         )
 
-    def _narrowest(self, classes: list[str]) -> tuple[str, ...]:
+    def _kept_elsewhere(self, m: Mismatch, reported: Mapping, now: Mapping) -> list:
+        """Addresses of modelled clients whose probe of ``m``'s target has the observed
+        value and is not reported: the text places a client of the other value there."""
+        out = []
+        for name, sources in self.stands_for.items():
+            if (name, m.target) in reported:
+                continue
+            out += [ipaddress.ip_address(self.externals[s]) for s in sources if now.get((s, m.target)) == m.actual]
+        return out
+
+    def _narrowest(self, classes: list[str], others: Iterable = ()) -> tuple[str, ...]:
         """The classes inside the narrowest networks of the text holding one of them
-        (all of the equally narrow ones: none is preferred to another)."""
+        (all of the equally narrow ones: none is preferred to another), leaving out
+        each class whose narrowest range of the text is that of an address of
+        ``others`` (the text's place for a client of the other value is not where
+        this one is looked for)."""
+        ranges = [n for n in self.texts if n.num_addresses > 1]
+
+        def home(contains) -> Network | None:  # the narrowest range of the text holding it
+            around = [n for n in ranges if contains(n)]
+            return max(around, key=lambda n: n.prefixlen) if around else None
+
+        places = {home(lambda n, a=a: a.version == n.version and a in n) for a in others} - {None}
+        classes = [w for w in classes if home(lambda n, w=w: self._inside(w, n)) not in places]
         holding = [n for n in self.texts if any(self._inside(w, n) for w in classes)]
         if not holding:
             return ()
