@@ -173,17 +173,33 @@ def test_a_fault_hidden_by_another_in_the_same_policy_is_repaired_in_two_steps()
     assert (result.success, result.safe, result.iterations) == (True, True, 2)
 
 
-def test_a_turn_that_cannot_plan_changes_strategy_and_then_stops():
-    # the task text names the internet client without its address: its probes
-    # cannot be modelled, so no turn can plan; after the read, the admin-tier read
-    # (a view that may decide), then a stated stop: no read repeats, one search in all
+def _bank_without(*clients: tuple[str, str]):
     import dataclasses
 
+    setup = app_setup(load_app(APPS / "bank"))
+    preamble = setup.preamble
+    for name, address in clients:
+        preamble = preamble.replace(f"(`{name}`, {address})", f"(`{name}`)")
+    return dataclasses.replace(setup, preamble=preamble)
+
+
+def test_the_one_client_without_address_is_looked_for_where_the_text_puts_clients_of_its_value():
+    # bank's internet client stripped of its address: its lost gateway lines are aimed at the
+    # accepted range, not at the excluded range the text gives the scanner (a client kept out)
+    setup = _bank_without(("internet", "198.51.100.20"))
+    task = next(t for t in fuzz_tasks(setup, 1, 0) if t.family == "ipblock-cidr")
+    result = run_task(setup, task, respond_k8s, max_iterations=5)
+    assert (result.success, result.safe, result.iterations, result.intent_restored) == (True, True, 2, True)
+
+
+def test_a_turn_that_cannot_plan_changes_strategy_and_then_stops():
+    # the task text names both outside clients without an address: either may sit
+    # anywhere, so no line of theirs is planned on and no turn can plan; after the read,
+    # the admin-tier read (a view that may decide), then a stated stop: no read repeats
     from netmend.repair.observe import READ_COMMAND, READ_JSON_ADMIN
     from netmend.repair.participant import STOP_COMMAND
 
-    setup = app_setup(load_app(APPS / "bank"))
-    setup = dataclasses.replace(setup, preamble=setup.preamble.replace("(`internet`, 198.51.100.20)", "(`internet`)"))
+    setup = _bank_without(("internet", "198.51.100.20"), ("scanner", "198.51.100.130"))
     task = next(t for t in fuzz_tasks(setup, 1, 0) if t.family == "ipblock-cidr")
     result = run_task(setup, task, respond_k8s, max_iterations=5)
     commands = [t.command for t in result.turns]
@@ -200,3 +216,48 @@ def test_a_range_client_and_an_emptied_selector_are_repaired_in_two_turns():
     for task in tasks:
         result = run_task(setup, task, respond_k8s)
         assert (result.success, result.safe, result.iterations) == (True, True, 2), task.task_id
+
+
+def _dispatch():
+    return app_setup(load_app(APPS / "dispatch"))
+
+
+def test_the_dispatch_fixture_reads_its_clients_but_the_auditor_which_has_no_address():
+    app = load_app(APPS / "dispatch")
+    found = extract_clients(app.description, exclude={"console", "tracker-gw", "partner-api", "status"})
+    assert found.client("carrier").networks == ("203.0.113.10/32", "203.0.113.11/32")
+    assert found.client("vpn").excepts == ("100.96.255.0/24",)
+    assert [n for n, _ in found.unmodelled] == ["auditor"]
+
+
+def test_a_client_the_text_gives_no_address_is_repaired_on_the_classes_it_may_come_from():
+    # dispatch's auditor has no address in the text: a main that leaves every such probe
+    # alone reads for ten turns once the auditor's line is the last one left
+    setup = _dispatch()
+    tasks = fuzz_tasks(setup, 3, 0, ["pod-selector-value", "policy-type-dropped", "allow-all-added"])
+    assert any(m.source == "auditor" for task in tasks for m in deployed(setup, task).probe(setup.expected, True))
+    for task in tasks:
+        result = run_task(setup, task, respond_k8s)
+        assert result.success and result.safe and result.iterations <= 2, (task.task_id, result.iterations)
+
+
+@pytest.mark.parametrize(
+    "family",
+    ["ipblock-cidr-widened", "ipblock-cidr-shifted", "ipblock-to-pod-selector", "ipblock-cidr",
+     "ipblock-except-changed", "ipblock-except-added", "rule-peers-dropped"],
+)
+def test_ipblock_faults_on_the_dispatch_app_are_repaired_safely_in_two_turns(family):
+    setup = _dispatch()
+    tasks = fuzz_tasks(setup, 3, 0, [family])
+    assert tasks, family
+    for task in tasks:
+        result = run_task(setup, task, respond_k8s)
+        assert result.success and result.safe and result.iterations <= 2, (task.task_id, result.iterations)
+
+
+def test_the_new_ipblock_kinds_change_one_field_of_one_block():
+    setup = _dispatch()
+    for family, word in (("ipblock-cidr-widened", "widened"), ("ipblock-cidr-shifted", "shifted"), ("ipblock-to-pod-selector", "podSelector")):
+        (task,) = fuzz_tasks(setup, 1, 0, [family])
+        (fault,) = task.injections
+        assert fault.kind == family and word in fault.detail

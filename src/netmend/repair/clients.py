@@ -39,7 +39,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from netmend.k8s.model import Cluster
 from netmend.k8s.probe import Matrix, Mismatch
@@ -148,6 +148,8 @@ class TaskClients:
     unmodelled: tuple[tuple[str, str], ...] = ()
     networks: tuple[str, ...] = ()
     intent: tuple[str, ...] = ()
+    # an unmodelled name every reading of the text places at one of these networks
+    within: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def clients(self) -> tuple[tuple[str, str], ...]:
@@ -447,8 +449,9 @@ def _matchings(edges: list[tuple[int, int, int]], count: int) -> list[tuple[int,
     return best
 
 
-def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Item], set[int]]:
-    """``(name item, address item)`` bindings, the items, and the indices of ambiguous items."""
+def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Item], set[int], dict[int, list[_Item]]]:
+    """``(name item, address item)`` bindings, the items, the indices of ambiguous items,
+    and for an ambiguous name bound to an address in every matching, those addresses."""
     items = _items(toks)
     edges = []
 
@@ -473,7 +476,7 @@ def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Ite
                 add(i, j, client=True)
             break
     if len(edges) > 16:  # a clause this dense is not read
-        return [], items, set(range(len(items)))
+        return [], items, set(range(len(items))), {}
     found = _matchings(edges, len(items))
     common = frozenset.intersection(*(m for _, m in found)) if found else frozenset()
     ambiguous: set[int] = set()
@@ -487,7 +490,20 @@ def _bind_clause(toks: list[_Tok]) -> tuple[list[tuple[_Item, _Item]], list[_Ite
             continue
         a, b = items[i], items[j]
         pairs.append((a, b) if a.kind != "addr" else (b, a))
-    return pairs, items, ambiguous
+    readings: dict[int, list[_Item]] = {}
+    for i in ambiguous:
+        if items[i].kind != "name":
+            continue
+        addresses = []
+        for _, m in found:
+            ends = [edges[k][1] if edges[k][0] == i else edges[k][0] for k in m if i in edges[k][:2]]
+            ends = [e for e in ends if items[e].kind == "addr"]
+            if not ends:
+                break  # a reading that gives it no address: it may be anywhere
+            addresses += [items[e] for e in ends]
+        else:
+            readings[i] = addresses
+    return pairs, items, ambiguous, readings
 
 
 def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[str] = ()) -> TaskClients:
@@ -515,13 +531,15 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
     mentioned: dict[str, None] = {}
     networks: dict[str, None] = {}
     intent: dict[str, None] = {}
+    placed: dict[str, list[Network]] = {}  # a refused name -> every address a reading gives it
+    anywhere: set[str] = set()  # refused names some reading gives no address
     for clause in _CLAUSE_END.split(text):
         toks = _tokens(clause, skip, plain_sources)
         for t in toks:
             if t.kind == "addr":
                 for net in t.nets:
                     networks[str(net)] = None
-        pairs, items, ambiguous = _bind_clause(toks)
+        pairs, items, ambiguous, readings = _bind_clause(toks)
         for item in items:
             if item.kind == "name" and item.marked:
                 for name in item.names:
@@ -531,6 +549,10 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
             if item.kind == "name":
                 for name in item.names:
                     refused.setdefault(name, "the text binds it to an address ambiguously")
+                    if index in readings and all(a.specs for a in readings[index]):
+                        placed.setdefault(name, []).extend(n for a in readings[index] for spec in a.specs for n in spec[0])
+                    else:
+                        anywhere.add(name)
         for item in items:
             if item.kind == "addr" and _after_policy_verb(toks, item):
                 item.intent = True
@@ -562,6 +584,7 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
             continue
         if len(set(specs)) > 1:
             refused[name] = "the text gives it different addresses"
+            placed.setdefault(name, []).extend(n for nets, _ in specs for n in nets)
             continue
         nets, holes = specs[0]
         found.append(Client(name, tuple(str(n) for n in nets), tuple(str(h) for h in holes)))
@@ -570,7 +593,15 @@ def extract_clients(text: str, exclude: Iterable[str] = (), sources: Iterable[st
     for s in sorted(plain_sources):
         if s not in bound and s not in refused and s not in mentioned:
             unmodelled.append((s, "the text gives it no address"))
-    return TaskClients(tuple(found), tuple(unmodelled), tuple(networks), tuple(intent))
+    for name, reason in refused.items():
+        if not reason.startswith(("the text binds it", "the text gives it different")):
+            anywhere.add(name)  # a reading the text may give it that names no address of its own
+        elif name in bound:
+            placed.setdefault(name, []).extend(n for nets, _ in bound[name] for n in nets)
+    within = tuple(
+        (n, tuple(dict.fromkeys(str(x) for x in placed[n]))) for n, _ in unmodelled if n in placed and n not in anywhere
+    )
+    return TaskClients(tuple(found), tuple(unmodelled), tuple(networks), tuple(intent), within)
 
 
 def _after_policy_verb(toks: list[_Tok], item: _Item) -> bool:
@@ -626,6 +657,11 @@ class Outside:
     stands_for: Mapping[str, tuple[str, ...]]  # a modelled client's name -> its model sources
     unmodelled: frozenset[str] = frozenset()  # names whose probes are left alone
     witnesses: tuple[str, ...] = ()  # model sources of the unmodellable clients
+    spans: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # witness -> its class (first, last)
+    texts: tuple[Network, ...] = ()  # the networks the text names
+    free: frozenset[tuple[str, str]] = frozenset()  # probes of witnesses no client wants kept
+    aims: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # a line -> classes aimed at
+    bounds: Mapping[str, tuple[Network, ...]] = field(default_factory=dict)  # a name -> the networks it is within
 
     @property
     def names(self) -> frozenset[str]:
@@ -641,10 +677,15 @@ class Outside:
         or a target outside clients cannot reach: left alone.
         """
         now = {(s, t): v for s, cells in current.rows for t, v in cells}
+        mismatches = tuple(mismatches)
         modelled, alone = [], []
         for m in mismatches:
             if m.source in self.unmodelled:
-                alone.append(m)
+                aim = self.aims.get((m.source, m.target), ())
+                if aim:
+                    modelled.extend(Mismatch(w, m.target, m.expected, m.actual) for w in aim)
+                else:
+                    alone.append(m)
                 continue
             sources = self.stands_for.get(m.source)
             if sources is None or sources == (m.source,):
@@ -661,6 +702,149 @@ class Outside:
         return tuple(modelled), tuple(alone)
 
 
+    def candidates(self, name: str, mismatches: Iterable[Mismatch], now: Mapping[tuple[str, str], bool]) -> tuple[str, ...] | None:
+        """The address classes a client the text gives no address may probe from:
+        those whose modelled value is the observed one for every line it reports
+        (its other probes match their expected values, which no line gives, so they
+        rule no class out), inside the networks every reading of the text places it
+        at when there are such (:attr:`TaskClients.within`). ``None`` when no class fits: the model cannot place
+        the client, so every class is kept as it is."""
+        own = [m for m in mismatches if m.source == name]
+        bounds = self.bounds.get(name)
+        out = tuple(
+            w
+            for w in self.witnesses
+            if all(now.get((w, m.target)) == m.actual for m in own)
+            and (bounds is None or any(self._inside(w, n) for n in bounds))
+        )
+        return out or None
+
+    def restricted(self, mismatches: Iterable[Mismatch], current: Matrix) -> Outside:
+        """This model cut to what the unmodellable clients' lines allow (see :meth:`plan_for`)."""
+        if not self.unmodelled or not self.witnesses:
+            return self
+        mismatches = tuple(mismatches)
+        kept, free, aims = self.plan_for(mismatches, current)
+        # a class no plan aims at only has to hold: one address of it is enough (the last
+        # check re-cuts the classes with the plan's CIDRs, so an edit naming another is seen)
+        aimed = {self.spans[w] for classes in aims.values() for w in classes}
+        seen: set[tuple[int, int]] = set()
+        for w in self.witnesses:
+            if w in kept and self.spans[w] not in aimed:
+                if self.spans[w] in seen:
+                    kept = kept - {w}
+                seen.add(self.spans[w])
+        free = frozenset(p for p in free if p[0] in kept)
+        witnesses = tuple(w for w in self.witnesses if w in kept)
+        externals = {k: v for k, v in self.externals.items() if k not in self.witnesses or k in kept}
+        spans = {w: self.spans[w] for w in witnesses}
+        return replace(self, externals=externals, witnesses=witnesses, spans=spans, free=free, aims=aims)
+
+    def with_connections(self, groups: Iterable[Iterable[tuple[str, str]]]) -> Outside:
+        """This model with every probe that is the same connection as a free one, from
+        the same source, free too (a LoadBalancer port and its nodePort under ``Local``):
+        no policy set can move one without the other."""
+        if not self.free:
+            return self
+        free = set(self.free)
+        for group in groups:
+            probes = list(group)
+            loose = {s for s, t in probes if (s, t) in self.free}
+            free |= {(s, t) for s, t in probes if s in loose}
+        return replace(self, free=frozenset(free))
+
+    def plan_for(
+        self, mismatches: tuple[Mismatch, ...], current: Matrix
+    ) -> tuple[frozenset[str], frozenset[tuple[str, str]], Mapping[tuple[str, str], tuple[str, ...]]]:
+        """``(classes kept, probes left free, classes aimed at per line)`` for the
+        clients the text gives no usable address.
+
+        - A client may be in any of its :meth:`candidates`; a class no such client
+          may be in is no source of the universe (no client of the text holds it).
+        - In every candidate class the client's probes keep their values, except
+          those it reports as mismatches: whatever class it is in, its other probes
+          stay.
+        - A reported probe may move, in a candidate class, towards its expected
+          value (from the observed one: any move), unless another client may want
+          it kept there (a modelled client holding an address of the class that
+          does not report it so, or another unmodellable client that may sit there);
+          those classes keep it.
+        - Of the classes it may move in, the plan aims at those inside the
+          narrowest network the text names that holds one (where the text places
+          its clients); the others are left free. Aiming at a class the client is
+          not in moves nobody's probe; the next observation then rules it out.
+        """
+        now = {(s, t): v for s, cells in current.rows for t, v in cells}
+        reported = {(x.source, x.target): x.expected for x in mismatches}
+        cands = {n: self.candidates(n, mismatches, now) for n in self.unmodelled}
+        kept: set[str] = set()
+        for found in cands.values():
+            kept |= set(self.witnesses if found is None else found)
+        free: set[tuple[str, str]] = set()
+        aims: dict[tuple[str, str], tuple[str, ...]] = {}
+        for m in mismatches:
+            found = cands.get(m.source)
+            if found is None:
+                continue
+            movable = [w for w in found if (w, m.target) in now and not self._wanted_kept(w, m, cands, reported, now)]
+            aim = self._narrowest(movable, self._kept_elsewhere(m, reported, now))
+            aims[(m.source, m.target)] = aim
+            free |= {(w, m.target) for w in movable if w not in aim}
+        return frozenset(kept), frozenset(free), aims
+
+    def _wanted_kept(self, w: str, m: Mismatch, cands: Mapping, reported: Mapping, now: Mapping) -> bool:
+        """Whether another client may be in class ``w`` and want ``m``'s target kept."""
+        first, last = self.spans[w]
+        version = ipaddress.ip_address(self.externals[w]).version
+        for name, sources in self.stands_for.items():
+            if reported.get((name, m.target)) == m.expected:
+                continue
+            for source in sources:
+                address = ipaddress.ip_address(self.externals[source])
+                if (source, m.target) in now and address.version == version and first <= int(address) <= last:
+                    return True
+        return any(
+            o != m.source and reported.get((o, m.target)) != m.expected and w in (found or self.witnesses)
+            for o, found in cands.items()
+        )
+
+    def _kept_elsewhere(self, m: Mismatch, reported: Mapping, now: Mapping) -> list:
+        """Addresses of modelled clients whose probe of ``m``'s target has the observed
+        value and is not reported: the text places a client of the other value there."""
+        out = []
+        for name, sources in self.stands_for.items():
+            if (name, m.target) in reported:
+                continue
+            out += [ipaddress.ip_address(self.externals[s]) for s in sources if now.get((s, m.target)) == m.actual]
+        return out
+
+    def _narrowest(self, classes: list[str], others: Iterable = ()) -> tuple[str, ...]:
+        """The classes inside the narrowest networks of the text holding one of them
+        (all of the equally narrow ones: none is preferred to another), leaving out
+        each class whose narrowest range of the text is that of an address of
+        ``others`` (the text's place for a client of the other value is not where
+        this one is looked for)."""
+        ranges = [n for n in self.texts if n.num_addresses > 1]
+
+        def home(contains) -> Network | None:  # the narrowest range of the text holding it
+            around = [n for n in ranges if contains(n)]
+            return max(around, key=lambda n: n.prefixlen) if around else None
+
+        places = {home(lambda n, a=a: a.version == n.version and a in n) for a in others} - {None}
+        classes = [w for w in classes if home(lambda n, w=w: self._inside(w, n)) not in places]
+        holding = [n for n in self.texts if any(self._inside(w, n) for w in classes)]
+        if not holding:
+            return ()
+        width = min(n.max_prefixlen - n.prefixlen for n in holding)
+        narrowest = [n for n in holding if n.max_prefixlen - n.prefixlen == width]
+        return tuple(w for w in classes if any(self._inside(w, n) for n in narrowest))
+
+    def _inside(self, w: str, net: Network) -> bool:
+        first, last = self.spans[w]
+        version = ipaddress.ip_address(self.externals[w]).version
+        return version == net.version and int(net.network_address) <= first and last <= int(net.broadcast_address)
+
+
 def description_of(task_text: str) -> str:
     """A task text without the loop's own fixed rules (how to answer, what is banned):
     they describe no application, and their emphasis names no client."""
@@ -675,6 +859,43 @@ def workload_of(cluster: Cluster, source: str) -> bool:
     """Whether a probe source names a workload of the cluster (``ns/workload`` or ``workload``)."""
     namespace, _, workload = source.rpartition("/")
     return any(p.workload == workload and (not namespace or p.namespace == namespace) for p in cluster.pods)
+
+
+def qualify_outside_targets(cluster: Cluster, mismatches: Iterable[Mismatch], outside: Iterable[str]) -> tuple[Mismatch, ...]:
+    """Mismatches of outside sources with their targets named as the model names them.
+
+    An outside client has no namespace to resolve a short name in, so a harness
+    may write ``service:port`` where the model writes ``service.namespace:port``.
+    The short name is the Service outside clients reach on that port (its
+    LoadBalancer port or nodePort); when no such Service, or more than one,
+    has that name, the line is kept as written (its probe is then left alone,
+    never guessed at).
+
+    Examples
+    --------
+    >>> from netmend.k8s.model import Service, ServicePort
+    >>> svc = Service("hooks", "ci", ports=(ServicePort(8080, 8080, node_port=30080),), type="NodePort")
+    >>> cluster = Cluster(services=(svc,))
+    >>> qualify_outside_targets(cluster, [Mismatch("git", "hooks:30080", True, False)], ["git"])[0].target
+    'hooks.ci:30080'
+    """
+    names = frozenset(outside)
+    out = []
+    for m in mismatches:
+        service, _, port = m.target.rpartition(":")
+        if m.source in names and service and "." not in service and port.isdigit():
+            number = int(port)
+            found = {
+                f"{svc.name}.{svc.namespace}:{number}"
+                for svc in cluster.services
+                if svc.is_external and svc.name == service
+                for sp in svc.ports
+                if sp.protocol == "TCP" and (sp.node_port == number or (svc.type == "LoadBalancer" and sp.port == number))
+            }
+            if len(found) == 1:
+                m = Mismatch(m.source, found.pop(), m.expected, m.actual)
+        out.append(m)
+    return tuple(out)
 
 
 def policy_networks(policies: Iterable[Mapping]) -> list[Network]:
@@ -744,6 +965,7 @@ def outside_model(
     cuts += [n for n in (_network(t) for t in (*clients.networks, *extra_networks)) if n is not None]
     for c in clients.found:
         cuts += [ipaddress.ip_network(t) for t in (*c.networks, *c.excepts)]
+    cuts += [ipaddress.ip_network(t) for _, nets in clients.within for t in nets]
     cuts.append(ipaddress.ip_network(NODE_ADDRESS))
     externals: dict[str, str] = {}
     stands: dict[str, tuple[str, ...]] = {}
@@ -764,14 +986,18 @@ def outside_model(
                         externals[names[-1]] = rep
         stands[c.name] = tuple(names)
     witnesses: list[str] = []
+    spans: dict[str, tuple[int, int]] = {}
     if unknown:
-        # one address per class: no plan aims at these, it only has to keep them
+        # two addresses per class (as for a range client): an edit naming one address never moves a class
         for version in (4, 6):
             for first, last in classes[version]:
-                rep = _representatives(first, last, version)[0]
-                witnesses.append(f"{UNKNOWN_PREFIX}@{rep}")
-                externals[witnesses[-1]] = rep
-    return Outside(externals, stands, unknown, tuple(witnesses))
+                for rep in _representatives(first, last, version):
+                    witnesses.append(f"{UNKNOWN_PREFIX}@{rep}")
+                    externals[witnesses[-1]] = rep
+                    spans[witnesses[-1]] = (first, last)
+    texts = tuple(n for n in (_network(t) for t in clients.networks) if n is not None)
+    bounds = {n: tuple(ipaddress.ip_network(x) for x in nets) for n, nets in clients.within if n in unknown}
+    return Outside(externals, stands, unknown, tuple(witnesses), spans, texts, bounds=bounds)
 
 
 def outside_moves(
@@ -807,6 +1033,10 @@ def outside_moves(
     prober = Prober(cluster, rows, dns=dns, externals=outside.externals)
     old = prober.run([parse_policy(dict(o), source=k) for k, o in before.items()])
     new = prober.run([parse_policy(dict(o), source=k) for k, o in after.items()])
+    mismatches = tuple(mismatches)
+    outside = outside.restricted(mismatches, old)
+    if outside.free:
+        outside = outside.with_connections(prober.connections().values())
     modelled, _ = outside.translate(mismatches, old)
     wanted = {(m.source, m.target): m.expected for m in modelled}
     for probes in prober.connections().values():
@@ -815,5 +1045,9 @@ def outside_moves(
             wanted.update(dict.fromkeys(probes, wants.pop()))
     now = {(s, t): v for s, cells in old.rows for t, v in cells}
     return tuple(
-        (s, t, v) for s, cells in new.rows for t, v in cells if v != now[(s, t)] and v != wanted.get((s, t))
+        (s, t, v)
+        for s, cells in new.rows
+        if s in outside.externals
+        for t, v in cells
+        if v != now[(s, t)] and v != wanted.get((s, t)) and (s, t) not in outside.free
     )

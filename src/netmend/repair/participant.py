@@ -45,6 +45,7 @@ from netmend.repair.clients import (
     names_of,
     outside_model,
     outside_moves,
+    qualify_outside_targets,
     workload_of,
 )
 from netmend.repair.emit import plan_command
@@ -122,14 +123,26 @@ def plan_from_feedback(
     clients = clients or TaskClients()
     # outside clients as model sources: hosts, the address classes of ranges, and for a
     # client that cannot be modelled every class of both families, held (netmend.repair.clients)
-    outside = outside_model(clients, obs.policies.values())
-    externals = dict(outside.externals)
-    listed = [(m.source, m.target) for m in mismatches if m.source not in outside.names]
-    universe = with_probes(probe_universe(obs.cluster, externals=externals), listed)
+    whole = outside_model(clients, obs.policies.values())
+    listed = [(m.source, m.target) for m in mismatches if m.source not in whole.names]
     first: ModelContradiction | None = None
     for dns in (True, False):
+        outside = whole
+        externals = dict(outside.externals)
+        universe = with_probes(probe_universe(obs.cluster, externals=externals), listed)
         prober = Prober(obs.cluster, universe, dns=dns, externals=externals)
         current = prober.run()
+        if outside.witnesses:
+            # a client with no usable address stands for the classes its lines fit, no other
+            outside = whole.restricted(mismatches, current).with_connections(prober.connections().values())
+            externals = dict(outside.externals)
+            universe = tuple(
+                (s, kept)
+                for s, targets in with_probes(probe_universe(obs.cluster, externals=externals), listed)
+                if (kept := tuple(t for t in targets if (s, t) not in outside.free))
+            )
+            prober = Prober(obs.cluster, universe, dns=dns, externals=externals)
+            current = prober.run()
         modelled, alone = outside.translate(mismatches, current)
         if not modelled:
             left = ", ".join(sorted({m.source for m in alone}))
@@ -287,6 +300,7 @@ def decide(prompt: str, workloads: Cluster | None = None) -> Decision:
         clients = clients_of(prompt, obs)
         obs = align_sources(obs, [m.source for m in mismatches if m.source not in clients.names])
         clients = clients_of(prompt, obs, tuple(m.source for m in mismatches))
+        mismatches = qualify_outside_targets(obs.cluster, mismatches, clients.names)
         namespaces = mismatch_namespaces(mismatches, clients.names)
         ranges = port_ranges(task_text(prompt))
         try:

@@ -3,7 +3,8 @@
 Each fault kind is one single-field change a person or a tool could make
 (a label value misspelt, an operator flipped, an AND peer split into two,
 a named port misspelt or replaced by the Service port, an ``endPort``
-shrunk, an ipBlock ``except`` changed, a policy type dropped or added, a
+shrunk, an ipBlock ``except`` changed, a ``cidr`` narrowed, widened or
+shifted, an ipBlock peer replaced by a podSelector, a policy type dropped or added, a
 rule removed or opened to every peer...). A kind finds its *sites* (where
 in which policy it applies) from the policy text alone; a task draws one
 site with a private ``random.Random`` seeded by (seed, kind, index,
@@ -232,6 +233,10 @@ def _block_sites(spec: dict, what: str) -> list[Site]:
             net = ipaddress.ip_network(block.get("cidr", "0.0.0.0/0"), strict=False)
             if what == "except-add" and net.prefixlen >= net.max_prefixlen:
                 continue  # a single address has no strictly smaller except
+            if what == "cidr-widen" and net.prefixlen == 0:
+                continue
+            if what == "cidr-shift" and (block.get("except") or net.prefixlen == 0):
+                continue  # the excepts would leave the shifted cidr (the API refuses that)
 
             def mutate(s, rng, field=field, peers_key=peers_key, i=i, k=k):
                 b = s[field][i][peers_key][k]["ipBlock"]
@@ -245,6 +250,20 @@ def _block_sites(spec: dict, what: str) -> list[Site]:
                     choices = [n for n in subnets if all(h.subnet_of(n) and h != n for h in holes)] or [net.supernet()]
                     b["cidr"] = str(rng.choice(choices))
                     return f"{where}.cidr: {old} -> {b['cidr']}"
+                if what == "cidr-widen":
+                    old = b["cidr"]
+                    b["cidr"] = str(net.supernet(prefixlen_diff=rng.randint(1, min(4, net.prefixlen))))
+                    return f"{where}.cidr: {old} -> {b['cidr']} (widened)"
+                if what == "cidr-shift":
+                    old = b["cidr"]
+                    up = min(net.prefixlen, rng.randint(1, 3))
+                    siblings = [n for n in net.supernet(prefixlen_diff=up).subnets(new_prefix=net.prefixlen) if n != net][:64]
+                    b["cidr"] = str(rng.choice(siblings))
+                    return f"{where}.cidr: {old} -> {b['cidr']} (shifted)"
+                if what == "to-pod-selector":
+                    old = s[field][i][peers_key][k].pop("ipBlock")
+                    s[field][i][peers_key][k]["podSelector"] = {}
+                    return f"{where}: {json.dumps(old, sort_keys=True)} replaced by podSelector {{}}"
                 if what == "except-add":
                     hole = rng.choice(list(net.subnets(new_prefix=net.prefixlen + 1)))
                     b.setdefault("except", []).append(str(hole))
@@ -395,6 +414,9 @@ KINDS: dict[str, Callable[[dict, Mapping], list[Site]]] = {
     "ipblock-cidr": lambda s, c: _block_sites(s, "cidr"),
     "ipblock-except-added": lambda s, c: _block_sites(s, "except-add"),
     "ipblock-except-changed": lambda s, c: _block_sites(s, "except"),
+    "ipblock-cidr-widened": lambda s, c: _block_sites(s, "cidr-widen"),
+    "ipblock-cidr-shifted": lambda s, c: _block_sites(s, "cidr-shift"),
+    "ipblock-to-pod-selector": lambda s, c: _block_sites(s, "to-pod-selector"),
     "policy-type-dropped": lambda s, c: _type_sites(s, "drop"),
     "policy-type-added": lambda s, c: _type_sites(s, "add"),
     "rule-removed": lambda s, c: _rule_sites(s, "rule"),
