@@ -50,6 +50,7 @@ from netmend.repair.edits import (
     SetProtocol,
     SetValue,
     apply_edits,
+    apply_ops,
     patch_ops,
     plan_weight,
     set_value,
@@ -1385,13 +1386,29 @@ def _split(changes: Sequence[Mismatch], component: frozenset[int]) -> list[froze
 
 def _merge(first: Plan, second: Plan) -> Plan:
     """``second`` (planned on the objects ``first`` leaves) after ``first``, as one plan:
-    a policy both touch gets both op lists in turn (the second's guards test the first's result)."""
+    a policy both touch gets both op lists in turn (the second's guards test the first's result).
+
+    Each merged patch is verified as one patch: applied to the object before ``first``
+    it must give exactly the object after ``second``.
+
+    Raises
+    ------
+    EmissionError
+        When ``second`` repeats an edit of ``first`` (the same edit twice), or a merged
+        patch does not apply as one patch or gives another object than the steps in turn.
+    """
+    repeated = sorted({e.describe() for e in second.edits if e in first.edits})
+    if repeated:
+        raise EmissionError(f"the next step repeats an edit of the plan: {', '.join(repeated)}")
     patches = {f"{p.namespace}/{p.name}": p for p in first.patches}
     for p in second.patches:
         key = f"{p.namespace}/{p.name}"
         if key in patches:
             p = replace(p, ops=(*patches[key].ops, *p.ops), before=patches[key].before)
         patches[key] = p
+    for key, p in patches.items():
+        if apply_ops(p.before, list(p.ops)) != p.after:
+            raise EmissionError(f"{key}: the merged patch does not give the object the steps give in turn")
     return Plan(
         (*first.edits, *second.edits), tuple(patches[k] for k in sorted(patches)), first.before, second.after,
         first.changes, first.dns, second.unresolved, second.reason,
@@ -1506,7 +1523,7 @@ def plan_repair(
             reasons.append(reason)
             failed.append(component)
             continue
-        edits.extend(found)
+        edits.extend(e for e in found if e not in edits)
         solved |= component
     for component in failed:  # partial only: the parts of a component that can be reached alone
         for part in _split(search.changes, component):
@@ -1517,7 +1534,7 @@ def plan_repair(
                     continue
             except (NoPlan, EmissionError):
                 continue
-            edits.extend(found)
+            edits.extend(e for e in found if e not in edits)
             solved |= part
     if not solved:
         raise NoPlan("; ".join(reasons) or "no change can be reached")
@@ -1527,7 +1544,9 @@ def plan_repair(
         if joint is None:
             raise NoPlan("the per-component repairs interfere and no joint edit set reaches the intent")
         edits = list(joint)
-    final = tuple(sorted(search.prune(tuple(edits), targets), key=edit_sort_key))
+    # One copy of each edit: two components may need the same edit, and a
+    # policy's patch must not carry it twice.
+    final = tuple(sorted(set(search.prune(tuple(dict.fromkeys(edits)), targets)), key=edit_sort_key))
     after = search.run(final)
     unresolved = tuple(c for i, c in enumerate(search.changes) if i not in targets)
     wanted = {(c.source, c.target): c.actual for c in unresolved}
@@ -1551,7 +1570,10 @@ def plan_repair(
             break
         if not step.edits or len(step.unresolved) >= len(plan.unresolved):
             break
-        plan = _merge(plan, step)
+        try:
+            plan = _merge(plan, step)
+        except EmissionError:
+            break
     return plan
 
 
