@@ -127,3 +127,33 @@ def test_a_merged_patch_is_verified_as_one_patch():
         _merge(first, forged)
     merged = _merge(first, second)
     assert apply_ops(POLICIES["shop/web"], list(merged.patches[0].ops)) == second.patches[0].after
+
+
+def test_components_needing_the_same_edit_get_it_once(setup, monkeypatch):
+    # Two components whose searches both return an edit: the final set and the
+    # policy's patch carry it once (the plan is not refused for a repeated edit).
+    from repair_helpers import broken, repair_towards_expected
+
+    from netmend.assess.k8s.inject import Injection
+    from netmend.repair import planner
+
+    _, obs = broken(
+        setup,
+        Injection("change_port", "redis-cart", port=45677),
+        Injection("change_protocol", "shippingservice", protocol="UDP"),
+    )
+    search = planner._Search.search
+    seen: list = []
+
+    def overlapping(self, cands, targets, max_edits):
+        found = search(self, cands, targets, max_edits)
+        if found is None:
+            return None
+        seen.extend(e for e in found if e not in seen)
+        return tuple(seen)  # every earlier component's edits again, then this one's
+
+    monkeypatch.setattr(planner._Search, "search", overlapping)
+    plan, _ = repair_towards_expected(setup, obs)
+    assert len(seen) >= 2
+    assert len(set(plan.edits)) == len(plan.edits) == len(seen)
+    assert plan.unresolved == ()
