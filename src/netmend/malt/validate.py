@@ -3,6 +3,13 @@
 Without a topology (for example over A2A) the emitted code copes with
 missing names exactly as the reference does; with one, a name that is not
 there is an error, never a silent no-op.
+
+The steps are checked in order, each against the topology as the steps before
+it leave it: a name an earlier step removes is free for a later addition, and
+a node an earlier step adds exists for a later step. What a change leaves is
+not worked out here but by running it: each change step goes through
+:func:`netmend.malt.runtime.run_plan` (the one implementation the executor and
+the emitted code share) over a copy of the topology.
 """
 
 from __future__ import annotations
@@ -12,6 +19,9 @@ import networkx as nx
 from netmend.malt import ir
 from netmend.malt import kinds as K
 from netmend.malt.parser import Parsed, QueryError, UnknownName
+from netmend.malt.runtime import run_plan
+
+CHANGES = (ir.Add, ir.Remove, ir.Update, ir.ForEachAdd, ir.RemoveAll, ir.UpdateAll)
 
 
 def _kinds_by_name(graph: nx.Graph) -> dict[str, list[str]]:
@@ -25,43 +35,58 @@ def _kinds_by_name(graph: nx.Graph) -> dict[str, list[str]]:
 
 def validate(parsed: Parsed, graph: nx.Graph) -> None:
     """Raise :class:`UnknownName` or :class:`QueryError` when the request does not fit ``graph``."""
-    known = _kinds_by_name(graph)
-    for step in parsed.query.steps:
-        if isinstance(step, ir.Add):
-            if step.name in known:
-                raise QueryError(f"a node named {step.name!r} already exists",
-                                 expected="a new, unused name for the node to add")
-            _require(step.parent, known)
-            known[step.name] = [step.kind]
-        elif isinstance(step, (ir.Remove, ir.Update)):
-            _require(step.name, known)
-            if isinstance(step, ir.Update) and K.PORT not in known[step.name]:
-                raise QueryError(f"{step.name!r} is not a port, so it has no capacity",
-                                 expected="the name of a port (EK_PORT)")
-        elif isinstance(step, (ir.ListChildren, ir.Rank)):
-            _require(step.parent, known)
-        elif isinstance(step, ir.Count) and step.container is not None:
-            _require(step.container, known)
-        elif isinstance(step, ir.CapacityOf):
-            _require(step.name, known)
-            if not step.total and not {K.PORT, K.PACKET_SWITCH} & set(known[step.name]):
-                raise QueryError(
-                    f"{step.name!r} is a {'/'.join(known[step.name]) or 'node'}: capacity is a "
-                    "port's attribute (a switch's is its ports' total), so it has none of its "
-                    "own", expected="'what is the total capacity of <node name>' (every port "
-                    "below it) or the capacity of a port or switch")
-        elif isinstance(step, (ir.ListNodes, ir.Aggregate, ir.Top, ir.RemoveAll, ir.UpdateAll)):
-            for name in step.nodes.roots:
-                _require(name, known)
-        elif isinstance(step, ir.ForEachAdd) and not any(
-            kinds and kinds[0] == step.parent_kind for kinds in known.values()
-        ):
-            raise QueryError(f"the topology has no {step.parent_kind}",
-                             expected="a kind of node the topology has")
+    given = known = seen = _kinds_by_name(graph)
+    steps = parsed.query.steps
+    model = None  # the topology as the steps so far leave it (a copy, made when needed)
+    for at, step in enumerate(steps):
+        _check(step, given, known)
+        if isinstance(step, CHANGES) and at < len(steps) - 1:
+            if model is None:
+                model = graph.copy()
+            run_plan(model, (step.literal(),))
+            known = _kinds_by_name(model)
+            # A kind before a name is checked against the node the name first stood for.
+            seen = {**known, **seen}
     for name, kind in parsed.qualifiers:
-        if name in known and kind not in known[name]:
-            raise QueryError(f"{name!r} is a {'/'.join(known[name])}, not a {kind}",
+        if name in seen and kind not in seen[name]:
+            raise QueryError(f"{name!r} is a {'/'.join(seen[name])}, not a {kind}",
                              expected=f"the name of a {kind}, or no kind before the name")
+
+
+def _check(step: ir.Step, given: dict[str, list[str]], known: dict[str, list[str]]) -> None:
+    """Raise when ``step`` does not fit ``known`` (the names the steps before it leave).
+
+    ``given`` is the topology before any step: a for-each loop runs over it."""
+    if isinstance(step, ir.Add):
+        if step.name in known:
+            raise QueryError(f"a node named {step.name!r} already exists",
+                             expected="a new, unused name for the node to add")
+        _require(step.parent, known)
+    elif isinstance(step, (ir.Remove, ir.Update)):
+        _require(step.name, known)
+        if isinstance(step, ir.Update) and K.PORT not in known[step.name]:
+            raise QueryError(f"{step.name!r} is not a port, so it has no capacity",
+                             expected="the name of a port (EK_PORT)")
+    elif isinstance(step, (ir.ListChildren, ir.Rank)):
+        _require(step.parent, known)
+    elif isinstance(step, ir.Count) and step.container is not None:
+        _require(step.container, known)
+    elif isinstance(step, ir.CapacityOf):
+        _require(step.name, known)
+        if not step.total and not {K.PORT, K.PACKET_SWITCH} & set(known[step.name]):
+            raise QueryError(
+                f"{step.name!r} is a {'/'.join(known[step.name]) or 'node'}: capacity is a "
+                "port's attribute (a switch's is its ports' total), so it has none of its "
+                "own", expected="'what is the total capacity of <node name>' (every port "
+                "below it) or the capacity of a port or switch")
+    elif isinstance(step, (ir.ListNodes, ir.Aggregate, ir.Top, ir.RemoveAll, ir.UpdateAll)):
+        for name in step.nodes.roots:
+            _require(name, known)
+    elif isinstance(step, ir.ForEachAdd) and not any(
+        kinds and kinds[0] == step.parent_kind for kinds in given.values()
+    ):
+        raise QueryError(f"the topology has no {step.parent_kind}",
+                         expected="a kind of node the topology has")
 
 
 def _require(name: str, known: dict[str, list[str]]) -> None:
