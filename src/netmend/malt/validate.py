@@ -21,8 +21,6 @@ from netmend.malt import kinds as K
 from netmend.malt.parser import Parsed, QueryError, UnknownName
 from netmend.malt.runtime import run_plan
 
-CHANGES = (ir.Add, ir.Remove, ir.Update, ir.ForEachAdd, ir.RemoveAll, ir.UpdateAll)
-
 
 def _kinds_by_name(graph: nx.Graph) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
@@ -40,7 +38,7 @@ def validate(parsed: Parsed, graph: nx.Graph) -> None:
     model = None  # the topology as the steps so far leave it (a copy, made when needed)
     for at, step in enumerate(steps):
         _check(step, given, known)
-        if isinstance(step, CHANGES) and at < len(steps) - 1:
+        if isinstance(step, ir.MUTATIONS) and at < len(steps) - 1:
             if model is None:
                 model = graph.copy()
             run_plan(model, (step.literal(),))

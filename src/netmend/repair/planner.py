@@ -1546,7 +1546,7 @@ def plan_repair(
         edits = list(joint)
     # One copy of each edit: two components may need the same edit, and a
     # policy's patch must not carry it twice.
-    final = tuple(sorted(set(search.prune(tuple(dict.fromkeys(edits)), targets)), key=edit_sort_key))
+    final = tuple(sorted(search.prune(tuple(dict.fromkeys(edits)), targets), key=edit_sort_key))
     after = search.run(final)
     unresolved = tuple(c for i, c in enumerate(search.changes) if i not in targets)
     wanted = {(c.source, c.target): c.actual for c in unresolved}
