@@ -95,7 +95,8 @@ _TOKEN_RE = re.compile(
         (?P<unit>(?i:[kmgt]?(?:bps|b/s|bit/s|bits/s|bits?|be|ige|ig)|[kmgt])\b)?
         (?!\w|\.\w))
   | (?P<name>WORD+(?:\.WORD+)*)
-  | (?P<punct>[.,;:?!()&<>=]+)
+  | (?P<punct>[.,;:?!()&<>=≥≤\[\]]+)
+  | (?P<dash>[–—])
   | (?P<bad>\S)
     """.replace("WORD", _WORD_CHARS),
     re.VERBOSE,
@@ -143,7 +144,10 @@ _TOKEN_STRINGS = re.compile(
     r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern) + ")", re.VERBOSE)
 _NUMBER_PARTS = re.compile(
     r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
-_PUNCT_CHARS = frozenset(".,;:?!()&<>=")
+_PUNCT_CHARS = frozenset(".,;:?!()&<>=≥≤[]")
+# Typographic forms of punctuation the grammar knows: "≥ 4 Gbps", "[CR-1234]".
+_PUNCT_FORMS = {"≥": ">=", "≤": "<=", "[": "(", "]": ")"}
+_DASH = frozenset("–—")  # en and em dashes: a pause, as "-" between words
 _QUOTES = frozenset("'\"`‘“")
 _CURLY_APOSTROPHE = re.compile(r"(?<=[A-Za-z0-9])’(?=[A-Za-z])")
 
@@ -186,7 +190,9 @@ def tokenize(text: str) -> list[Token]:
                 raise IncompleteRequest("an empty quoted name", expected="a node name", text=text)
             append(Token("NAME", raw, name))
         elif first in _PUNCT_CHARS:
-            tokens.extend(Token("PUNCT", ch) for ch in _split_punct(raw))
+            tokens.extend(Token("PUNCT", _PUNCT_FORMS.get(ch, ch)) for ch in _split_punct(raw))
+        elif first in _DASH:
+            append(Token("WORD", "-", "-"))
         elif first.isdigit() or first in "+-":
             number = _NUMBER_PARTS.match(raw)
             rest = number.group(2) if number else raw
@@ -239,7 +245,7 @@ def _hyphenated(token: Token) -> list[Token]:
 
 
 def _split_punct(raw: str) -> list[str]:
-    return [raw] if len(raw) == 1 else re.findall(r"<=|>=|==|[.,;:?!()&<>=]", raw)
+    return [raw] if len(raw) == 1 else re.findall(r"<=|>=|==|[.,;:?!()&<>=≥≤\[\]]", raw)
 
 
 def _classify_word(raw: str) -> Token:
@@ -1906,12 +1912,78 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
     return _Analysis(return_at, tuple(lexemes), ())
 
 
+_LABEL_PHRASES = {tuple(p.split()): len(p.split()) for p in P.LABEL_WORDS}
+_LABEL_ID = re.compile(r"#?([A-Za-z]{0,10})[-_]?\d+[A-Za-z]?")
+_LABEL_ENDS = frozenset({":", "-", "--"})
+
+
+def _label_id(token: Token) -> str | None:
+    """The letters of an identifier such as 7731, CR-1234 or INC0012345 ('' for a bare
+    number); None when the token is no identifier."""
+    if token.kind == "NUM":
+        value = token.value
+        return "" if isinstance(value, Decimal) and value == value.to_integral_value() \
+            and value >= 0 and "," not in token.text else None
+    if token.kind != "NAME" or "." in token.text:
+        return None
+    match = _LABEL_ID.fullmatch(token.text)
+    return match.group(1).lower() if match else None
+
+
+def _label_end(tokens: list[Token], start: int) -> int | None:
+    """Where a label (see ``P.LABEL_WORDS``) that starts at ``start`` ends, or None."""
+    i, worded = start, False
+    while i < len(tokens) and i - start < 8:
+        token = tokens[i]
+        if token.kind == "WORD":
+            length = next((n for n in (3, 2, 1)
+                           if all(t.kind == "WORD" for t in tokens[i:i + n])
+                           and tuple(t.text for t in tokens[i:i + n]) in _LABEL_PHRASES), None)
+            if length is None:
+                break
+            i, worded = i + length, True
+            continue
+        letters = _label_id(token)
+        if letters is None or not (worded or (letters,) in _LABEL_PHRASES):
+            break
+        i, worded = i + 1, True
+    return i if worded and i > start else None
+
+
+def _is_label_end(token: Token) -> bool:
+    return token.text in _LABEL_ENDS and token.kind in ("PUNCT", "WORD")
+
+
+def _without_label(tokens: list[Token]) -> list[Token]:
+    """The request without a leading label ("Ticket 7731:", "[CR-1234]") or a bracketed one
+    at its very end ("... (ticket 7731)"); the tokens unchanged when there is none."""
+    if tokens and tokens[0].kind == "PUNCT" and tokens[0].text == "(":
+        end = _label_end(tokens, 1)
+        if end is not None and end < len(tokens) and tokens[end].text == ")":
+            rest = tokens[end + 1:]
+            if rest and _is_label_end(rest[0]):
+                rest = rest[1:]
+            tokens = rest or tokens
+    else:
+        end = _label_end(tokens, 0)
+        if end is not None and end + 1 < len(tokens) and _is_label_end(tokens[end]):
+            tokens = tokens[end + 1:]
+    tail = len(tokens)
+    while tail and tokens[tail - 1].kind == "PUNCT" and tokens[tail - 1].text in _SENTENCE_ENDS:
+        tail -= 1
+    if tail > 2 and tokens[tail - 1].text == ")":
+        opening = max((i for i in range(tail - 1) if tokens[i].text == "("), default=None)
+        if opening and _label_end(tokens, opening + 1) == tail - 1:
+            tokens = tokens[:opening] + tokens[tail:]
+    return tokens
+
+
 def parse_request(text: str) -> Parsed:
     """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`."""
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
-    tokens = tokenize(text)
+    tokens = _without_label(tokenize(text))
     steps: list[ir.Step] = []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []

@@ -405,6 +405,22 @@ FILLERS: frozenset[str] = frozenset({
     "at your convenience", "time to", "it is time to", "quick question", "a quick question",
     "question",
 })
+# A ticket or change label that leads a request ("Ticket 7731:", "Change request -",
+# "[OPS-12]", "INVENTORY REQUEST:"): bookkeeping that says nothing about what is asked. The
+# parser drops one only at the very start of a request (or in brackets at its very end), only
+# when it is made of these words and identifiers after them ("7731", "CR-1234", "#52"), and
+# only when a colon, a dash or a closing bracket ends it. A word that could say how or whether
+# the request is meant ("draft", "test", "dry run", "hypothetical", "done") is not one of
+# them, so a request labelled that way is still refused.
+LABEL_WORDS: frozenset[str] = frozenset({
+    "ticket", "tkt", "request", "req", "change", "chg", "cr", "rfc", "incident", "inc", "task",
+    "case", "issue", "ref", "reference", "jira", "inventory", "ops", "netops", "noc", "order",
+    "wo", "item", "job", "sr", "service", "support", "helpdesk", "maintenance", "planning",
+    "audit", "lookup", "query", "report", "priority", "urgent", "routine", "todo", "to-do",
+    "action", "re", "subject", "note", "network", "team", "id", "number", "work",
+    "capacity planning", "work order", "service request", "change request", "change order",
+    "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
+})
 # Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
 # count the switches in the graph" says two places, and is refused).
 GRAPH_FILLERS: frozenset[str] = frozenset(
