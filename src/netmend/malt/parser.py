@@ -1616,7 +1616,28 @@ class Parsed:
     qualifiers: tuple[tuple[str, str], ...]  # (name, kind the text says it is)
 
 
+_LIST_WORDS = frozenset({",", "and"})
+
+
+def _listed_after_semicolon(tokens: list[Token], at: int) -> bool:
+    """True when the ";" at ``at`` separates names of one list ("remove A; B; C"): a name
+    before it, and only names (with commas and "and") after it up to the sentence's end."""
+    if at == 0 or tokens[at - 1].kind != "NAME":
+        return False
+    named = False
+    for tok in tokens[at + 1:]:
+        if tok.kind == "PUNCT" and tok.text in _SENTENCE_ENDS:
+            break
+        if tok.kind == "NAME":
+            named = True
+        elif tok.text not in _LIST_WORDS:
+            return False
+    return named
+
+
 def _sentences(tokens: list[Token]) -> list[list[Token]]:
+    tokens = [Token("PUNCT", ",") if tok.kind == "PUNCT" and tok.text == ";"
+              and _listed_after_semicolon(tokens, i) else tok for i, tok in enumerate(tokens)]
     sentences: list[list[Token]] = [[]]
     for tok in tokens:
         if tok.kind == "PUNCT" and tok.text in _SENTENCE_ENDS:
@@ -1652,6 +1673,27 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
         return None
     words = " ".join(t.text for t in clause)
     raise UnknownRequest(f"cannot tell what {words!r} should return",
+                         expected="'return a graph', 'return a list' or 'return the count'",
+                         text=text)
+
+
+_NAMED = frozenset({"NAME", "KIND"})
+_RETURN_VERBS = frozenset({"return", "give", "hand", "send", "respond", "reply", "answer"})
+
+
+def _return_as_read(sentence: list[Token], at: int, text: str) -> list[Token]:
+    """A ``Return ...`` clause that names a node or a kind ("then return the number of EK_PORT
+    in S") asks a question, not for a form of answer: the sentence with the clause's verb
+    read as "show". Its words are never dropped as free text, so a clause that cannot be
+    read that way is refused."""
+    shape = _shape_of(sentence)
+    if shape[at] in _RETURN_VERBS:
+        for length in _PHRASE_LENGTHS.get(shape[at], ()):
+            found = _PHRASES.get(shape[at:at + length])
+            if found is not None and found[0] == "CATS" and "RETURN" in found[1]:
+                return sentence[:at] + [Token("WORD", "show", "show")] + sentence[at + length:]
+    words = " ".join(t.text for t in sentence[at:])
+    raise UnknownRequest(f"{words!r} names nodes, so it is more than a form of answer",
                          expected="'return a graph', 'return a list' or 'return the count'",
                          text=text)
 
@@ -1994,6 +2036,10 @@ def parse_request(text: str) -> Parsed:
     placed_now: str | None = None
     for sentence in _sentences(tokens):
         analysis = _analyze(_shape_of(sentence))
+        if analysis.return_at is not None and any(
+                tok.kind in _NAMED for tok in sentence[analysis.return_at:]):
+            sentence = _return_as_read(sentence, analysis.return_at, text)
+            analysis = _analyze(_shape_of(sentence))
         if analysis.return_at is not None:
             promise = _return_promise(sentence[analysis.return_at:], text)
             if promise is not None:

@@ -890,6 +890,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
         ("targets:t ARROW RATE:v", "update"),
+        ("targets:t ARROW CAP [EQ|OF|TO] amount:v", "update"),
         # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
@@ -1077,6 +1078,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(WHOSE|REL) CAP:said [auxes] RATE:v", "cap_equal"),
         ("REL [auxes] HAVE [CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
         ("REL [auxes] HAVE [CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
+        ("REL [auxes] HAVE CAP:said OF amount:v post:c", "cap_post"),
         ("REL [auxes] cmp:c RATE:v", "cap_filter"),
         ("[REL] [auxes] RUNAT RATE:v", "cap_equal"),
         ("[REL] [auxes] RUNAT cmp:c RATE:v", "cap_filter"),
@@ -1191,6 +1193,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[SUM:t] CAP [COMMA] node:p", "capacity_of"),
         ("[ALL] [DIRECT] CHILD COMMA node:p", "children"),
         ("KIND_PL:k COMMA node:p", "kind_list"),
+        ("agg:a [ALL] KIND_SG:k CAP COMMA node:p", "aggregate_kind"),  # "min port capacity, A"
+        ("KIND_SG:k NUMBER COMMA node:p", "count_kind"),  # "port count, S"
         ("set:s (COMMA|ARROW) (COUNT [IT]|HOWMANY|NUMBER)", "count_set"),
         ("children:c (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_children"),
         ("children:c ARROW RANK by_cap [order:o]", "rank"),
@@ -1313,6 +1317,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("(TOP|BOTTOM):d NUM:k KIND_PL:ks BY metric:m [scope:p]", "top_by_kind"),
+        # "the switch in A whose total capacity is lowest", "the 3 switches in A whose ..."
+        ("KIND_SG:ks scope:p WHOSE metric:m [auxes] [BE] sup:d", "top_one"),
+        ("[TOP] NUM:k KIND_PL:kp scope:p WHOSE metric:m [auxes] [BE] sup:d", "top_q"),
+        # "the 4 highest-capacity switches in A", "the 4 switches with the most ports in A"
+        ("[TOP] NUM:k sup:d metric:m core:s [filters:f]", "top"),
+        ("[TOP] NUM:k KIND_PL:kp (WITH|HOLDING) sup:d metric:m scope:p", "top_q"),
     ),
     "ancestry": (
         ("KIND_SG:k (OF|FOR) node:p", "ancestor"),
@@ -1394,6 +1404,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY (CHILD|NODE) [auxes] [BE] [DIRECT] IN node:p", "count_children_q"),
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
         ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
+        ("HOWMUCH [SUM] CAP HAVE node:p [GET]", "capacity_total"),  # "how much capacity has S"
+        ("WH [auxes] [ALL] KIND_SG:k CAP loc:p [auxes] ADDUP", "aggregate_kind_sum"),
         ("WH HAPPEN what:w", None),
         ("WH [auxes] THERE", "children_locus"),
         ("WH [auxes] CAP (OF|FOR) set:s [auxes] ADDUP", "sum_q"),
@@ -1432,6 +1444,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("NAME:t IN ITS NAME_N", "name_contains"),
         ("[CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
+        ("CAP:said OF amount:v post:c", "cap_post"),
         ("CAP:said (OF|EQ) amount:v", "cap_equal"),
         ("cmp:c NUM:v (KIND_PL|KIND_SG):k", "count_filter"),
         ("[EQ] NUM:v (KIND_PL|KIND_SG):k", "count_equal"),
