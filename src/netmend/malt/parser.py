@@ -1648,6 +1648,50 @@ def _sentences(tokens: list[Token]) -> list[list[Token]]:
     return [s for s in sentences if s]
 
 
+_FORMAT_BOUNDS = frozenset({",", ":", "(", "-", "--", "->"})
+_FORMAT_OPEN = frozenset({"as", "and", "with", "each", "of", "their", "its", "in", "for", "plus",
+                          "alongside", "along", "("})
+
+
+def _format_word(tok: Token) -> bool:
+    if tok.kind == "NAME":
+        return tok.text.lower() == "physical_capacity_bps"
+    if tok.kind not in ("WORD", "PUNCT", "POSS"):
+        return False
+    return all(part in P.FORMAT_WORDS for part in tok.text.lower().split("/") if part) \
+        or tok.kind == "POSS"
+
+
+def _layout(words: set[str]) -> str | None:
+    """``pairs``, ``names`` or None (no layout said) for a tail's words."""
+    if words & P.FORMAT_PAIRS or (words & P.FORMAT_NAMES and words & P.FORMAT_VALUES):
+        return "pairs"
+    return "names" if words & P.FORMAT_NAMES else None
+
+
+def _format_tail(sentence: list[Token]) -> tuple[list[Token], str | None]:
+    """The sentence without a tail that only lays out the answer (see ``P.FORMAT_WORDS``),
+    and that layout (``names`` or ``pairs``); the sentence unchanged and None when it has none."""
+    ok = len(sentence)
+    while ok and _format_word(sentence[ok - 1]):
+        ok -= 1
+    for start in range(ok, len(sentence)):
+        tok = sentence[start]
+        if not (start == 0 or sentence[start - 1].text in _FORMAT_BOUNDS
+                or tok.text in _FORMAT_BOUNDS or tok.text in P.FORMAT_LEADS):
+            continue
+        words = {part for t in sentence[start:] for part in t.text.lower().split("/")}
+        layout = _layout(words)
+        if layout is None or _dangling(tuple(t.text for t in sentence[start:])) is not None \
+                or sentence[-1].text in _FORMAT_OPEN:
+            return sentence, None  # no layout, or one cut short ("... their names as")
+        rest = sentence[:start]
+        while rest and (rest[-1].text in _FORMAT_BOUNDS or rest[-1].text in ("and", "then")):
+            rest = rest[:-1]
+        return rest, layout
+    return sentence, None
+
+
 def _return_promise(clause: list[Token], text: str) -> str | None:
     """What a ``Return ...`` clause promises: ``graph``, ``list``, ``text`` or nothing said.
 
@@ -1666,6 +1710,10 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
             promised.append(P.RETURN_WORDS[word])
         elif word in P.RETURN_NEUTRAL:
             neutral = True
+    layout = _layout({str(t.text).lower() for t in clause})
+    if layout is not None and "graph" not in promised and "text" not in promised \
+            or layout == "pairs":
+        return layout
     for answer in ("graph", "list", "text"):
         if answer in promised:
             return answer
@@ -2035,6 +2083,11 @@ def parse_request(text: str) -> Parsed:
     placed: str | None = None  # where an earlier change said it happens ("add N to A")
     placed_now: str | None = None
     for sentence in _sentences(tokens):
+        sentence, layout = _format_tail(sentence)
+        if layout is not None:
+            promises.append(layout)
+            if not sentence:
+                continue
         analysis = _analyze(_shape_of(sentence))
         if analysis.return_at is not None and any(
                 tok.kind in _NAMED for tok in sentence[analysis.return_at:]):
@@ -2121,11 +2174,21 @@ def parse_request(text: str) -> Parsed:
     except ValueError as exc:
         raise UnknownRequest(str(exc), expected=P.EXPECTED["any"], text=text) from None
     for promise in promises:
-        if promise != query.answer_type:
+        if promise in _LAYOUTS:
+            if not isinstance(query.steps[-1], _LAYOUTS[promise]):
+                raise AmbiguousRequest(
+                    f"the request says its answer is a list of {_LAYOUT_TEXT[promise]}, which "
+                    f"is not what it computes", expected="no layout, or one that fits "
+                    "(names for a list of nodes, (name, capacity) for a ranking)", text=text)
+        elif promise != query.answer_type:
             raise AmbiguousRequest(
                 f"the request computes a {query.answer_type} answer but says it returns a {promise}",
                 expected=f"'return a {query.answer_type}' or no return clause", text=text)
     return Parsed(query, tuple(dict.fromkeys(qualifiers)))
+
+
+_LAYOUTS = {"names": (ir.ListChildren, ir.ListNodes), "pairs": (ir.Rank, ir.Top)}
+_LAYOUT_TEXT = {"names": "names", "pairs": "(name, value) pairs"}
 
 
 def _per_node(step: ir.Step) -> bool:

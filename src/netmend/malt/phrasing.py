@@ -657,6 +657,32 @@ RETURN_NEUTRAL: frozenset[str] = frozenset({
     "reply", "data",
 })
 
+# How an answer is laid out, said after the request ("..., as (name, capacity) tuples",
+# "Names only.", "returning their names"): the parser strips such a tail and checks it
+# against what the request computes. Names alone fit a list of nodes; names with a
+# capacity, or tuples or pairs, fit a ranking or a top-k; anything else in the tail (a node,
+# a kind, a number, another word) means it is not a layout, and it stays in the request.
+# "only" and "just" are read here only: in a tail of layout words they can narrow nothing
+# but the layout.
+FORMAT_NAMES: frozenset[str] = frozenset({"name", "names"})
+FORMAT_PAIRS: frozenset[str] = frozenset({"tuple", "tuples", "pair", "pairs", "paired"})
+FORMAT_VALUES: frozenset[str] = frozenset({
+    "capacity", "capacities", "bandwidth", "total", "physical", "physical_capacity_bps",
+    "value", "values", "speed"})
+FORMAT_WORDS: frozenset[str] = FORMAT_NAMES | FORMAT_PAIRS | FORMAT_VALUES | frozenset({
+    "list", "listing", "node", "nodes", "child", "children", "their", "its", "each", "every",
+    "with", "and", "of", "as", "a", "an", "the", "in", "form", "format", "for", "output",
+    "return", "returning", "give", "giving", "me", "us", "want", "i", "we", "should", "be",
+    "is", "are", "has", "have", "containing", "contains", "holding", "plus", "alongside",
+    "along", "together", "only", "just", "please", "them", "one", "entry", "entries",
+    "respective", "corresponding", "show", "showing", "include", "including", "s", "'s",
+    "(", ")", ",", ":", "-", "--", "->", "/", "&",
+})
+# Where a layout tail may begin inside a sentence, besides after a comma, a colon, a dash,
+# an arrow or an opening bracket.
+FORMAT_LEADS: frozenset[str] = frozenset({"as", "returning", "listing", "giving", "showing",
+                                          "each", "with", "and"})
+
 # ---------------------------------------------------------------- grammar
 #
 # Rules are (shape, builder). A builder of None passes its only bound part through.
