@@ -255,6 +255,9 @@ def _classify_word(raw: str) -> Token:
     token = _VOCABULARY_TOKENS.get(raw)
     if token is not None:
         return token
+    if raw.startswith("EK_") and raw not in K.ENTITY_KINDS and raw[-1:] in "sS" \
+            and raw[:-1] in K.ENTITY_KINDS:
+        return Token("KIND", raw[:-1], raw[:-1])  # a plural: "EK_PORTs", "EK_PORTS"
     if raw.startswith("EK_") and _KIND_RE.fullmatch(raw):
         if raw not in K.ENTITY_KINDS:
             raise UnknownRequest(

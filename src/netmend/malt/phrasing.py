@@ -374,7 +374,8 @@ FILLERS: frozenset[str] = frozenset({
     "currently", "presently", "right now", "at the moment", "at present", "still",
     "actually", "really", "existing", "current", "updated", "resulting", "modified",
     "new", "fresh", "brand new", "brand-new", "additional", "another", "extra", "one more",
-    "type", "kind", "of type", "of kind", "with type", "with kind", "attribute", "attributes",
+    "type", "kind", "of type", "of kind", "whose type is", "whose kind is",
+    "which is of type", "that is of type", "of the type", "with the type", "with type", "with kind", "attribute", "attributes",
     "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     "full list of", "complete list of", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
@@ -881,6 +882,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "place": (
         ("[COMMA] (TO|IN) node:p", None),
+        ("THERE", "it"),  # "after adding N there": the node the request is about
     ),
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
@@ -1177,6 +1179,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV [ALL] KIND_SG:k CAP", "aggregate_kind_sum_unsaid"),
         ("SUMV [ALL] CAP", "capacity_of_locus_total"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
+        ("CAP RANK [OF] children:c [order:o]", "rank"),  # "capacity-rank the children of S"
     ),
     # A read said as what should be done to a set, like a change told as done: "(I'd like X
     # removed and) the children of S ranked by capacity", "the ports of S counted".
@@ -1321,6 +1324,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("set:s [order:o] BY metric:m", "rank_set"),
     ),
     "ranking": (
+        ("CAP RANK OF children:c [order:o]", "rank"),  # "the capacity ranking of S's children"
         ("children:c [COMMA] RANK by_cap [order:o]", "rank"),
         ("children:c [COMMA] by_cap [order:o]", "rank"),
         ("children:c [COMMA] RANK [order:o] by_cap", "rank"),
@@ -1371,7 +1375,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(OF|AMONG) core:s [COMMA] WH [NODE] [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_one"),
         ("(OF|AMONG) core:s COMMA HOLDING sup:d metric:m", "top_set_one"),
         ("WH [auxes] THERE what:w", None),
-        ("WH (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
+        ("WH [DIRECT] (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT] IN IT", "children_q"),
