@@ -1131,6 +1131,7 @@ def _kind_clause(b: dict, cats: tuple) -> object:
 BUILDERS["descendants"] = lambda b, c: ("nodes", ("set", b["p"], None, "descendants", ()))
 BUILDERS["list_set"] = lambda b, c: ("nodes", b["s"])
 BUILDERS["value_read"] = lambda b, c: b["w"]
+BUILDERS["late_value"] = lambda b, c: (("group", (), b["w"]),)
 BUILDERS["capacity_of"] = lambda b, c: ("capacity", b["p"], "t" in b)
 BUILDERS["capacity_of_locus"] = lambda b, c: ("capacity", ("topic",), "t" in b)
 BUILDERS["capacity_of_locus_total"] = lambda b, c: ("capacity", ("topic",), True)

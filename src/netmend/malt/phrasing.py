@@ -296,6 +296,7 @@ _say("AFTER", "post", "in case of", "upon the", "after", "once", "when", "follow
      "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
      "after we", "once we", "when we", "pretend", "say", "say that", "let us say", "imagine that",
      "suppose that", "assuming that", "in the event that", "if ever")
+_say("SLASH", "/")
 _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
@@ -378,7 +379,7 @@ FILLERS: frozenset[str] = frozenset({
     "which is of type", "that is of type", "of the type", "with the type", "with type", "with kind", "attribute", "attributes",
     "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
-    "full list of", "complete list of", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
+    "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
@@ -716,6 +717,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "steps": (
         ("group:g", "one"),
         ("group:g sep steps:rest", "more"),
+        # "remove X, then number of ports in S", "add N to S / capacity of S?": after a change,
+        # a value said without a verb is the question (a number is nothing to remove or add)
+        ("group:g (THEN|COMMA THEN|SLASH) late_value:rest", "more"),
+    ),
+    "late_value": (
+        ("counted_np:w", "late_value"),
+        ("quantity:w", "late_value"),
     ),
     "sep": (
         ("(COMMA|THEN|AND|COMMA THEN|COMMA AND|AND THEN|COMMA AND THEN|THEN COMMA|AND COMMA)",
