@@ -1920,6 +1920,8 @@ def _dangling(said: tuple[str, ...]) -> str | None:
         return None
     last = words[-1]
     prev = words[-2] if len(words) > 1 else ""
+    if last == "each" and (prev in _UNIT_WORDS or prev == "NUM"):
+        return None  # "set A and B to 25 Gbps each": what each one gets
     if last in P.DANGLING:
         return last
     wh = max((i for i, w in enumerate(words) if w in _WH_WORDS), default=-1)
@@ -2072,12 +2074,58 @@ def _without_label(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+_STEP_ENDS = frozenset({":", ")", "-", "."})
+
+
+def _step_marker(tokens: list[Token], i: int, number: int) -> int:
+    """How many tokens at ``i`` number the request's step ``number`` ("Step 2:", "2)",
+    "(2)"), or 0."""
+    def numbered(at: int) -> bool:
+        tok = tokens[at] if at < len(tokens) else None
+        return tok is not None and tok.kind == "NUM" and tok.text == str(number)
+
+    if tokens[i].text == "step" and numbered(i + 1) and i + 2 < len(tokens) \
+            and tokens[i + 2].text in _STEP_ENDS:
+        return 3
+    if tokens[i].text == "(" and numbered(i + 1) and i + 2 < len(tokens) \
+            and tokens[i + 2].text == ")":
+        return 3
+    if numbered(i) and i + 1 < len(tokens) and tokens[i + 1].text == ")" \
+            and not (i and tokens[i - 1].text == "("):
+        return 2
+    return 0
+
+
+def _without_step_numbers(tokens: list[Token]) -> list[Token]:
+    """Numbered steps ("Step 1: remove X. Step 2: list ...", "1) ... 2) ...") as sentences in
+    their order. Only numbers 1, 2, 3, ... in that order are steps: numbered otherwise, the
+    order said and the order written would differ, and the tokens are left to be refused."""
+    marks: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        length = _step_marker(tokens, i, len(marks) + 1)
+        if length:
+            marks.append((i, length))
+            i += length
+        else:
+            i += 1
+    if not marks or marks[0][0] != 0:
+        return tokens
+    out: list[Token] = []
+    last = 0
+    for at, length in marks:
+        out += tokens[last:at]
+        out.append(Token("PUNCT", "."))
+        last = at + length
+    return out + tokens[last:]
+
+
 def parse_request(text: str) -> Parsed:
     """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`."""
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
-    tokens = _without_label(tokenize(text))
+    tokens = _without_step_numbers(_without_label(tokenize(text)))
     steps: list[ir.Step] = []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []

@@ -160,7 +160,8 @@ _say("HOLDING", "containing", "holding", "housing", "hosting", "including", "car
 _say("CONSIST", "consist of", "consists of", "made up of", "made of", "composed of",
      "comprised of", "built from", "formed of", "formed from")
 _say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at",
-     "running at", "rated at", "configured at", "configured with", "clocked at")
+     "running at", "rated at", "configured at", "configured with", "clocked at",
+     "provisioned at", "provisioned for", "rated for", "specced at")
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
 _say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
 _say("LISTED", "listed", "shown", "displayed", "enumerated", "reported")
@@ -930,6 +931,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
+        ("SET targets:t (TO|AS|EQ) RATE:v EACHW", "update"),  # "set A and B to 25 Gbps each"
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
