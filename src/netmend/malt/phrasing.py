@@ -65,7 +65,7 @@ _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "
      "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
      "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out",
      "rip out", "tear out", "disconnect", "disconnecting", "unhook", "unhooking", "do away with",
-     "phase out", "unmount", "dismount", "dismantle", "unregister", "deregister", "axe", "ditch",
+     "phase out", "kill", "unmount", "dismount", "dismantle", "unregister", "deregister", "axe", "ditch",
      "trash", "junk", "unlink", "offboard", "offboarding", "clear out", "cut out", "eject",
      "ejecting", "cull", "prune", "scrub out", "chop", "chop off", "expunge", "delist",
      "pulling", "pulling out", "yanking", "stripping", "stripping out", "ripping out", "taking away",
@@ -1086,6 +1086,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ALL node:p (KIND_SG|KIND_PL):k", "core_poss"),  # "every S port"
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
         ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
+        ("[ALL] KIND_PL:k THERE", "core_its"),  # "add N to S and count the ports there"
         ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
         ("[ALL] KIND_PL:k REL node:p [DIRECT:d] HAVE", "core_has"),
         ("ALL KIND_SG:k REL node:p [DIRECT:d] HAVE", "core_has"),
