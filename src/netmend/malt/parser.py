@@ -697,7 +697,9 @@ _MAX_GAP = 3
 # An unknown word after one of these is its complement, so in predicate position ("which ports
 # of S are flapping", "how many ports does S have idle"): never skipped.
 _OPENS = frozenset({"AUX", "MODAL", "BE", "HAVE", "HOLDING", "REL", "WHOSE", "GET", "BECOME",
-                    "RUNAT", "CONSIST", "ENDUP", "GOES", "THERE"})
+                    "RUNAT", "CONSIST", "ENDUP", "GOES", "THERE",
+                    # after a bare number an unknown word may be its unit ("40 kilograms")
+                    "NUM"})
 # An unknown word right after a read (what a question asks: "list the ports of S flapping",
 # "the switch with the most ports congested") or after a node set ("remove the ports of S
 # flapping") could restrict or qualify it: never skipped either.

@@ -65,7 +65,7 @@ _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "
      "discarding", "wipe", "wipe out", "nuke", "scrap", "tear down", "uninstall", "deprovision",
      "evict", "strip", "strip out", "cut", "pull", "knock out", "excise", "yank", "pull out",
      "rip out", "tear out", "disconnect", "disconnecting", "unhook", "unhooking", "do away with",
-     "phase out", "kill", "unmount", "dismount", "dismantle", "unregister", "deregister", "axe", "ditch",
+     "phase out", "unmount", "dismount", "dismantle", "unregister", "deregister", "axe", "ditch",
      "trash", "junk", "unlink", "offboard", "offboarding", "clear out", "cut out", "eject",
      "ejecting", "cull", "prune", "scrub out", "chop", "chop off", "expunge", "delist",
      "pulling", "pulling out", "yanking", "stripping", "stripping out", "ripping out", "taking away",
