@@ -1230,6 +1230,14 @@ BUILDERS["top_speed"] = lambda b, c: ("top", b["s"], ("capacity",),
                                       "FASTEST" in c[b["d"]])
 
 
+def _top_speed_one(b: dict, cats: tuple) -> object:
+    b = dict(b, m=("capacity",))
+    return _top_of(b, "ks", 1, "FASTEST" in cats[b["d"]])
+
+
+BUILDERS["top_speed_one"] = _top_speed_one
+
+
 def _scope(b: dict) -> object:
     """The root a ``scope`` gave (None for the whole graph, said or not); two is one too many."""
     said = [b[k] for k in ("p", "p2") if k in b]
@@ -1251,6 +1259,7 @@ BUILDERS["whole_graph"] = lambda b, c: ("graph",)
 BUILDERS["top_k_sg"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), _sup(c, b["d"]))
 BUILDERS["top_one"] = lambda b, c: _top_of(b, "ks", 1, _sup(c, b["d"]))
 BUILDERS["top_set_one"] = lambda b, c: ("top", b["s"], b["m"], 1, _sup(c, b["d"]))
+BUILDERS["top_set_k"] = lambda b, c: ("top", b["s"], b["m"], ("pos", b["k"]), _sup(c, b["d"]))
 BUILDERS["top_q"] = lambda b, c: _top_of(b, "kp", ("pos", b["k"]), _sup(c, b["d"]))
 BUILDERS["top_by_kind"] = lambda b, c: _top_of(b, "ks", ("pos", b["k"]), "TOP" in c[b["d"]])
 BUILDERS["ancestor"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "ancestors", ()))

@@ -1079,7 +1079,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "core": (
         ("[ALL] [DIRECT:d] [DEEP:e] KIND_PL:k [DIRECT:d2] [DEEP:e2] [relative] loc:p "
          "[[COMMA] DEEP:e3]", "core"),
-        ("ALL [DIRECT:d] KIND_SG:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
+        ("ALL [DIRECT:d] KIND_SG:k [DIRECT:d2] [DEEP:e2] [relative] loc:p [[COMMA] DEEP:e3]",
+         "core"),
         ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
         ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
         ("[ALL] node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
@@ -1297,6 +1298,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a [OF] [ALL] KIND_SG:k CAP [IN GRAPH:g]", "aggregate_kind_unsaid"),
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
+        ("agg:a OF node:p POSS KIND_SG:k CAP", "aggregate_kind"),  # "the mean of S's port capacities"
         ("set:s POSS agg:a CAP", "aggregate"),
         ("agg:a CAP (OF|AMONG|FOR) name_list:l", "aggregate_named"),
     ),
@@ -1355,6 +1357,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
         ("[TOP] NUM:k sup:d core:s [filters:f] BY metric:m", "top"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
+        ("sup:d metric:m KIND_SG:ks scope:p", "top_one"),  # "the highest capacity port in S"
+        ("(FASTEST|SLOWEST):d KIND_SG:ks scope:p", "top_speed_one"),  # "the fastest port in S"
         ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("(TOP|BOTTOM):d NUM:k KIND_PL:ks BY metric:m [scope:p]", "top_by_kind"),
@@ -1385,6 +1389,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH OF core:s [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_one"),
         ("(OF|AMONG) core:s [COMMA] WH [NODE] [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_one"),
         ("(OF|AMONG) core:s COMMA HOLDING sup:d metric:m", "top_set_one"),
+        # "of the switches in A, which three have the most ports?"
+        ("(OF|AMONG) core:s [COMMA] WH NUM:k [auxes] (HAVE|HOLDING) sup:d metric:m", "top_set_k"),
         ("WH [auxes] THERE what:w", None),
         ("WH [DIRECT] (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
