@@ -407,6 +407,18 @@ FILLERS: frozenset[str] = frozenset({
     "any idea", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
     "at your convenience", "time to", "it is time to", "quick question", "a quick question",
     "question",
+    # greetings and requests made through someone: "hi team, ...", "could someone ...",
+    # "would it be possible to ..."
+    "hi team", "hello team", "hey team", "hi all", "hello all", "hey all", "hi there",
+    "hello there", "hey there", "hi folks", "hello folks", "hey folks", "hi everyone",
+    "hello everyone", "dear team", "good morning", "good afternoon", "good evening",
+    "quick one", "a quick one", "quick request", "a quick request", "could someone",
+    "can someone", "would someone", "could somebody", "can somebody", "can anyone",
+    "could anyone", "someone please", "somebody please", "i would appreciate it if you could",
+    "i would appreciate it if you would", "it would be great if you could",
+    "it would be great if you would", "would it be possible to",
+    "would it be possible for you to", "can we", "could we", "requesting", "i am requesting",
+    "we are requesting",
 })
 # A ticket or change label that leads a request ("Ticket 7731:", "Change request -",
 # "[OPS-12]", "INVENTORY REQUEST:"): bookkeeping that says nothing about what is asked. The
@@ -837,6 +849,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "add": (
         ("ADD new_nodes:n place:p", "add"),
+        ("ADDITION OF new_nodes:n place:p", "add"),  # "addition of port N to S, please"
         ("ADD new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
         ("MAKE new_nodes:n place:p", "add"),
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
@@ -908,6 +921,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
         ("node:f MODAL [auxes] LOSE targets:t", "remove"),
         ("from_part:f COMMA REMOVE targets:t", "remove"),
+        ("REMOVAL OF targets:t [from_part:f]", "remove"),  # "removal of X, please"
     ),
     # "... and P2 from S2": more nodes to remove, each from its own parent.
     "more_removes": (
