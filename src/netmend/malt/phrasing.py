@@ -102,7 +102,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me",
+_say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
@@ -877,6 +877,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD NUM:count KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
         ("ADD KIND_PL:k [CALLED] new_names:names (TO|IN) names:ps RESP", "add_resp"),
         ("ADD new_nodes:n UPTO node:p", "add"),
+        # "add the following ports to S: A, B and C", "create three ports on S: A, B, C"
+        ("ADD [NUM:count] KIND_PL:k place:p COMMA new_names:names", "add_listed"),
         # the parent said first: "to S, add a port N", "onto switch S, attach port N"
         ("(TO|IN) node:p COMMA ADD new_nodes:n", "add"),
         ("node:p [auxes] GET new_nodes:n", "add"),
@@ -1040,6 +1042,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "cap_target": (
         ("CAP (OF|FOR|AMONG) targets:t", None),
+        ("CAP IN set:t", "targets_set"),  # "set the capacity on all ports of S to ..."
         ("targets:t POSS CAP", None),
         ("names:t CAP", "targets_names"),
         ("ITS CAP", "cap_of_it"),
@@ -1351,6 +1354,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("set:s [order:o] BY metric:m", "rank_set"),
     ),
     "ranking": (
+        ("RANK OF children:c by_cap [order:o]", "rank"),  # "a ranking of S's children by capacity"
         ("CAP RANK OF children:c [order:o]", "rank"),  # "the capacity ranking of S's children"
         ("children:c [COMMA] RANK by_cap [order:o]", "rank"),
         ("children:c [COMMA] by_cap [order:o]", "rank"),
