@@ -1172,6 +1172,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_SG:k NUMBER", "count_metric"),
         ("[ITS] [SUM] CAP", "capacity_metric"),
         ("ITS NUMBER OF KIND_PL:k", "count_metric"),
+        ("HOWMANY KIND_PL:k IT [auxes] HAVE", "count_metric"),  # "by how many ports they have"
     ),
     # "by capacity", "according to their total capacity"
     "by_cap": (
@@ -1375,7 +1376,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
         ("[TOP] NUM:k sup:d core:s [filters:f] BY metric:m", "top"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
-        ("sup:d metric:m KIND_SG:ks scope:p", "top_one"),  # "the highest capacity port in S"
+        ("sup:d metric:m KIND_SG:ks scope:p", "top_one"),
+        ("sup:d KIND_SG:ks scope:p BY metric:m", "top_one"),  # "the biggest switch in A by ports"  # "the highest capacity port in S"
         ("(FASTEST|SLOWEST):d KIND_SG:ks scope:p", "top_speed_one"),  # "the fastest port in S"
         ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
