@@ -1864,6 +1864,8 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
     for lexeme in reversed(lexemes[:at]):
         if "ADDED" in lexeme.cats:  # "if we added a new port to every switch"
             return True
+        if "WANT" in lexeme.cats:  # "I need a new port on S, called N": a wish that names it
+            return any(x.cats & {"CALLED", "CALL"} for x in lexemes[at + 1:])
         if lexeme.cats & _VERB_CATS:
             if "AFTER" in lexeme.cats and not lexeme.cats & _ADD_VERBS:
                 break  # a condition ("if a new port were added ..."): its verb follows

@@ -831,6 +831,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "wanted": (
         ("new_nodes:n place:p", "add"),
         ("new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
+        # "I need a new port on S, name it N", "we need a port on S called N"
+        ("new_kind:k place:p [COMMA] CALLED NAME:n", "add_called"),
+        ("new_kind:k place:p (AND|COMMA|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
@@ -855,7 +858,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("ADD place:p [COMMA] new_nodes:n", "add"),
         ("ADD new_nodes:n AS [DIRECT] CHILD (OF|TO) node:p", "add"),
-        ("ADD new_kind:k place:p (AND|COMMA|THEN|COMMA AND) CALL IT [AS] NAME:n", "add_called"),
+        ("ADD new_kind:k place:p (AND|COMMA|THEN|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         ("ADD new_kind:k place:p [COMMA] CALLED NAME:n", "add_called"),
         ("MAKE new_nodes:n [COMMA] [AS] [DIRECT] CHILD OF node:p", "add"),
         ("ADD new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "add_more"),
