@@ -165,6 +165,11 @@ def tokenize(text: str) -> list[Token]:
         if "B" in raw and _byte_unit(raw, tokens, text):
             continue
         if first.isalpha() or first == "_":  # words and names: the common case
+            ranked = _TOP_N.fullmatch(raw)
+            if ranked:  # "top-3", "Bottom-10": the word and its number
+                tokens += [_classify_word(ranked.group(1)),
+                           Token("NUM", ranked.group(2), _decimal_number(ranked.group(2)))]
+                continue
             token = _classify_word(raw)
             if "-" in raw and token.kind == "WORD" and token.text not in _VOCABULARY:
                 tokens.extend(_hyphenated(token))
@@ -215,6 +220,7 @@ def tokenize(text: str) -> list[Token]:
 
 
 _ARROWS = frozenset({"->", "=>", "→", "|"})
+_TOP_N = re.compile(r"((?i:top|bottom))-(\d+)")
 
 
 def _byte_unit(raw: str, tokens: list[Token], text: str, number: str | None = None) -> bool:

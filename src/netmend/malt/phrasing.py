@@ -181,6 +181,8 @@ _say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", 
      "owner", "owners", "direct parent", "immediate parent", "direct container",
      "parent entity", "enclosing node")
 _say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
+_say("CAP", "rated capacity", "nominal capacity", "configured capacity", "provisioned capacity",
+     "rated speed", "rated bandwidth", "nominal speed")
 _say("CAP", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
      "physical capacities", "physical_capacity_bps", "physical capacity bps",
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
@@ -1258,6 +1260,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a [ALL] KIND_SG:k CAP COMMA node:p", "aggregate_kind"),  # "min port capacity, A"
         ("KIND_SG:k NUMBER COMMA node:p", "count_kind"),  # "port count, S"
         ("set:s (COMMA|ARROW) (COUNT [IT]|HOWMANY|NUMBER)", "count_set"),
+        ("set:s (COMMA|ARROW) ASK [IT] [ALL]", "list_set"),  # "ports on S - list them all"
         ("children:c (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_children"),
         ("children:c ARROW RANK by_cap [order:o]", "rank"),
         # "S -> remove", "np_x: new port under S"
@@ -1308,6 +1311,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[SUM:t] CAP (OF|FOR) node:p", "capacity_of"),
         ("node:p POSS [SUM:t] CAP", "capacity_of"),
         ("node:p [SUM:t] CAP", "capacity_of"),
+        ("node:p agg:a [ALL] KIND_SG:k CAP", "aggregate_kind"),  # "A average port capacity"
         ("ITS [SUM:t] CAP", "capacity_of_it"),
         ("agg:a CAP (OF|AMONG|IN|FOR) set:s", "aggregate"),
         ("agg:a CAP (OF|AMONG|IN|FOR) ALL KIND_SG:k loc:p", "aggregate_kind"),
