@@ -171,6 +171,8 @@ def tokenize(text: str) -> list[Token]:
                            Token("NUM", ranked.group(2), _decimal_number(ranked.group(2)))]
                 continue
             token = _classify_word(raw)
+            if token.kind == "NAME" and "/" in raw and _slashed_names(raw, tokens):
+                continue
             if "-" in raw and token.kind == "WORD" and token.text not in _VOCABULARY:
                 tokens.extend(_hyphenated(token))
             else:
@@ -238,6 +240,19 @@ def _byte_unit(raw: str, tokens: list[Token], text: str, number: str | None = No
     if number is not None:
         tokens.append(Token("NUM", number, _decimal_number(number)))
     tokens.extend(Token("WORD", word) for word in f"{_BYTE_WORDS[rate.group(1)]} per second".split())
+    return True
+
+
+def _slashed_names(raw: str, tokens: list[Token]) -> bool:
+    """Names written against slashes ("new_q1/new_q2/new_q3"): a list, as with spaces around
+    the slashes, never one name (no MALT name holds a slash; quote one that does)."""
+    parts = raw.split("/")
+    if not all(parts) or not all(_NAME_MARK.search(part) for part in parts):
+        return False
+    for i, part in enumerate(parts):
+        if i:
+            tokens.append(_VOCABULARY_TOKENS["/"])
+        tokens.append(_classify_word(part))
     return True
 
 
@@ -1870,8 +1885,9 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
     for lexeme in reversed(lexemes[:at]):
         if "ADDED" in lexeme.cats:  # "if we added a new port to every switch"
             return True
-        if "WANT" in lexeme.cats:  # "I need a new port on S, called N": a wish that names it
-            return any(x.cats & {"CALLED", "CALL"} for x in lexemes[at + 1:])
+        if "WANT" in lexeme.cats:  # "I need a new port on S, called N": a wish that names it,
+            # or puts one in each node of a kind ("we need a new port per agg block")
+            return any(x.cats & {"CALLED", "CALL", "PER", "ALL"} for x in lexemes[at + 1:])
         if lexeme.cats & _VERB_CATS:
             if "AFTER" in lexeme.cats and not lexeme.cats & _ADD_VERBS:
                 break  # a condition ("if a new port were added ..."): its verb follows

@@ -102,7 +102,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "list", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
+_say("ASK", "list", "ls", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
@@ -113,7 +113,7 @@ _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", 
      "listed")
 _say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up", "tot up",
      "tally up", "totalling", "totaling", "total", "tally", "aggregate", "sum over", "add together")
-_say("FOREACH", "for each", "for every", "for all", "for each and every", "for each single",
+_say("FOREACH", "foreach", "for each", "for every", "for all", "for each and every", "for each single",
      "for every single")
 _say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
      "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
@@ -280,7 +280,7 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
-_say("WITH", "with", "having", "that have", "which have", "that has", "which has", "who have",
+_say("WITH", "with", "w/", "having", "that have", "which have", "that has", "which has", "who have",
      "with a", "possessing", "carrying")
 _say("WHOSE", "whose", "of which the", "where the", "where their", "where its")
 _say("REL", "that", "which", "who", "where")
@@ -300,6 +300,8 @@ _say("AFTER", "post", "in case of", "upon the", "after", "once", "when", "follow
      "after we", "once we", "when we", "pretend", "say", "say that", "let us say", "imagine that",
      "suppose that", "assuming that", "in the event that", "if ever")
 _say("SLASH", "/")
+# "every port across agg block A": a place said as a span (also AMONG: "across all switches")
+_say("ACROSS", "across", "throughout", "all across", "anywhere in")
 _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
@@ -421,6 +423,12 @@ FILLERS: frozenset[str] = frozenset({
     "it would be great if you would", "would it be possible to",
     "would it be possible for you to", "can we", "could we", "requesting", "i am requesting",
     "we are requesting",
+    # a request passed on: "I was asked to remove X", "we've been asked to ..."
+    "i was asked to", "i have been asked to", "we were asked to", "we have been asked to",
+    "i am asked to", "i have been told to", "i was told to",
+    # a check that the request can be done, said last: "..., can you do that?"
+    "can you do that", "can you do it", "could you do that", "could you do it",
+    "can you do this", "could you do this", "can that be done", "can this be done",
 })
 # A ticket or change label that leads a request ("Ticket 7731:", "Change request -",
 # "[OPS-12]", "INVENTORY REQUEST:"): bookkeeping that says nothing about what is asked. The
@@ -461,7 +469,9 @@ CLOSINGS: frozenset[str] = frozenset({
     "thanks a lot", "thank you so much", "ok", "okay", "for me", "for us", "if you would",
     "if you will", "if you can", "if possible", "if you could", "if you please", "when you can",
     "when you get a chance", "at your convenience", "right now", "at the moment", "at present",
-    "currently", "presently",
+    "currently", "presently", "can you do that", "can you do it", "could you do that",
+    "could you do it", "can you do this", "could you do this", "can that be done",
+    "can this be done",
 })
 # Always incomplete last: determiners, a do-support or modal auxiliary (its verb is missing),
 # a verb of place with no place ("sit", "located"), a preposition never left stranded.
@@ -614,7 +624,7 @@ _unit(10**12, "tbps", "tb/s", "tbit/s", "tbits/s", "terabits per second", "terab
 for _prefix, _multiplier in (("", 1), ("k", 10**3), ("m", 10**6), ("g", 10**9), ("t", 10**12)):
     _long = {"": "", "k": "kilo", "m": "mega", "g": "giga", "t": "tera"}[_prefix]
     for _base in {f"{_prefix}b", f"{_prefix}bit", f"{_prefix}bits", f"{_long}bit", f"{_long}bits"}:
-        for _per in (" per second", " per sec", "/sec", " a second", " each second", " /s",
+        for _per in (" per second", " per sec", "/sec", "/s", " a second", " each second", " /s",
                      " / s", " /sec"):
             _unit(_multiplier, _base + _per)
 # Byte rates, eight bits a byte: "40 gigabytes per second" is 320 Gbps. The short forms with a
@@ -642,15 +652,19 @@ def _kind(kind: str, singular: tuple[str, ...], plural: tuple[str, ...]) -> None
 _kind(K.PORT, ("port", "interface", "network port", "switch port", "link port", "nic", "uplink",
                "downlink"),
       ("ports", "interfaces", "network ports", "switch ports", "link ports", "nics"))
-_kind(K.PACKET_SWITCH, ("switch", "packet switch", "packet_switch", "network switch"),
-      ("switches", "packet switches", "packet_switches", "network switches"))
+_kind(K.PACKET_SWITCH, ("switch", "packet switch", "packet_switch", "network switch",
+                        "spine switch", "sw"),
+      ("switches", "packet switches", "packet_switches", "network switches", "spine switches",
+       "sws", "sw"))
 _kind(K.AGG_BLOCK, ("aggregation block", "agg block", "aggblock", "agg_block",
                     "aggregation_block", "aggregation-block", "agg-block", "aggregation unit",
-                    "agg"),
+                    "agg", "agg blk", "aggregation blk", "agg-blk"),
       ("aggregation blocks", "agg blocks", "aggblocks", "agg_blocks", "aggregation-blocks",
-       "agg-blocks", "aggs"))
-_kind(K.CONTROL_DOMAIN, ("control domain", "control_domain", "domain", "control-domain"),
-      ("control domains", "control_domains", "domains", "control-domains"))
+       "agg-blocks", "aggs", "agg blks", "aggregation blks", "agg-blks"))
+_kind(K.CONTROL_DOMAIN, ("control domain", "control_domain", "domain", "control-domain",
+                         "ctrl domain", "ctrl-domain", "ctl domain"),
+      ("control domains", "control_domains", "domains", "control-domains", "ctrl domains",
+       "ctrl-domains", "ctl domains"))
 _kind(K.CONTROL_POINT, ("control point", "control_point", "control-point"),
       ("control points", "control_points", "control-points"))
 _kind(K.RACK, ("rack",), ("racks",))
@@ -842,6 +856,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
         ("targets:t TO auxes RATE:v", "update"),
+        # "I need the capacity of P changed to 25 Gbps", "we want the ports of S set to 10G"
+        ("cap_target:t SETP (TO|AS) amount:v", "update"),
+        ("targets:t SETP (TO|AS) (RATE:v|CAP (OF|EQ) amount:v)", "update"),
+        # "we need P at 40G", "we need every port of S at a capacity of 40 Gb/s"
+        ("targets:t IN (RATE:v|CAP (OF|EQ) amount:v)", "update"),
+        # "we need one new port per agg block", "we want a new switch in every control domain"
+        ("new_kind:k (PER|(TO|IN) ALL) KIND:pk", "for_each"),
     ),
     # ---------------------------------------------------------------- changes
     "change": (
@@ -907,7 +928,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "new_names": (
         ("NAME:n", "first_name"),
-        ("NAME:n (COMMA|AND|COMMA AND) new_names:rest", "more_names"),
+        ("NAME:n (COMMA|AND|COMMA AND|SLASH) new_names:rest", "more_names"),
     ),
     "place": (
         ("[COMMA] (TO|IN) node:p", None),
@@ -951,7 +972,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t ARROW CAP [EQ|OF|TO] amount:v", "update"),
         # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
-        ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND]", "update"),
+        ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND|CAP]", "update"),
         ("SET targets:t (TO|AS|EQ) RATE:v EACHW", "update"),  # "set A and B to 25 Gbps each"
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
@@ -1057,12 +1078,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "amount": (
         ("NUM:v", None),
-        ("RATE:v", None),
+        ("RATE:v [CAP]", None),  # "set P to 40 Gbps capacity"
     ),
     "for_each": (
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS)]", "for_each"),
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
         ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
+        ("ADD new_kind:k PER KIND:pk", "for_each"),  # "add one new switch per control domain"
         ("(TO|IN) ALL KIND:pk [COMMA] ADD new_kind:k", "for_each"),
         ("GIVE ALL KIND:pk new_kind:k", "for_each"),
         ("ALL KIND:pk [auxes] GET new_kind:k", "for_each"),
@@ -1087,7 +1109,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "names": (
         ("[KIND:k] [NODE] [CALLED] NAME:n [in_graph]", "name_one"),
-        ("[KIND:k] [NODE] [CALLED] NAME:n (COMMA|AND|COMMA AND) [OF] names:rest", "name_more"),
+        ("[KIND:k] [NODE] [CALLED] NAME:n (COMMA|AND|COMMA AND|SLASH) [OF] names:rest",
+         "name_more"),
     ),
     "targets": (
         ("names:t", "targets_names"),
@@ -1117,7 +1140,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ALL KIND_SG:k [IN GRAPH:g]", "core_graph"),
     ),
     "loc": (
-        ("(OF|IN|FROM) node:p", None),
+        ("(OF|IN|FROM|ACROSS) node:p", None),
     ),
     # "that are", "which sit", "that belong" (the place follows)
     "relative": (
