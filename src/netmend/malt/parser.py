@@ -146,7 +146,8 @@ _NUMBER_PARTS = re.compile(
     r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
 _PUNCT_CHARS = frozenset(".,;:?!()&<>=≥≤[]")
 # Typographic forms of punctuation the grammar knows: "≥ 4 Gbps", "[CR-1234]".
-_PUNCT_FORMS = {"≥": ">=", "≤": "<=", "[": "(", "]": ")"}
+# ":=" assigns, as an arrow does ("P capacity := 25G", "P capacity -> 25G").
+_PUNCT_FORMS = {"≥": ">=", "≤": "<=", "[": "(", "]": ")", ":=": "->"}
 _DASH = frozenset("–—")  # en and em dashes: a pause, as "-" between words
 _QUOTES = frozenset("'\"`‘“")
 _CURLY_APOSTROPHE = re.compile(r"(?<=[A-Za-z0-9])’(?=[A-Za-z])")
@@ -266,7 +267,7 @@ def _hyphenated(token: Token) -> list[Token]:
 
 
 def _split_punct(raw: str) -> list[str]:
-    return [raw] if len(raw) == 1 else re.findall(r"<=|>=|==|[.,;:?!()&<>=≥≤\[\]]", raw)
+    return [raw] if len(raw) == 1 else re.findall(r":=|<=|>=|==|[.,;:?!()&<>=≥≤\[\]]", raw)
 
 
 def _classify_word(raw: str) -> Token:
@@ -2024,9 +2025,12 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
     while lexemes and "COMMA" in lexemes[0].cats:
         lexemes.pop(0)
     # "remove: X", "list: the ports of S": a colon right after a verb introduces its object
-    lexemes = [x for i, x in enumerate(lexemes)
-               if not (x.text in (":", "(", "->") and i and lexemes[i - 1].cats & _COLON_VERBS)]
-    for variant in _variants(lexemes):
+    # (tried first; a word that is also a noun keeps its colon in a second try: "P cap -> 40G")
+    colonless = [x for i, x in enumerate(lexemes)
+                 if not (x.text in (":", "(", "->") and i and lexemes[i - 1].cats & _COLON_VERBS)]
+    bases = (colonless,) if len(colonless) == len(lexemes) else (colonless, lexemes)
+    lexemes = colonless
+    for variant in (v for base in bases for v in _variants(base)):
         found = _parses(tuple(x.cats for x in variant))
         if found:
             kept = {id(x) for x in variant}
@@ -2156,12 +2160,43 @@ def _without_step_numbers(tokens: list[Token]) -> list[Token]:
     return out + tokens[last:]
 
 
+_CALLABLE = frozenset({"CHILD", "CAP", "PARENT", "DESC", "ANCESTOR", "NUMBER"})
+_OF = Token("WORD", "of", "of")
+
+
+def _callable(token: Token) -> bool:
+    if token.kind != "WORD":
+        return False
+    return bool(P.LEXICON.get(token.text, frozenset()) & _CALLABLE) or (
+        P.KIND_WORDS.get(token.text, ("", ""))[1] in ("PL", "SGPL"))
+
+
+def _call_notation(tokens: list[Token]) -> list[Token]:
+    """A noun applied to one name as in code ("children(S)", "physical_capacity_bps(P)",
+    "ports(S)"): the noun of that name ("children of S"). Only a noun of what a node has
+    (children, capacity, parent, a plural kind, ...) and only one name in the brackets."""
+    if len(tokens) < 4 or not any(t.text == "(" for t in tokens):
+        return tokens
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        window = tokens[i:i + 4]
+        if (len(window) == 4 and _callable(window[0]) and window[1].text == "("
+                and window[2].kind == "NAME" and window[3].text == ")"):
+            out += [window[0], _OF, window[2]]
+            i += 4
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
 def parse_request(text: str) -> Parsed:
     """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`."""
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
-    tokens = _without_step_numbers(_without_label(tokenize(text)))
+    tokens = _call_notation(_without_step_numbers(_without_label(tokenize(text))))
     steps: list[ir.Step] = []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []

@@ -322,7 +322,7 @@ _say("WHATABOUT", "what about", "and what about", "what of")
 _say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
      "zooming into", "starting from")
 _say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
-_say("AND", "and", "&", "plus", "and also", "as well as", "along with", "together with", "in addition to")
+_say("AND", "and", "&", "+", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
 _say("IT", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
      "itself")
@@ -753,6 +753,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "late_value": (
         ("counted_np:w", "late_value"),
         ("quantity:w", "late_value"),
+        # "remove X, then children(S)", "rm X, then children of S -> list"
+        ("children:w [(COMMA|ARROW) ASK [IT] [ALL]]", "late_value"),
     ),
     "sep": (
         ("(COMMA|THEN|AND|COMMA THEN|COMMA AND|AND THEN|COMMA AND THEN|THEN COMMA|AND COMMA)",
@@ -936,6 +938,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
+        ("names:t ARROW REMOVE [IT]", "remove_post"),  # "S -> remove, then ..."
         ("REMOVE targets:t COMMA from_part:f", "remove"),  # "remove P1, as well as P2, from S"
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
@@ -1290,6 +1293,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("names:t (COMMA|ARROW) REMOVE [IT]", "remove_post"),
         ("NAME:n (COMMA|ARROW) NEW KIND_SG:k place:p", "headline_add"),
         ("children:c ARROW by_cap [order:o]", "rank"),
+        # the verb said last: "direct children of A - list", "children of S -> list them"
+        ("children:c (COMMA|ARROW) ASK [IT] [ALL]", None),
     ),
     # What a headline asks of the node it names ("S: capacity?", "S -> ports"): the place is
     # the headline's node, and only it.
