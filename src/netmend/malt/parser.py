@@ -151,12 +151,15 @@ _PUNCT_FORMS = {"≥": ">=", "≤": "<=", "[": "(", "]": ")", ":=": "->"}
 _DASH = frozenset("–—")  # en and em dashes: a pause, as "-" between words
 _QUOTES = frozenset("'\"`‘“")
 _CURLY_APOSTROPHE = re.compile(r"(?<=[A-Za-z0-9])’(?=[A-Za-z])")
+_ARROW_AFTER_WORD = re.compile(r"(?<=[A-Za-z0-9_])->")
 
 
 def tokenize(text: str) -> list[Token]:
     """Split request text into tokens; refuse characters that cannot be part of a request."""
     if "’" in text:  # a typographic apostrophe inside a word: "don’t", "S’s"
         text = _CURLY_APOSTROPHE.sub("'", text)
+    if "->" in text:  # an arrow written against the word before it: "high->low", "S->remove"
+        text = _ARROW_AFTER_WORD.sub(" ->", text)
     tokens: list[Token] = []
     append = tokens.append
     # One C-level scan; every non-space character belongs to some token (a "bad" one at
@@ -1931,7 +1934,10 @@ _NOUN_WORDS = _NOUN_ENDS | frozenset(
     w for words, (kind, payload) in _PHRASES.items()
     if kind == "KIND" or (kind == "CATS" and not _NOUN_CATS.isdisjoint(payload))  # type: ignore[arg-type]
     for w in words)
-_SUBJECTS = frozenset({"NAME", "it", "they", "them"})
+# A subject said just before a last "has": a node, "it", or the graph ("how many switches the
+# whole topology has").
+_SUBJECTS = frozenset({"NAME", "it", "they", "them", "graph", "topology", "network", "fabric",
+                       "datacenter", "inventory"})
 _KIND_SG_WORDS = frozenset(w for text, (_, number) in P.KIND_WORDS.items() if "SG" in number
                            for w in text.split())
 _WH_WORDS = frozenset({"what", "which", "whichever", "how", "who"})
@@ -2175,7 +2181,7 @@ def _call_notation(tokens: list[Token]) -> list[Token]:
     """A noun applied to one name as in code ("children(S)", "physical_capacity_bps(P)",
     "ports(S)"): the noun of that name ("children of S"). Only a noun of what a node has
     (children, capacity, parent, a plural kind, ...) and only one name in the brackets."""
-    if len(tokens) < 4 or not any(t.text == "(" for t in tokens):
+    if len(tokens) < 4 or not any(t.text == "(" for t in tokens):  # the common case
         return tokens
     out: list[Token] = []
     i = 0
@@ -2191,12 +2197,36 @@ def _call_notation(tokens: list[Token]) -> list[Token]:
     return out
 
 
+_SINGULAR_KINDS = {tuple(text.split()) for text, (_, number) in P.KIND_WORDS.items()
+                   if "SG" in number}
+_SINGULAR_KIND_LENGTHS = sorted({len(words) for words in _SINGULAR_KINDS}, reverse=True)
+
+
+def _kind_after_name(tokens: list[Token]) -> list[Token]:
+    """A kind said after a name and last in its clause ("the ju1.a2.dom control domain",
+    "the capacity of the S switch?"): the kind said before the name. Only before punctuation or
+    the end, so "add to A a new switch N" keeps its kind with the new node."""
+    out = list(tokens)
+    for i in range(len(out) - 2, -1, -1):
+        if out[i].kind != "NAME":
+            continue
+        for length in _SINGULAR_KIND_LENGTHS:
+            words = out[i + 1:i + 1 + length]
+            end = i + 1 + length
+            if (len(words) == length and all(w.kind == "WORD" for w in words)
+                    and tuple(w.text for w in words) in _SINGULAR_KINDS
+                    and (end == len(out) or out[end].kind == "PUNCT")):
+                out[i:end] = [*words, out[i]]
+                break
+    return out
+
+
 def parse_request(text: str) -> Parsed:
     """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`."""
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
-    tokens = _call_notation(_without_step_numbers(_without_label(tokenize(text))))
+    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(text)))))
     steps: list[ir.Step] = []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []

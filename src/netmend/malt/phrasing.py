@@ -207,7 +207,8 @@ _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", 
 _say("EACHW", "each", "each of", "each one of", "each and every", "each single")
 _say("DIRECT", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
      "one level down", "one level below", "right", "just below")
-_say("DEEP", "at any depth", "at any level", "at every level", "at all levels", "recursively",
+_say("DEEP", "all levels", "at all depths", "counting all levels", "including all levels",
+     "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
      "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
      "in the subtree", "at whatever depth", "directly or indirectly")
 _say("TOP", "top")
@@ -306,7 +307,9 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
      "and afterwards", "and subsequently", "and next", "following that", "after which",
-     "and finally", "finally", "lastly", "also", "additionally", "and also", "then also")
+     "and finally", "finally", "lastly", "also", "additionally", "and also", "then also",
+     "once it is there", "once it is in", "once it is in place", "once it is added",
+     "once added", "once that is in place", "when it is there", "once it exists")
 _say("INVERT", "were", "had", "should")
 # "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
 _say("SUBJ", "were")
@@ -402,6 +405,8 @@ FILLERS: frozenset[str] = frozenset({
     "throughout the network", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "as well", "too", "all together", "at this point", "by now", "already",
+    "graph-wide", "graph wide", "network-wide", "network wide", "topology-wide",
+    "topology wide", "fabric-wide", "fabric wide",
     "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
     "cheers", "pls", "plz", "thx", "ty", "thanks in advance", "thank you in advance",
     "many thanks", "much appreciated", "appreciated", "and thanks", "and thank you",
@@ -449,8 +454,9 @@ LABEL_WORDS: frozenset[str] = frozenset({
 # Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
 # count the switches in the graph" says two places, and is refused).
 GRAPH_FILLERS: frozenset[str] = frozenset(
-    f for f in FILLERS if f.split()[0] in ("in", "of", "from", "across", "throughout")
-    and any(w in f.split() for w in ("graph", "topology", "network")))
+    f for f in FILLERS if (f.split()[0] in ("in", "of", "from", "across", "throughout")
+                           or f.split()[-1] == "wide")
+    and any(w in f.split() for w in ("graph", "topology", "network", "fabric")))
 # A filler that also has a category (e.g. "total" is SUM, "now" ends a clause) is dropped
 # only where no rule uses it: the parser tries the category first, then the filler.
 SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
@@ -738,6 +744,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("before:b [COMMA] bare:c", "before"),
         ("bare:c [COMMA] before:b", "after"),
         ("topic:t COMMA bare:c", "topic"),
+        # the place said last as a headline: "bottom 3 switches by capacity, agg block A"
+        ("(bare|tele):c COMMA named_topic:t", "topic"),
     ),
     "lead": (
         ("(THEN|AND|AND THEN|COMMA) [COMMA]", None),
@@ -979,6 +987,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t (TO|AS|EQ) RATE:v EACHW", "update"),  # "set A and B to 25 Gbps each"
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
+        ("targets:t MODAL [auxes] GET (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
@@ -1321,6 +1330,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] [DIRECT] CHILD", "children_here"),
         ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
+        ("ALL OF node:p POSS [DIRECT] CHILD", "children"),  # "all of A's children"
         ("ITS [DIRECT] CHILD", "children_it"),
         ("node:p [DIRECT] CHILD", "children"),
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
@@ -1472,6 +1482,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_SG:k [auxes] HAVE node:p", "ancestor"),
         ("WH KIND_SG:k (HOLDING) node:p", "ancestor"),
         ("WH KIND_SG:k [auxes] node:p [auxes] [BE] IN", "ancestor"),
+        ("WH KIND_SG:k node:p IN", "ancestor"),  # "which superblock switch S belongs to"
         ("IN WH KIND_SG:k [auxes] node:p [auxes] [BE]", "ancestor"),
         ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
