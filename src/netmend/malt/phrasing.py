@@ -105,7 +105,7 @@ _say("LOSE", "lose", "loses", "shed", "sheds")
 _say("ASK", "list", "ls", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
-     "identify", "name", "output", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
+     "identify", "name", "output", "find out", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
      "dump", "lookup", "query", "read", "reveal", "get")
 _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
@@ -247,6 +247,8 @@ _LOW_END = ("lowest", "smallest", "least", "low", "small", "fewest", "slowest", 
             "minimum", "lo", "bottom")
 for _high in _HIGH_END:
     for _low in _LOW_END:
+        _say("ORDER_DESC", f"{_high} -> {_low}")  # "high->low"
+        _say("ORDER_ASC", f"{_low} -> {_high}")
         for _from in ("", "from ", "from the "):
             _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
             _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
@@ -1257,6 +1259,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:c RANK by_cap [order:o]", "rank"),
         ("children:c by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
         ("children:c RANK order:o", "rank_order_only"),
+        ("children:c BY order:o", "rank_order_only"),  # "ordered by increasing capacity"
         ("set:s RANK BY metric:m [order:o]", "rank_set"),
         ("set:s COUNTED", "count_set"),
         ("children:c COUNTED", "count_children"),
@@ -1330,7 +1333,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] [DIRECT] CHILD", "children_here"),
         ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
-        ("ALL OF node:p POSS [DIRECT] CHILD", "children"),  # "all of A's children"
+        ("ALL [OF] node:p POSS [DIRECT] CHILD", "children"),  # "all of A's children"
         ("ITS [DIRECT] CHILD", "children_it"),
         ("node:p [DIRECT] CHILD", "children"),
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
@@ -1509,7 +1512,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH:g [auxes] [HAVE]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] GRAPH:g [auxes] HAVE", "count_graph_q"),
-        ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "count_in_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] ENDUP", "count_in_q"),
         ("HOWMANY core:s [auxes] [BE] test:f", "count_test_q"),
         ("HOWMANY core:s [auxes] HAVE have_test:f", "count_test_q"),
