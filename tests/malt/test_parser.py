@@ -216,3 +216,42 @@ def test_a_request_cut_short_is_refused_as_incomplete() -> None:
             except QueryError as exc:
                 assert exc.code in ("incomplete", "unknown", "ambiguous"), (said, exc)
     assert not answered, answered[:5]
+
+
+def test_names_against_slashes_are_a_list_never_one_name() -> None:
+    """'new_q1/new_q2/new_q3' was once read as one new node of that name: a wrong answer."""
+    adds = parse("add ports new_q1/new_q2/new_q3 -> ju1.a1.m2.s2c4").steps
+    assert adds == tuple(ir.Add(n, "EK_PORT", "ju1.a1.m2.s2c4") for n in ("new_q1", "new_q2", "new_q3"))
+    assert parse("rm ju1.a1.m1.s2c1.p1 / ju1.a1.m1.s2c1.p2").steps == (
+        ir.Remove("ju1.a1.m1.s2c1.p1"), ir.Remove("ju1.a1.m1.s2c1.p2"))
+    assert parse("add port 'a/b' to ju1.a1.m2.s2c4").steps == (ir.Add("a/b", "EK_PORT", "ju1.a1.m2.s2c4"),)
+    assert [t.kind for t in tokenize("40 gb/s b/w")] == ["NUM", "WORD", "WORD"]
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("children(ju1.a2.m1)", "list the children of ju1.a2.m1"),
+    ("set physical_capacity_bps(ju1.a2.m2.s2c3.p1) = 10G", "set the capacity of ju1.a2.m2.s2c3.p1 to 10 Gbps"),
+    ("ju1.s1.s1c4.p2 capacity := 25G", "set the capacity of ju1.s1.s1c4.p2 to 25 Gbps"),
+    ("ju1.a1.m1.s2c1.p3 cap -> 40 Gb/s", "set the capacity of ju1.a1.m1.s2c1.p3 to 40 Gbps"),
+    ("list the switches in the ju1.a2.dom control domain", "list the switches in control domain ju1.a2.dom"),
+    ("ports of ju1.a2.m2.s2c1 ranked by capacity, high->low", "rank the ports of ju1.a2.m2.s2c1 by capacity"),
+    ("how many switches the entire topology has", "count the switches in the graph"),
+    ("sw count, ctrl domain ju1.a2.dom", "count the switches in control domain ju1.a2.dom"),
+    ("we need every port on ju1.a1.m1.s2c1 at a capacity of 40 Gb/s",
+     "set the capacity of every port of ju1.a1.m1.s2c1 to 40 Gbps"),
+    ("we need one new port per agg block", "for each agg block, add a new port to it"),
+    ("ju1.s1.s1c3 -> remove, then children(ju1.s1)",
+     "remove ju1.s1.s1c3. list the children of ju1.s1"),
+])
+def test_operator_shorthand_reads_as_the_plain_request(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "add port new_p1 to ju1.a1.m2 switch called x",  # a kind after a name, not last
+    "I need a new port",  # a wish with no place and no name
+    "children(ju1.a1.m1, ju1.a1.m2)",  # two names in a call
+])
+def test_shorthand_that_says_too_little_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
