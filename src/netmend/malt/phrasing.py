@@ -864,6 +864,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_kind:k place:p (AND|COMMA|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
+        ("what:w COMMA WH auxes IT", None),  # "we need the capacity of P - what is it?"
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
         ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
@@ -1178,7 +1179,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REL [auxes] HAVE [CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
         ("REL [auxes] HAVE [CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
         ("REL [auxes] HAVE CAP:said OF amount:v post:c", "cap_post"),
-        ("REL [auxes] cmp:c RATE:v", "cap_filter"),
+        ("REL [auxes] cmp:c RATE:v [[IN] CAP]", "cap_filter"),
         ("[REL] [auxes] RUNAT RATE:v", "cap_equal"),
         ("[REL] [auxes] RUNAT cmp:c RATE:v", "cap_filter"),
         ("[REL] [auxes] RUNAT RATE:v post:c", "cap_post"),
@@ -1551,9 +1552,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("RUNAT RATE:v", "cap_equal"),
         ("RUNAT cmp:c RATE:v", "cap_filter"),
         ("RUNAT RATE:v post:c", "cap_post"),
-        ("cmp:c RATE:v", "cap_filter"),
+        ("cmp:c RATE:v [[IN] CAP]", "cap_filter"),  # "over 10 Gbps (in capacity)"
         ("speed:c amount:v", "speed_filter"),
-        ("RATE:v post:c", "cap_post"),
+        ("RATE:v post:c [[IN] CAP]", "cap_post"),
     ),
     "have_test": (
         ("[CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
