@@ -255,3 +255,16 @@ def test_operator_shorthand_reads_as_the_plain_request(text: str, same_as: str) 
 def test_shorthand_that_says_too_little_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+def test_a_pronoun_said_with_its_kind_needs_a_node_the_request_called_that_kind() -> None:
+    plain = parse("add port new_p6 to switch ju1.a1.m2.s2c2. rank the children of ju1.a1.m2.s2c2 by capacity")
+    assert parse("Add a new port named new_p6 to switch ju1.a1.m2.s2c2 and afterwards rank that "
+                 "switch's child nodes by capacity.") == plain
+    assert parse("add port new_p6 to switch ju1.a1.m2.s2c2, then rank the switch's children "
+                 "by capacity") == plain
+    for text in ("add switch sw8 to ju1.a1.m2, then list that switch's ports",  # the new switch?
+                 "add port p9 to ju1.a1.m2.s2c2, then count the ports of that switch",  # no kind said
+                 "list the children of that agg block"):  # nothing before it
+        with pytest.raises(QueryError):
+            parse(text)

@@ -1371,6 +1371,8 @@ class _Resolve:
         self.locus: Locus | None = None  # the same, when it was said as a place
         self.qualifiers: list[tuple[str, str]] = []
         self.references = 0  # how often a pronoun or an unsaid place meant the focus
+        self.it_kinds: tuple[str, ...] = ()  # kinds a pronoun was said with ("that switch")
+        self.said_kinds: frozenset[tuple[str, str]] = frozenset()  # earlier sentences' qualifiers
 
     def value(self, pos: int):
         return self.lex[pos].value
@@ -1423,6 +1425,14 @@ class _Resolve:
                 raise IncompleteRequest("the request does not say which node it is about",
                                         expected=P.EXPECTED["any"], text=self.text)
             self.references += 1
+            if frame[0] == "it" and self.it_kinds:  # "that switch's ports": a switch said so
+                said = self.said_kinds | set(self.qualifiers)
+                missing = [k for k in self.it_kinds if (str(focus), k) not in said]
+                if missing:
+                    raise AmbiguousRequest(
+                        f"a pronoun said with its kind ({missing[0]}) points back to "
+                        f"{str(focus)!r}, which the request does not call a {missing[0]}",
+                        expected="the node's name instead of a pronoun", text=self.text)
             return str(focus)  # a plain name in the IR, whatever kind of focus it was
         _, n, k = frame
         name = self.value(n)
@@ -2202,6 +2212,50 @@ _SINGULAR_KINDS = {tuple(text.split()) for text, (_, number) in P.KIND_WORDS.ite
 _SINGULAR_KIND_LENGTHS = sorted({len(words) for words in _SINGULAR_KINDS}, reverse=True)
 
 
+_DEMONSTRATIVES = frozenset({"that", "this", "said", "same"})
+_IT = _VOCABULARY_TOKENS["it"]
+_ITS = _VOCABULARY_TOKENS["its"]
+
+
+def _typed_pronouns(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
+    """A node pointed back to by its kind ("that switch's children", "the switch's ports",
+    "this port"): "its" / "it", and the kind. Every node a pronoun of the request stands for
+    must have been called that kind by the request itself ("add port N to switch S, then rank
+    that switch's children"), so a pronoun that could mean another node is refused, with or
+    without a topology to look kinds up in. Not before a name ("that switch S" names S)."""
+    if not any(t.text in _DEMONSTRATIVES or t.text == "the" for t in tokens):
+        return tokens, ()
+    out: list[Token] = []
+    kinds: list[str] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        taken = 0
+        if token.kind == "WORD" and (token.text in _DEMONSTRATIVES or token.text == "the"):
+            for length in _SINGULAR_KIND_LENGTHS:
+                words = tokens[i + 1:i + 1 + length]
+                end = i + 1 + length
+                if not (len(words) == length and all(w.kind == "WORD" for w in words)
+                        and tuple(w.text for w in words) in _SINGULAR_KINDS):
+                    continue
+                after = tokens[end] if end < len(tokens) else None
+                possessive = after is not None and after.kind == "POSS"
+                if possessive or (token.text in _DEMONSTRATIVES and (
+                        after is None or after.kind == "PUNCT"
+                        or (after.kind == "WORD" and after.text in _AFTER_PRONOUN))):
+                    kind = P.KIND_WORDS[" ".join(w.text for w in words)][0]
+                    kinds.append(kind)
+                    out.append(_ITS if possessive else _IT)
+                    taken = length + 1 + (1 if possessive else 0)
+                break
+        if taken:
+            i += taken
+        else:
+            out.append(token)
+            i += 1
+    return out, tuple(dict.fromkeys(kinds))
+
+
 def _kind_after_name(tokens: list[Token]) -> list[Token]:
     """A kind said after a name and last in its clause ("the ju1.a2.dom control domain",
     "the capacity of the S switch?"): the kind said before the name. Only before punctuation or
@@ -2221,12 +2275,18 @@ def _kind_after_name(tokens: list[Token]) -> list[Token]:
     return out
 
 
+# Words after "that switch" that leave it a pronoun ("that switch has", "of that switch by ...").
+_AFTER_PRONOUN = frozenset({"has", "have", "holds", "contains", "by", "and", "then", "to", "in",
+                            "from", "is", "was", "should", "now", "afterwards", "after"})
+
+
 def parse_request(text: str) -> Parsed:
     """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`."""
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
     tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(text)))))
+    tokens, it_kinds = _typed_pronouns(tokens)
     steps: list[ir.Step] = []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []
@@ -2271,6 +2331,8 @@ def parse_request(text: str) -> Parsed:
         for frame in frames:
             resolver = _Resolve(variant, text, analysis.says_graph, analysis.says_total)
             resolver.placed = placed
+            resolver.it_kinds = it_kinds
+            resolver.said_kinds = frozenset(qualifiers)
             try:
                 found, new_focus = _resolve_sentence(resolver, frame, focus, bool(steps))
             except QueryError as exc:
