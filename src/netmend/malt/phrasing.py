@@ -1323,6 +1323,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "core_named": (
         ("[ALL] [DIRECT:d] KIND_PL:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
+        ("ALL KIND_PL:k [IN GRAPH:g]", "core_graph"),  # "all switches (in the graph)"
         ("ALL KIND_SG:k loc:p", "core"),
         ("node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
         ("node:p KIND_PL:k", "core_poss"),
