@@ -268,3 +268,16 @@ def test_a_pronoun_said_with_its_kind_needs_a_node_the_request_called_that_kind(
                  "list the children of that agg block"):  # nothing before it
         with pytest.raises(QueryError):
             parse(text)
+
+
+def test_the_graph_asked_for_after_a_change_is_a_return_clause_and_nothing_more() -> None:
+    plain = parse("Remove ju1.a1.m1.s2c1.p1 from the graph. Return a graph.")
+    for text in ("remove ju1.a1.m1.s2c1.p1 and give me the updated graph",
+                 "remove ju1.a1.m1.s2c1.p1 and get the graph back, thanks",
+                 "remove ju1.a1.m1.s2c1.p1, then show me the resulting topology."):
+        assert parse(text) == plain
+    # a read of something in the graph is a question: never dropped for the graph itself
+    for text in ("remove ju1.a1.m1.s2c1.p1 then show me the graph's ports",
+                 "remove ju1.a1.m1.s2c1.p1. Return the graph's ports."):
+        with pytest.raises(QueryError):
+            parse(text)

@@ -1777,6 +1777,9 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
 
 
 _NAMED = frozenset({"NAME", "KIND"})
+# A kind said in a Return clause ("return the graph's ports") makes it a question too.
+_KIND_TEXTS = frozenset(text for text in P.KIND_WORDS if " " not in text
+                        and "GRAPH" not in P.LEXICON.get(text, frozenset()))
 _RETURN_VERBS = frozenset({"return", "give", "hand", "send", "respond", "reply", "answer"})
 
 
@@ -2016,6 +2019,17 @@ def _dangling(said: tuple[str, ...]) -> str | None:
     return None
 
 
+def _says_nothing_more(rest: tuple[str, ...]) -> bool:
+    """Whether the words after a phrase are only punctuation and politeness."""
+    words = [w for w in rest if w not in _COMMAS and w not in _SENTENCE_ENDS]
+    while words:
+        closing = next((c for c in _CLOSINGS if tuple(words[-len(c):]) == c), None)
+        if closing is None:
+            return False
+        del words[-len(closing):]
+    return True
+
+
 @lru_cache(maxsize=8192)
 def _analyze(shape: tuple[str, ...]) -> _Analysis:
     return_at = None
@@ -2023,7 +2037,8 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
         if word in _RETURN_STARTS:
             for length in _PHRASE_LENGTHS.get(word, ()):
                 found = _PHRASES.get(shape[i:i + length])
-                if found is not None and found[0] == "CATS" and "RETURN" in found[1]:
+                if found is not None and found[0] == "CATS" and "RETURN" in found[1] and (
+                        "WHOLE_GRAPH" not in found[1] or _says_nothing_more(shape[i + length:])):
                     return_at = i
                     break
             if return_at is not None:
@@ -2303,7 +2318,8 @@ def parse_request(text: str) -> Parsed:
                 continue
         analysis = _analyze(_shape_of(sentence))
         if analysis.return_at is not None and any(
-                tok.kind in _NAMED for tok in sentence[analysis.return_at:]):
+                tok.kind in _NAMED or tok.kind == "POSS" or tok.text in _KIND_TEXTS
+                for tok in sentence[analysis.return_at:]):
             sentence = _return_as_read(sentence, analysis.return_at, text)
             analysis = _analyze(_shape_of(sentence))
         if analysis.return_at is not None:

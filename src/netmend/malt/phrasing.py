@@ -119,6 +119,22 @@ _say("RETURN", "return", "give back", "give me back", "give us back", "hand back
      "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
      "answer as", "answer in", "reply as", "respond as", "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
      "as a graph", "in text form", "as an integer")
+# The graph asked for after a change, said as a read of it: "... and give me the updated graph",
+# "..., then show the resulting topology", "... and get the graph back". Only the whole graph:
+# a read of anything in it ("show me the network's switches") is a question, not a Return, so
+# such a phrase is a Return only when nothing but punctuation or politeness follows it.
+for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "send us", "send",
+              "share", "output", "provide", "get me", "hand me", "hand over", "display", "dump",
+              "print", "let me see", "get", "fetch", "produce"):
+    for _adjective in ("", "updated ", "new ", "resulting ", "modified ", "final ", "changed ",
+                       "whole ", "full ", "entire ", "complete ", "whole updated ",
+                       "full updated "):
+        for _noun in ("graph", "topology", "network", "network graph", "topology graph"):
+            _say("RETURN WHOLE_GRAPH", f"{_verb} the {_adjective}{_noun}",
+                 f"{_verb} an {_adjective}{_noun}" if _adjective[:1] in "aeiou" and _adjective
+                 else f"{_verb} a {_adjective}{_noun}")
+            _say("RETURN WHOLE_GRAPH", f"get the {_adjective}{_noun} back",
+                 f"get back the {_adjective}{_noun}")
 
 # questions
 _say("WH", "what", "which", "whichever", "which one", "what one")
