@@ -2158,6 +2158,9 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     if tokens[i].text == "step" and numbered(i + 1) and i + 2 < len(tokens) \
             and tokens[i + 2].text in _STEP_ENDS:
         return 3
+    if tokens[i].text.lower() == f"step{number}" and i + 1 < len(tokens) \
+            and tokens[i + 1].text in _STEP_ENDS:  # "step1: ...; step2: ..."
+        return 2
     if tokens[i].text == "(" and numbered(i + 1) and i + 2 < len(tokens) \
             and tokens[i + 2].text == ")":
         return 3

@@ -207,7 +207,7 @@ _say("CAP", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidt
 _say("NUMBER", "number", "count", "counts", "total number", "amount", "quantity", "tally", "total count",
      "overall number", "overall count")
 _say("NAME_N", "name", "names", "id", "identifier")
-_say("GRAPH", "graph", "topology", "network", "datacenter", "data center", "dc",
+_say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center", "dc",
      "whole graph", "entire graph", "whole topology", "entire topology", "whole network",
      "entire network", "model", "inventory", "the fabric", "data centre", "datacentre",
      "topology graph", "network graph", "network topology", "graph of the network")
@@ -327,7 +327,8 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
      "and afterwards", "and subsequently", "and next", "following that", "after which",
      "and finally", "finally", "lastly", "also", "additionally", "and also", "then also",
      "once it is there", "once it is in", "once it is in place", "once it is added",
-     "once added", "once that is in place", "when it is there", "once it exists")
+     "once added", "once that is in place", "when it is there", "once it exists",
+     "and after", "and afterward")
 _say("INVERT", "were", "had", "should")
 # "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
 _say("SUBJ", "were")
@@ -388,10 +389,19 @@ _say("POST_GE", "or more", "or higher", "or greater", "or above", "or faster", "
 _say("POST_LE", "or less", "or lower", "or fewer", "or below", "or slower", "or smaller",
      "and below", "and under", "or under")
 _say("FASTER", "faster than", "quicker than", "speedier than")
+for _noun in ("capacity", "bandwidth", "speed"):
+    _say("LT", f"less {_noun} than", f"lower {_noun} than", f"a lower {_noun} than",
+         f"smaller {_noun} than", f"a {_noun} lower than", f"a {_noun} below",
+         f"a {_noun} under", f"a {_noun} less than")
+    _say("GT", f"more {_noun} than", f"higher {_noun} than", f"a higher {_noun} than",
+         f"greater {_noun} than", f"a {_noun} higher than", f"a {_noun} above",
+         f"a {_noun} over", f"a {_noun} greater than", f"a {_noun} more than")
 _say("SLOWER", "slower than")
 _say("STARTS", "starting with", "starts with", "start with", "beginning with", "begins with",
+     "startswith", "starts on",
      "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
 _say("ENDS", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
+     "endswith", "ends on", "ending on", "end on",
      "suffixed with", "suffixed by", "with suffix", "with the suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
 
@@ -403,7 +413,7 @@ FILLERS: frozenset[str] = frozenset({
     "new", "fresh", "brand new", "brand-new", "additional", "another", "extra", "one more",
     "type", "kind", "of type", "of kind", "whose type is", "whose kind is",
     "which is of type", "that is of type", "of the type", "with the type", "with type", "with kind", "attribute", "attributes",
-    "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "my", "our",
+    "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "u", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
@@ -432,7 +442,7 @@ FILLERS: frozenset[str] = frozenset({
     # a question asked through a wrapper: "do you know which ...", "I wonder how many ..."
     "do you know", "do you happen to know", "i wonder", "i was wondering", "i am wondering",
     "any idea", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
-    "at your convenience", "time to", "it is time to", "quick question", "a quick question",
+    "at your convenience", "time to", "it is time to", "quick question", "a quick question", "quick q",
     "question",
     # greetings and requests made through someone: "hi team, ...", "could someone ...",
     # "would it be possible to ..."
