@@ -1142,6 +1142,7 @@ BUILDERS["capacity_metric"] = lambda b, c: ("capacity",)
 # reads
 BUILDERS["children"] = lambda b, c: ("list", b["p"])
 BUILDERS["children_it"] = lambda b, c: ("list", ("it",))
+BUILDERS["children_named"] = lambda b, c: ("list", ("node", b["n"], None))
 BUILDERS["children_here"] = lambda b, c: ("list", ("here",))
 BUILDERS["sum_named"] = lambda b, c: ("aggregate", "sum", ("named", b["l"]))
 BUILDERS["aggregate_named"] = lambda b, c: ("aggregate", _agg(c, b["a"]), ("named", b["l"]))
@@ -2230,6 +2231,22 @@ _SINGULAR_KINDS = {tuple(text.split()) for text, (_, number) in P.KIND_WORDS.ite
 _SINGULAR_KIND_LENGTHS = sorted({len(words) for words in _SINGULAR_KINDS}, reverse=True)
 
 
+_PLURAL_KIND_WORDS = frozenset(text.split()[0] for text, (_, number) in P.KIND_WORDS.items()
+                               if "PL" in number)
+_MANY = Token("WORD", "many", "many")
+
+
+def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
+    """"How much ports has S?": "how many" before a plural kind (an amount of a kind of
+    node is a count; "how much capacity" stays an amount)."""
+    out = list(tokens)
+    for i in range(len(out) - 2):
+        if (out[i].text == "how" and out[i + 1].text == "much"
+                and out[i + 2].kind == "WORD" and out[i + 2].text in _PLURAL_KIND_WORDS):
+            out[i + 1] = _MANY
+    return out
+
+
 _DEMONSTRATIVES = frozenset({"that", "this", "said", "same"})
 _IT = _VOCABULARY_TOKENS["it"]
 _ITS = _VOCABULARY_TOKENS["its"]
@@ -2304,7 +2321,7 @@ def parse_request(text: str) -> Parsed:
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
     tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(text)))))
-    tokens, it_kinds = _typed_pronouns(tokens)
+    tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(tokens))
     steps: list[ir.Step] = []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []

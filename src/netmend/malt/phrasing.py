@@ -166,6 +166,7 @@ _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "
      "provide", "provides", "expose", "exposes", "support", "supports", "sport", "sports", "pack",
      "packs", "equipped with", "fitted with", "furnished with", "outfitted with", "is equipped with",
      "are equipped with")
+_say("HAS", "has")  # the singular alone: "which ports has S?" (the node is the subject)
 # "how many switches does A end up with" (only there: "ends up with" is not "contains")
 _say("ENDUP", "end up with", "ends up with", "end up having")
 _say("TOTALW", "total", "overall")
@@ -862,6 +863,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "state": (
         ("targets:t GONE", "removed"),
+        ("targets:t OUT FROM GRAPH", "removed"),  # "with X out of the graph, ..."
         ("new_nodes:n ADDED place:p", "added"),
         ("new_nodes:n ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("cap_target:t SETP (TO|IN|AS) amount:v", "set_to"),
@@ -891,6 +893,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("what:w", None),
         ("what:w COMMA WH auxes IT", None),  # "we need the capacity of P - what is it?"
+        # "I need three new ports on switch S, named A, B and C"
+        ("[NUM:count] KIND_PL:k place:p [COMMA] CALLED new_names:names", "add_listed"),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
         ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
@@ -915,6 +919,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "add": (
         ("ADD new_nodes:n place:p", "add"),
         ("ADDITION OF new_nodes:n place:p", "add"),  # "addition of port N to S, please"
+        # the object before the verb: "to S a new port N add", "a new port N to S add"
+        ("place:p [COMMA] new_nodes:n ADD", "add"),
+        ("new_nodes:n place:p ADD", "add"),
         ("ADD new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
         ("MAKE new_nodes:n place:p", "add"),
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
@@ -976,6 +983,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
         ("names:t ARROW REMOVE [IT]", "remove_post"),  # "S -> remove, then ..."
+        # the object before the verb: "the switch S remove from the graph", "S from graph delete"
+        ("targets:t REMOVE [from_part:f]", "remove"),
+        ("targets:t from_part:f REMOVE", "remove"),
+        ("REMOVE from_part:f [COMMA] targets:t", "remove"),  # "remove from the graph switch S"
+        # "remove the following ports from the graph: A, B, C"
+        ("REMOVE KIND_PL:k from_part:f COMMA names:t", "remove_listed"),
         ("REMOVE targets:t COMMA from_part:f", "remove"),  # "remove P1, as well as P2, from S"
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
@@ -1004,6 +1017,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET one_set:a (COMMA|AND|COMMA AND) more_sets:rest", "update_more"),
         ("SET (names|cap_names):t (TO|AS) amounts:vs [COMMA] RESP", "update_resp"),
         ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
+        # the object before the verb: "the capacity of P change to 40G", "... to 40G set"
+        ("cap_target:t SET (TO|AS) amount:v", "update"),
+        ("cap_target:t (TO|AS) amount:v SET", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
@@ -1109,6 +1125,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "cap_target": (
         ("CAP (OF|FOR|AMONG) targets:t", None),
+        ("CAP IN names:t", "targets_names"),  # "the capacity on P1 and P2"
         ("CAP IN set:t", "targets_set"),  # "set the capacity on all ports of S to ..."
         ("targets:t POSS CAP", None),
         ("names:t CAP", "targets_names"),
@@ -1279,6 +1296,11 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV [ALL] CAP", "capacity_of_locus_total"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
         ("CAP RANK [OF] children:c [order:o]", "rank"),  # "capacity-rank the children of S"
+        # the object before the verb, the verb last ("please the children of A list", "the
+        # ports in the graph count", "the child nodes of A by capacity rank")
+        ("what:w ASK [IT] [ALL]", None),
+        ("counted:w COUNT", None),
+        ("children:c [order:o] by_cap [order:o2] RANK", "rank"),
     ),
     # A read said as what should be done to a set, like a change told as done: "(I'd like X
     # removed and) the children of S ranked by capacity", "the ports of S counted".
@@ -1361,6 +1383,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] [DIRECT] CHILD", "children_here"),
         ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
+        ("[ALL] [DIRECT] CHILD NAME:n", "children_named"),  # "list children S" (telegraphic)
         ("ALL [OF] node:p POSS [DIRECT] CHILD", "children"),  # "all of A's children"
         ("ITS [DIRECT] CHILD", "children_it"),
         ("node:p [DIRECT] CHILD", "children"),
@@ -1497,6 +1520,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] node:p [auxes] [DIRECT] CONSIST", "children_q"),
         ("WH [CHILD|NODE] [auxes] (GONE|BE) [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "kinds_q"),
+        # "which ports has S?": "has" agrees with the node, so the node is what has them
+        # ("which switches have port P" asks the other way, and is not read here)
+        ("WH KIND_PL:k HAS node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH:g", "kinds_graph_q"),
@@ -1541,6 +1567,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY KIND_PL:k [auxes] [BE] [IN] GRAPH:g [auxes] [HAVE]", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] GRAPH:g [auxes] HAVE", "count_graph_q"),
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] HAVE [[COMMA] DEEP:e]", "count_in_q"),
+        ("HOWMANY KIND_PL:k HAS node:p [[COMMA] DEEP:e]", "count_in_q"),  # "how many ports has S"
         ("HOWMANY KIND_PL:k [auxes] node:p [auxes] ENDUP", "count_in_q"),
         ("HOWMANY core:s [auxes] [BE] test:f", "count_test_q"),
         ("HOWMANY core:s [auxes] HAVE have_test:f", "count_test_q"),
