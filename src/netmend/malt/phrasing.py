@@ -255,7 +255,7 @@ _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasin
      "least to most", "smallest to biggest", "from smallest to biggest", "ascendingly",
      "bottom up", "from the lowest to the highest", "from the smallest to the largest",
      "small to big", "from small to big", "slowest first", "from slowest to fastest",
-     "in order from lowest to highest")
+     "in order from lowest to highest", "in ascending order of", "in increasing order of")
 
 # An order said by its two ends: "(from) greatest to least", "(from) low to high", "hi to lo".
 _HIGH_END = ("highest", "largest", "biggest", "greatest", "most", "high", "big", "large",
@@ -434,6 +434,11 @@ FILLERS: frozenset[str] = frozenset({
     "throughout the network", "left", "left over", "leftover", "remaining", "remain", "still left",
     "afterwards left", "physical", "exist", "altogether now", "at all", "any more", "anymore", "each of them", "all of them",
     "as well", "too", "all together", "at this point", "by now", "already",
+    # a user story's role: "As an operator I want to ..."
+    "as an operator", "as a network operator", "as an engineer", "as a network engineer",
+    "as an admin", "as an administrator", "as a user", "as the operator", "as an sre",
+    "as a capacity planner", "as a planner", "as a noc engineer", "as an on-call engineer",
+    "in the network graph", "in the topology graph", "of the network graph",
     "graph-wide", "graph wide", "network-wide", "network wide", "topology-wide",
     "topology wide", "fabric-wide", "fabric wide",
     "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
@@ -477,6 +482,7 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "wo", "item", "job", "sr", "service", "support", "helpdesk", "maintenance", "planning",
     "audit", "lookup", "query", "report", "priority", "urgent", "routine", "todo", "to-do",
     "action", "re", "subject", "note", "network", "team", "id", "number", "work",
+    "goal", "objective", "aim", "user story", "story", "scenario", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
 })
@@ -991,6 +997,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REMOVE KIND_PL:k from_part:f COMMA names:t", "remove_listed"),
         ("REMOVE targets:t COMMA from_part:f", "remove"),  # "remove P1, as well as P2, from S"
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
+        # "remove these three ports from the topology: A, B, C"
+        ("REMOVE NUM:count KIND_PL:k from_part:f COMMA names:t", "remove_counted"),
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
         ("REMOVE names:t FROM names:ps [COMMA] RESP", "remove_resp"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
@@ -1019,6 +1027,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
         # the object before the verb: "the capacity of P change to 40G", "... to 40G set"
         ("cap_target:t SET (TO|AS) amount:v", "update"),
+        ("TO amount:v COMMA SET cap_target:t", "update"),  # "to 25 Gb/s, update the capacity of P"
+        # "set the capacity to 40 Gbps for every port in A"
+        ("SET [ITS] CAP (TO|AS) amount:v (OF|IN) targets:t", "update"),
+        ("SET [ITS] CAP (TO|AS) amount:v FOREACH each:t", "update_each"),
         ("cap_target:t (TO|AS) amount:v SET", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
@@ -1296,11 +1308,17 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SUMV [ALL] CAP", "capacity_of_locus_total"),
         ("by_cap [COMMA] RANK children:c [order:o]", "rank"),
         ("CAP RANK [OF] children:c [order:o]", "rank"),  # "capacity-rank the children of S"
+        # how to rank said first: "by capacity, rank the ports of S", "in ascending order of
+        # capacity, rank the children of A"
+        ("BY metric:m [order:o] COMMA RANK set:s", "rank_set"),
+        ("BY metric:m COMMA RANK set:s order:o", "rank_set"),
+        ("order:o COMMA RANK children:c [by_cap]", "rank_order_only"),
         # the object before the verb, the verb last ("please the children of A list", "the
         # ports in the graph count", "the child nodes of A by capacity rank")
         ("what:w ASK [IT] [ALL]", None),
         ("counted:w COUNT", None),
-        ("children:c [order:o] by_cap [order:o2] RANK", "rank"),
+        ("children:c [order:o] by_cap RANK", "rank"),
+        ("children:c by_cap order:o RANK", "rank"),
     ),
     # A read said as what should be done to a set, like a change told as done: "(I'd like X
     # removed and) the children of S ranked by capacity", "the ports of S counted".
@@ -1513,7 +1531,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] THERE what:w", None),
         ("WH [DIRECT] (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
-        ("WH auxes node:p [auxes] HAVE [DIRECT]", "children_q"),
+        ("WH auxes node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] HAVE [DIRECT] IN IT", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
@@ -1524,6 +1542,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # ("which switches have port P" asks the other way, and is not read here)
         ("WH KIND_PL:k HAS node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k [auxes] [BE] DEEP:e IN node:p", "kinds_q"),  # "... exist anywhere under A"
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH:g", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] BE", "kinds_graph_q"),
