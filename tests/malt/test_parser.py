@@ -281,3 +281,18 @@ def test_the_graph_asked_for_after_a_change_is_a_return_clause_and_nothing_more(
                  "remove ju1.a1.m1.s2c1.p1. Return the graph's ports."):
         with pytest.raises(QueryError):
             parse(text)
+
+
+def test_a_last_clause_that_only_restates_the_request_is_read_as_said_once() -> None:
+    assert parse("ju1.a1.m1.s2c1.p3 should have a capacity of 40 Gb/s - please update it.") == \
+        parse("set the capacity of ju1.a1.m1.s2c1.p3 to 40 Gbps")
+    assert parse("We need to decommission ju1.a1.m2.s2c4 - drop it from the graph.") == \
+        parse("remove ju1.a1.m2.s2c4")
+    assert parse("Which nodes are directly under ju1.a1.m2? Please list them all.") == \
+        parse("list the children of ju1.a1.m2")
+    # a last clause whose verb the request does not already ask for is another request
+    for text in ("add port new_p1 to ju1.a1.m1.s2c1, please remove it",
+                 "remove ju1.a1.m1.s2c1.p1, then list it",
+                 "list the children of ju1.a1.m2 - remove them"):
+        with pytest.raises(QueryError):
+            parse(text)

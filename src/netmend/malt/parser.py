@@ -2322,6 +2322,75 @@ def parse_request(text: str) -> Parsed:
                                 expected="a request such as " + P.EXPECTED["remove"])
     tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(text)))))
     tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(tokens))
+    try:
+        return _parse_tokens(tokens, it_kinds, text)
+    except QueryError:
+        restated = _restatement(tokens)
+        if restated is None:
+            raise
+    kept, verb = restated
+    try:
+        parsed = _parse_tokens(kept, it_kinds, text)
+    except QueryError:
+        return _parse_tokens(tokens, it_kinds, text)  # the first refusal says what is wrong
+    if not any(isinstance(step, _RESTATED[verb]) for step in parsed.query.steps):
+        return _parse_tokens(tokens, it_kinds, text)
+    return parsed
+
+
+# "..., please update it", "... - remove it", "Please list them all.": a last clause that
+# only says again, with a pronoun, what the request already asks (its verb's kind of step
+# must be among the request's steps, else the request is refused as it stands).
+_RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list"}
+_RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd),
+             "set": (ir.Update, ir.UpdateAll),
+             "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top)}
+_RESTATING_PRONOUNS = (("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
+                       ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"))
+_RESTATING_LEADS = (("please",), ("kindly",), ("can", "you"), ("could", "you"),
+                    ("please", "go", "ahead", "and"), ("go", "ahead", "and"), ("and",),
+                    ("then",), ("so", "please"))
+_RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", "well"),
+                   *((*lead, "the", noun) for lead in (("from",), ("out", "of"))
+                     for noun in ("graph", "topology", "network")),
+                   ("from", "graph"), ("from", "topology"))
+_SEPARATORS = frozenset({",", ";", ".", ":", "-", "--", "!", "?"})
+
+
+def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
+    """The tokens without a last clause that only restates the request ("..., please update
+    it"), and the kind of step that clause names; None when there is no such clause."""
+    end = len(tokens)
+    while end and tokens[end - 1].text in _SEPARATORS:
+        end -= 1
+    start = end
+    while start and tokens[start - 1].text not in _SEPARATORS:
+        start -= 1
+    if start == 0:
+        return None
+    words = [t.text for t in tokens[start:end]]
+    words = _strip_words(words, _RESTATING_LEADS, front=True)
+    words = _strip_words(words, _RESTATING_ENDS, front=False)
+    if len(words) < 2 or tuple(words[1:]) not in _RESTATING_PRONOUNS:
+        return None
+    verb = next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(words[0], frozenset()))
+                 if c in _RESTATED_VERBS), None)
+    if verb is None:
+        return None
+    return tokens[:start - 1] + tokens[end:], verb
+
+
+def _strip_words(words: list[str], phrases, *, front: bool) -> list[str]:
+    for phrase in sorted(phrases, key=len, reverse=True):
+        n = len(phrase)
+        if front and tuple(words[:n]) == phrase:
+            return words[n:]
+        if not front and n < len(words) and tuple(words[-n:]) == phrase:
+            return words[:-n]
+    return words
+
+
+def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed:
     steps: list[ir.Step] = []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = []

@@ -909,7 +909,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t SETP (TO|AS) amount:v", "update"),
         ("targets:t SETP (TO|AS) (RATE:v|CAP (OF|EQ) amount:v)", "update"),
         # "we need P at 40G", "we need every port of S at a capacity of 40 Gb/s"
-        ("targets:t IN (RATE:v|CAP (OF|EQ) amount:v)", "update"),
+        ("targets:t IN (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
         # "we need one new port per agg block", "we want a new switch in every control domain"
         ("new_kind:k (PER|(TO|IN) ALL) KIND:pk", "for_each"),
     ),
