@@ -36,7 +36,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import ir
+from netmend.malt import ir, records
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -2320,7 +2320,16 @@ def parse_request(text: str) -> Parsed:
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
-    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(text)))))
+    said = text
+    if ":" in text:  # a request written as fields: "target: S; action: remove"
+        try:
+            fields = records.split_fields(text)
+            if fields is not None:
+                said = records.to_request(fields)
+        except records.RecordError as exc:
+            raise UnknownRequest(str(exc), expected="fields such as 'target: <node name>; "
+                                 "action: remove'", text=text) from None
+    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(said)))))
     tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(tokens))
     try:
         return _parse_tokens(tokens, it_kinds, text)

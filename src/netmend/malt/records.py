@@ -1,0 +1,171 @@
+"""Requests written as records: ``target: S; action: remove``, ``scope: A; count: switches``.
+
+Automation engineers often write a request as ``key: value`` fields rather than a
+sentence. A record is read here into the plain English request it stands for, which
+the parser then reads like any other (so a record means nothing a sentence could not
+say, and every check of the parser still applies). Only records made entirely of
+known keys are read; a field whose key is not known makes the whole request a typed
+refusal, never a guess. Text that is not a record is left to the parser as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from netmend.malt import phrasing as P
+
+# field separators: ";", "|", a line break, " / ", " -- "
+_FIELDS = re.compile(r"\s*(?:;|\||\n|\s/\s|\s--\s)\s*")
+# "key: value"; a key is words (no dots or digits: "ju1.a2: ..." is a headline, not a field)
+_FIELD = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}?)\s*:\s*(.*)$", re.DOTALL)
+
+_ACTION = frozenset({"action", "op", "operation", "cmd", "command", "do"})
+_TARGET = frozenset({"target", "targets", "node", "nodes", "object", "entity", "element",
+                     "device"})
+_PARENT = frozenset({"parent", "into", "under", "container", "parent node"})
+_SCOPE = frozenset({"scope", "where", "within", "location", "in"})
+_KIND = frozenset({"type", "kind", "node type", "node kind"})
+_NAME = frozenset({"name", "new name", "new node", "label", "node name"})
+_VALUE = frozenset({"value", "capacity", "physical capacity", "physical_capacity_bps",
+                    "bandwidth", "speed", "new capacity", "new value", "set capacity"})
+_ATTRIBUTE = frozenset({"attr", "attribute", "field", "property"})
+_ORDER = frozenset({"order", "sort", "direction", "sort order"})
+_BY = frozenset({"key", "by", "metric", "sort by", "rank by", "order by"})
+_RETURN = frozenset({"return", "output", "result", "returns"})
+_THEN = frozenset({"then", "after", "afterwards", "next", "and then", "after that"})
+_VERBS = frozenset({"list", "show", "count", "get", "find", "rank", "remove", "delete", "add",
+                    "set", "update"})
+_STEP = re.compile(r"step\s*\d+")
+_CAPACITY_WORDS = frozenset({"capacity", "physical capacity", "physical capacity bps",
+                             "bandwidth", "speed"})
+_GRAPH_WORDS = frozenset({"graph", "topology", "network", "whole graph", "entire graph",
+                          "whole topology", "entire topology", "whole network",
+                          "entire network", "all", "everything"})
+
+
+class RecordError(ValueError):
+    """A record whose fields cannot be read; the message says which field and why."""
+
+
+def _key(raw: str) -> str:
+    return " ".join(raw.lower().replace("_", " ").replace("-", " ").split())
+
+
+def _kind_of(key: str) -> str | None:
+    """The entity kind a field key names ("switch", "agg block", "EK_PORT"), if any."""
+    if key.upper().startswith("EK_"):
+        return key.upper()
+    found = P.KIND_WORDS.get(key)
+    return found[0] if found else None
+
+
+def split_fields(text: str) -> list[tuple[str, str]] | None:
+    """The ``(key, value)`` fields of a record, in order; None when ``text`` is not one."""
+    parts = [p for p in _FIELDS.split(text.strip().rstrip(".")) if p]
+    if len(parts) < 2 and not (len(parts) == 1 and parts[0].count(":") == 1):
+        return None
+    fields = []
+    for part in parts:
+        match = _FIELD.match(part)
+        if match is None:
+            return None
+        fields.append((_key(match.group(1)), match.group(2).strip()))
+    known = sum(1 for key, _ in fields if _known(key))
+    if known == len(fields) >= 2:  # every key known, and at least two of them
+        return fields
+    if known == 0 or known == len(fields):  # no field known, or a lone "remove: X"
+        return None
+    key = next(k for k, _ in fields if not _known(k))
+    raise RecordError(f"the field {key!r} is not one netmend reads in a request written as "
+                      "fields")
+
+
+def _known(key: str) -> bool:
+    return (key in _ACTION or key in _TARGET or key in _PARENT or key in _SCOPE or key in _KIND
+            or key in _NAME or key in _VALUE or key in _ATTRIBUTE or key in _ORDER
+            or key in _BY or key in _RETURN or key in _THEN or key in _VERBS
+            or _STEP.fullmatch(key) is not None or _kind_of(key) is not None)
+
+
+def to_request(fields: list[tuple[str, str]]) -> str:
+    """The English request a record stands for."""
+    if all(_STEP.fullmatch(key) for key, _ in fields):
+        return " ".join(f"Step {i}: {value.rstrip('.')}." for i, (_, value) in enumerate(fields, 1))
+    slots: dict[str, str] = {}
+    then: list[str] = []
+    for key, value in fields:
+        if key in _THEN or _STEP.fullmatch(key):
+            then.append(value)
+            continue
+        kind = _kind_of(key)
+        slot = ("place" if kind is not None or key in _TARGET or key in _PARENT or key in _SCOPE
+                else "action" if key in _ACTION else "kind" if key in _KIND
+                else "name" if key in _NAME else "value" if key in _VALUE
+                else "attribute" if key in _ATTRIBUTE else "order" if key in _ORDER
+                else "by" if key in _BY else "return" if key in _RETURN else key)
+        if slot == "place" and kind is not None and not value.upper().startswith("EK_"):
+            value = f"{key} {value}"
+        if slot in slots:
+            raise RecordError(f"the record says {slot!r} twice")
+        slots[slot] = value
+    if "attribute" in slots and _key(slots["attribute"]) not in _CAPACITY_WORDS:
+        raise RecordError(f"the attribute {slots['attribute']!r} is not one netmend changes; "
+                          "expected the capacity (physical_capacity_bps)")
+    sentence = _sentence(slots)
+    parts = [sentence, *then]
+    if "return" in slots:
+        parts.append(f"Return {slots['return']}")
+    return ". ".join(p.rstrip(".") for p in parts) + "."
+
+
+def _place(value: str, preposition: str) -> str:
+    return "in the graph" if _key(value) in _GRAPH_WORDS else f"{preposition} {value}"
+
+
+def _sentence(slots: dict[str, str]) -> str:
+    verbs = [key for key in slots if key in _VERBS]
+    if len(verbs) > 1 or (verbs and "action" in slots):
+        raise RecordError("the record says more than one thing to do")
+    if verbs:
+        verb, what = verbs[0], slots[verbs[0]]
+    elif "action" in slots:
+        verb, _, what = _key(slots["action"]).partition(" ")
+    elif "value" in slots:
+        verb, what = "set", ""
+    else:
+        raise RecordError("the record says nothing to do; expected an 'action' field")
+    place = slots.get("place")
+    category = P.LEXICON.get(verb, frozenset())
+    if category & {"REMOVE"}:
+        target = place or what
+        if not target or (place and what):
+            raise RecordError("a removal needs exactly one target")
+        return f"remove {target}"
+    if category & {"ADD"}:
+        if "name" not in slots or place is None:
+            raise RecordError("an addition needs a 'name' and a parent")
+        kind = slots.get("kind") or (what if what not in ("", "node") else "")
+        return f"add {kind} {slots['name']} to {place}".replace("  ", " ")
+    if category & {"SET"}:
+        if place is None or "value" not in slots:
+            raise RecordError("a capacity change needs a target and a 'value'")
+        return f"set the capacity of {place} to {slots['value']}"
+    if verb == "count":
+        kind = slots.get("kind") or what
+        kind = _kind_of(_key(kind)) or kind  # "kind: port" -> EK_PORT
+        return f"count the {kind} {_place(place, 'in')}" if place else f"count the {kind}"
+    if category & {"ASK", "RANK", "COUNT"} or verb in _VERBS:
+        what, _, by = what.partition(" by ")  # "rank children by capacity": the place goes
+        if by:                                # after "children"
+            if "by" in slots:
+                raise RecordError("the record says twice what to rank by")
+            slots = {**slots, "by": by}
+        sentence = f"{verb} {what}".strip()
+        if place is not None:
+            sentence += " " + _place(place, "of")
+        if "by" in slots:
+            sentence += f" by {slots['by']}"
+        if "order" in slots:
+            sentence += f", {slots['order']}"
+        return sentence
+    raise RecordError(f"the action {slots.get('action', verb)!r} is not one netmend knows")

@@ -1,0 +1,82 @@
+"""Requests written as ``key: value`` fields read as the sentences they stand for."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from netmend.malt.parser import QueryError, parse
+from netmend.malt.records import RecordError, split_fields, to_request
+
+
+@pytest.mark.parametrize(("record", "sentence"), [
+    ("target: ju1.a1.m2.s2c4; action: remove", "remove ju1.a1.m2.s2c4"),
+    ("action: delete | node: ju1.s1.s1c3", "remove ju1.s1.s1c3"),
+    ("target: ju1.a1.m2.s2c4; action: add; type: EK_PORT; name: new_p3; return: graph",
+     "Add new node with name new_p3 type EK_PORT, to ju1.a1.m2.s2c4. Return a graph."),
+    ("op: add_node; parent: ju1.a1.m1; kind: EK_PACKET_SWITCH; name: sw2",
+     "add switch sw2 to ju1.a1.m1"),
+    ("cmd: list-children; node: ju1.a2", "list the children of ju1.a2"),
+    ("target: ju1.a2.m2; action: rank children by capacity; order: asc",
+     "rank the children of ju1.a2.m2 by capacity in ascending order"),
+    ("switch: ju1.a2.m2.s2c1; rank: ports; by: capacity", "rank the ports of ju1.a2.m2.s2c1 by capacity"),
+    ("target: ju1.a1.m1; action: count; kind: port", "count the ports in ju1.a1.m1"),
+    ("scope: graph; count: switches", "count the switches in the graph"),
+    ("target: ju1.a1.m1.s2c1.p3; attr: physical_capacity_bps; value: 40 Gb/s",
+     "set the capacity of ju1.a1.m1.s2c1.p3 to 40 Gbps"),
+    ("step1: remove ju1.a1.m1.s2c2; step2: list children of ju1.a1.m1",
+     "remove ju1.a1.m1.s2c2, then list the children of ju1.a1.m1"),
+    ("agg block: ju1.a1.m1\nshow: switches", "list the switches in agg block ju1.a1.m1"),
+])
+def test_a_record_reads_as_its_sentence(record: str, sentence: str) -> None:
+    assert parse(record) == parse(sentence)
+
+
+@pytest.mark.parametrize("record", [
+    "target: ju1.a1.m1; colour: red",  # a field netmend does not read
+    "target: ju1.a1.m1; action: frobnicate",
+    "target: ju1.a1.m1.s2c1.p3; attr: name; value: foo",  # only the capacity changes
+    "target: ju1.a1.m1; action: remove; count: ports",  # two things to do
+    "target: ju1.a1.m1; target: ju1.a1.m2; action: remove",  # a slot said twice
+    "name: new_p1; type: EK_PORT",  # nothing to do
+    "action: add; name: new_p1",  # no parent
+])
+def test_a_record_netmend_cannot_read_whole_is_refused(record: str) -> None:
+    with pytest.raises(QueryError):
+        parse(record)
+
+
+@pytest.mark.parametrize("text", [
+    "remove: ju1.a1.m1.s2c1",  # one field: a verb and its object, for the parser
+    "ju1.a2.m2: add switch sw8",  # a headline
+    "Ticket 7731: remove ju1.a1.m1.s2c1",
+    "Step 1: remove ju1.a1.m1.s2c2. Step 2: list the children of ju1.a1.m1.",
+    "under ju1.a1.m1: all ports",
+])
+def test_text_that_is_no_record_is_left_to_the_parser(text: str) -> None:
+    assert split_fields(text) is None
+
+
+_KEYS = st.sampled_from(["target", "action", "node", "scope", "name", "type", "value", "order",
+                         "by", "return", "then", "count", "list", "switch", "colour", "step1"])
+_VALUES = st.sampled_from(["remove", "add", "count", "list children", "ju1.a1.m1", "graph",
+                           "EK_PORT", "new_p1", "40 Gbps", "desc", "capacity", "", "rank ports",
+                           "set", "ju1.a1.m1.s2c1.p1"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_KEYS, _VALUES), min_size=1, max_size=5),
+       st.sampled_from(["; ", " | ", "\n", " / "]))
+def test_any_record_is_a_query_or_a_typed_refusal(fields, separator) -> None:
+    text = separator.join(f"{k}: {v}" for k, v in fields)
+    try:
+        parse(text)
+    except QueryError as exc:
+        assert exc.expected
+    try:
+        parsed = split_fields(text)
+        if parsed is not None:
+            assert isinstance(to_request(parsed), str)
+    except RecordError as exc:
+        assert str(exc)
