@@ -2021,8 +2021,10 @@ def _dangling(said: tuple[str, ...]) -> str | None:
 
 
 def _says_nothing_more(rest: tuple[str, ...]) -> bool:
-    """Whether the words after a phrase are only punctuation and politeness."""
+    """Whether the words after a phrase are only punctuation, politeness and "afterwards"."""
     words = [w for w in rest if w not in _COMMAS and w not in _SENTENCE_ENDS]
+    if words[-1:] in (["afterwards"], ["afterward"], ["after"]):
+        words.pop()
     while words:
         closing = next((c for c in _CLOSINGS if tuple(words[-len(c):]) == c), None)
         if closing is None:
@@ -2291,10 +2293,18 @@ def _typed_pronouns(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     return out, tuple(dict.fromkeys(kinds))
 
 
+_NODE_NOUNS = frozenset({"node", "element", "entity", "device"})
+_PHRASE_ENDS = frozenset({"-", "--", "from", "and", "then", "should", "must", "needs", "need",
+                          "contain", "contains", "have", "has", "hold", "holds", "is", "in",
+                          "by"})
+
+
 def _kind_after_name(tokens: list[Token]) -> list[Token]:
-    """A kind said after a name and last in its clause ("the ju1.a2.dom control domain",
-    "the capacity of the S switch?"): the kind said before the name. Only before punctuation or
-    the end, so "add to A a new switch N" keeps its kind with the new node."""
+    """A kind (or "node") said after a name and last in its phrase ("the ju1.a2.dom control
+    domain", "the capacity of the S switch?", "delete the S node from the graph"): said
+    before the name. Only before punctuation, the end or a word that ends the phrase ("from",
+    "and", "should", "contain", ...), so "add to A a new switch N" keeps its kind with the new
+    node."""
     out = list(tokens)
     for i in range(len(out) - 2, -1, -1):
         if out[i].kind != "NAME":
@@ -2303,8 +2313,10 @@ def _kind_after_name(tokens: list[Token]) -> list[Token]:
             words = out[i + 1:i + 1 + length]
             end = i + 1 + length
             if (len(words) == length and all(w.kind == "WORD" for w in words)
-                    and tuple(w.text for w in words) in _SINGULAR_KINDS
-                    and (end == len(out) or out[end].kind == "PUNCT")):
+                    and (tuple(w.text for w in words) in _SINGULAR_KINDS
+                         or (length == 1 and words[0].text in _NODE_NOUNS))
+                    and (end == len(out) or out[end].kind == "PUNCT"
+                         or out[end].text in _PHRASE_ENDS)):
                 out[i:end] = [*words, out[i]]
                 break
     return out

@@ -908,6 +908,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "I need the capacity of P changed to 25 Gbps", "we want the ports of S set to 10G"
         ("cap_target:t SETP (TO|AS) amount:v", "update"),
         ("targets:t SETP (TO|AS) (RATE:v|CAP (OF|EQ) amount:v)", "update"),
+        ("targets:t TO [auxes] HAVE (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),  # "I want every port of S to have a capacity of 40G"
         # "we need P at 40G", "we need every port of S at a capacity of 40 Gb/s"
         ("targets:t IN (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
         # "we need one new port per agg block", "we want a new switch in every control domain"
@@ -958,7 +959,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "add the following ports to S: A, B and C", "create three ports on S: A, B, C"
         ("ADD [NUM:count] KIND_PL:k place:p COMMA new_names:names", "add_listed"),
         # the parent said first: "to S, add a port N", "onto switch S, attach port N"
-        ("(TO|IN) node:p COMMA ADD new_nodes:n", "add"),
+        ("(TO|IN) node:p [COMMA] ADD new_nodes:n", "add"),
+        ("ADD new_nodes:n AS KIND_SG:k (OF|TO|IN) node:p", "add_kinded"),  # "add N as a port of S"
         ("node:p [auxes] GET new_nodes:n", "add"),
     ),
     # "... and port B to S2": more new nodes, each with its own parent.
@@ -1045,6 +1047,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
         ("targets:t MODAL [auxes] GET (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
+        # "A and B need their capacity changed to 10G", "every port of S should have its
+        # capacity set to 40 Gbps"
+        ("targets:t (GET|MODAL [auxes] HAVE) ITS CAP [auxes] SETP (TO|AS) amount:v", "update"),
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
         ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
@@ -1199,6 +1204,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
         ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
         ("[ALL] node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
+        ("node:p KIND_PL:k", "core_poss"),  # "which ju1.a1.m2 ports have ..."
         ("ALL node:p (KIND_SG|KIND_PL):k", "core_poss"),  # "every S port"
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
         ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
@@ -1332,6 +1338,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:c COUNTED", "count_children"),
         ("children:w LISTED", None),
         ("set:s LISTED", "list_set"),
+        # the same wished for: "the children of A should be listed", "... need to be ranked"
+        ("children:w MODAL [auxes] LISTED", None),
+        ("set:s MODAL [auxes] LISTED", "list_set"),
+        ("children:c MODAL [auxes] RANK by_cap [order:o]", "rank"),
+        ("children:c MODAL [auxes] by_cap [order:o]", "rank"),
+        ("set:s MODAL [auxes] COUNTED", "count_set"),
     ),
     # What a request asks for, as a noun phrase.
     "what": (
@@ -1411,6 +1423,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # a free relative: "rank what is directly under S by capacity"
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
+        ("EVERYTHING node:p [DIRECT] HAVE", "children"),  # "everything A directly contains"
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
         ("node:p POSS DESC", "descendants"),
@@ -1634,6 +1647,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NAME_N (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),
         ("NAME:t IN ITS NAME_N", "name_contains"),
         ("[CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
+        ("NAME_N REL [auxes] (STARTS|ENDS|HOLDING|LIKE):m NAME:t", "name_filter"),  # "a name that ends in c4"
         ("CAP:said OF amount:v post:c", "cap_post"),
         ("CAP:said (OF|EQ) amount:v", "cap_equal"),
         ("cmp:c NUM:v (KIND_PL|KIND_SG):k", "count_filter"),
