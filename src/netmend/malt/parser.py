@@ -2366,8 +2366,8 @@ _RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list"
 _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd),
              "set": (ir.Update, ir.UpdateAll),
              "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top)}
-_RESTATING_PRONOUNS = (("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
-                       ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"))
+_RESTATING_PRONOUNS = ((), ("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
+                       ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",))
 _RESTATING_LEADS = (("please",), ("kindly",), ("can", "you"), ("could", "you"),
                     ("please", "go", "ahead", "and"), ("go", "ahead", "and"), ("and",),
                     ("then",), ("so", "please"))
@@ -2392,7 +2392,7 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     words = [t.text for t in tokens[start:end]]
     words = _strip_words(words, _RESTATING_LEADS, front=True)
     words = _strip_words(words, _RESTATING_ENDS, front=False)
-    if len(words) < 2 or tuple(words[1:]) not in _RESTATING_PRONOUNS:
+    if not words or tuple(words[1:]) not in _RESTATING_PRONOUNS:
         return None
     verb = next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(words[0], frozenset()))
                  if c in _RESTATED_VERBS), None)

@@ -418,7 +418,8 @@ FILLERS: frozenset[str] = frozenset({
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
-    "can you", "would you", "will you", "could you please", "can you please",
+    "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
+    "can we get", "could we get", "i want that you", "i would like that you", "single", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
     "i want you to", "i need you to", "i would like to", "i want to", "i need to", "we need to",
     "we want to", "let us", "let's", "i would love to", "i'd love to", "be so kind as to", "do me a favour and",
@@ -929,6 +930,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # the object before the verb: "to S a new port N add", "a new port N to S add"
         ("place:p [COMMA] new_nodes:n ADD", "add"),
         ("new_nodes:n place:p ADD", "add"),
+        ("(TO|IN) ALL KIND:pk new_kind:k ADD", "for_each"),  # "in each domain one new switch add"
         ("ADD new_nodes:n place:p AS KIND_SG:k", "add_kinded"),
         ("MAKE new_nodes:n place:p", "add"),
         ("new_nodes:n [auxes] ADDED place:p AS KIND_SG:k", "add_kinded"),
@@ -985,12 +987,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("NAME:n (COMMA|AND|COMMA AND|SLASH) new_names:rest", "more_names"),
     ),
     "place": (
-        ("[COMMA] (TO|IN) node:p", None),
+        ("[COMMA] [DIRECT] (TO|IN) node:p", None),  # "add port N (directly) to A"
         ("THERE", "it"),  # "after adding N there": the node the request is about
     ),
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
-        ("names:t ARROW REMOVE [IT]", "remove_post"),  # "S -> remove, then ..."
+        ("targets:t ARROW REMOVE [IT] [from_part:f]", "remove"),  # "S -> remove (from graph)"
         # the object before the verb: "the switch S remove from the graph", "S from graph delete"
         ("targets:t REMOVE [from_part:f]", "remove"),
         ("targets:t from_part:f REMOVE", "remove"),
@@ -1027,8 +1029,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET one_set:a (COMMA|AND|COMMA AND) more_sets:rest", "update_more"),
         ("SET (names|cap_names):t (TO|AS) amounts:vs [COMMA] RESP", "update_resp"),
         ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
+        ("SET CAP COMMA targets:t (EQ|ARROW) amount:v", "update"),  # "update capacity: P = 25G"
         # the object before the verb: "the capacity of P change to 40G", "... to 40G set"
         ("cap_target:t SET (TO|AS) amount:v", "update"),
+        ("targets:t SET (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         ("TO amount:v COMMA SET cap_target:t", "update"),  # "to 25 Gb/s, update the capacity of P"
         # "set the capacity to 40 Gbps for every port in A"
         ("SET [ITS] CAP (TO|AS) amount:v (OF|IN) targets:t", "update"),
@@ -1038,7 +1042,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
-        ("targets:t ARROW RATE:v", "update"),
+        ("targets:t ARROW RATE:v [CAP]", "update"),
         ("targets:t ARROW CAP [EQ|OF|TO] amount:v", "update"),
         # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
@@ -1046,7 +1050,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET targets:t (TO|AS|EQ) RATE:v EACHW", "update"),  # "set A and B to 25 Gbps each"
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
-        ("targets:t MODAL [auxes] GET (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
+        ("targets:t MODAL [auxes] GET (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         # "A and B need their capacity changed to 10G", "every port of S should have its
         # capacity set to 40 Gbps"
         ("targets:t (GET|MODAL [auxes] HAVE) ITS CAP [auxes] SETP (TO|AS) amount:v", "update"),
@@ -1316,9 +1320,11 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("CAP RANK [OF] children:c [order:o]", "rank"),  # "capacity-rank the children of S"
         # how to rank said first: "by capacity, rank the ports of S", "in ascending order of
         # capacity, rank the children of A"
-        ("BY metric:m [order:o] COMMA RANK set:s", "rank_set"),
+        ("BY metric:m [order:o] [COMMA] RANK set:s", "rank_set"),
         ("BY metric:m COMMA RANK set:s order:o", "rank_set"),
         ("order:o COMMA RANK children:c [by_cap]", "rank_order_only"),
+        ("ASK [ALL] [DIRECT] CHILD COMMA node:p", "children"),  # "show direct children: A"
+        ("COUNT KIND_PL:k (ARROW|COMMA) node:p", "count_kind"),  # "count ports -> S"
         # the object before the verb, the verb last ("please the children of A list", "the
         # ports in the graph count", "the child nodes of A by capacity rank")
         ("what:w ASK [IT] [ALL]", None),
@@ -1383,6 +1389,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "S -> remove", "np_x: new port under S"
         ("names:t (COMMA|ARROW) REMOVE [IT]", "remove_post"),
         ("NAME:n (COMMA|ARROW) NEW KIND_SG:k place:p", "headline_add"),
+        ("node:p ARROW [PARENT] KIND_SG:k", "ancestor"),  # "port P -> parent agg block?"
         ("children:c ARROW by_cap [order:o]", "rank"),
         # the verb said last: "direct children of A - list", "children of S -> list them"
         ("children:c (COMMA|ARROW) ASK [IT] [ALL]", None),
@@ -1409,7 +1416,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] RATE:v KIND_PL:k loc:p", "core_rate"),
     ),
     "children": (
-        ("[ALL] [DIRECT] CHILD [NAME_N] (OF|IN) node:p", "children"),
+        ("[ALL] [DIRECT] CHILD [NAME_N] (OF|IN|FROM) node:p", "children"),
         ("[ALL] [DIRECT] CHILD", "children_here"),
         ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
@@ -1478,6 +1485,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "ranked": (
         ("children:c by_cap [order:o]", "rank"),
+        ("by_cap children:c [order:o]", "rank"),  # "rank by capacity the child nodes of A"
         ("children:c [order:o] by_cap", "rank"),
         ("children:c order:o", "rank_order_only"),
         ("children:c BY order:o", "rank_order_only"),
@@ -1511,7 +1519,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(FASTEST|SLOWEST):d KIND_SG:ks scope:p", "top_speed_one"),  # "the fastest port in S"
         ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
-        ("(TOP|BOTTOM):d NUM:k KIND_PL:ks BY metric:m [scope:p]", "top_by_kind"),
+        ("(TOP|BOTTOM):d NUM:k (KIND_PL|KIND_SG):ks BY metric:m [scope:p]", "top_by_kind"),
         # "the switch in A whose total capacity is lowest", "the 3 switches in A whose ..."
         ("KIND_SG:ks scope:p WHOSE metric:m [auxes] [BE] sup:d", "top_one"),
         ("[TOP] NUM:k KIND_PL:kp scope:p WHOSE metric:m [auxes] [BE] sup:d", "top_q"),
@@ -1572,6 +1580,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_SG:k (HOLDING) node:p", "ancestor"),
         ("WH KIND_SG:k [auxes] node:p [auxes] [BE] IN", "ancestor"),
         ("WH KIND_SG:k node:p IN", "ancestor"),  # "which superblock switch S belongs to"
+        ("TO WH KIND_SG:k GOES node:p", "ancestor"),  # "to which switch belongs the port P?"
         ("IN WH KIND_SG:k [auxes] node:p [auxes] [BE]", "ancestor"),
         ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
@@ -1630,6 +1639,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWFAST [auxes] node:p", "capacity_q"),
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP [auxes]", "capacity_q"),
+        ("WH CAP HAS node:p", "capacity_q"),  # "which capacity has the port P?"
+        ("HOWMUCH auxes quantity:w", "value_read"),  # "how much is the total capacity of ..."
         ("WH auxes node:p RUNAT", "capacity_q"),
         ("WH [auxes] [SUM:t] CAP (OF|FOR) node:p auxes", "capacity_q"),
     ),
