@@ -28,6 +28,20 @@ from netmend.malt.records import RecordError, split_fields, to_request
     ("step1: remove ju1.a1.m1.s2c2; step2: list children of ju1.a1.m1",
      "remove ju1.a1.m1.s2c2, then list the children of ju1.a1.m1"),
     ("agg block: ju1.a1.m1\nshow: switches", "list the switches in agg block ju1.a1.m1"),
+    ("step 1: remove ju1.a1.m1.s2c2 | step 2: rank children of ju1.a1.m1 by capacity",
+     "remove ju1.a1.m1.s2c2, then rank the children of ju1.a1.m1 by capacity"),
+    ("remove: ju1.a2.m1.s2c4; then rank: children of ju1.a2.m1 by capacity",
+     "remove ju1.a2.m1.s2c4, then rank the children of ju1.a2.m1 by capacity"),
+    ("action: add switch; name: sw5; parent: ju1.a2.m1 -- then list children of ju1.a2.m1",
+     "add switch sw5 to ju1.a2.m1, then list the children of ju1.a2.m1"),
+    ("for each agg block: add new port; then: count ports in whole graph",
+     "For each agg block, add a new port to it. Count the ports in the graph."),
+    ("agg block: ju1.a1.m2; top 2 switches by port count",
+     "List the 2 switches in agg block ju1.a1.m2 with the most ports."),
+    ("scope: agg block ju1.a1.m2; metric: mean port capacity",
+     "What is the average capacity of the ports in agg block ju1.a1.m2?"),
+    ("switch: ju1.a1.m2.s2c4; add ports: new_q1, new_q2",
+     "Add ports named new_q1 and new_q2 to switch ju1.a1.m2.s2c4."),
 ])
 def test_a_record_reads_as_its_sentence(record: str, sentence: str) -> None:
     assert parse(record) == parse(sentence)
@@ -41,6 +55,7 @@ def test_a_record_reads_as_its_sentence(record: str, sentence: str) -> None:
     "target: ju1.a1.m1; target: ju1.a1.m2; action: remove",  # a slot said twice
     "name: new_p1; type: EK_PORT",  # nothing to do
     "action: add; name: new_p1",  # no parent
+    "agg block: ju1.a1.m1; top 2 switches by port count; rack: ju1.a1.m1rack",  # two places
 ])
 def test_a_record_netmend_cannot_read_whole_is_refused(record: str) -> None:
     with pytest.raises(QueryError):

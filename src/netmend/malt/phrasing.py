@@ -224,7 +224,7 @@ _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", 
 _say("EACHW", "each", "each of", "each one of", "each and every", "each single")
 _say("DIRECT", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
      "one level down", "one level below", "right", "just below")
-_say("DEEP", "all levels", "at all depths", "counting all levels", "including all levels",
+_say("DEEP", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
      "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
      "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
      "in the subtree", "at whatever depth", "directly or indirectly")
@@ -1324,6 +1324,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("BY metric:m COMMA RANK set:s order:o", "rank_set"),
         ("order:o COMMA RANK children:c [by_cap]", "rank_order_only"),
         ("ASK [ALL] [DIRECT] CHILD COMMA node:p", "children"),  # "show direct children: A"
+        ("ASK [SUM:t] CAP COMMA node:p", "capacity_of"),  # "get capacity: switch S"
         ("COUNT KIND_PL:k (ARROW|COMMA) node:p", "count_kind"),  # "count ports -> S"
         # the object before the verb, the verb last ("please the children of A list", "the
         # ports in the graph count", "the child nodes of A by capacity rank")

@@ -16,8 +16,12 @@ from netmend.malt import phrasing as P
 
 # field separators: ";", "|", a line break, " / ", " -- "
 _FIELDS = re.compile(r"\s*(?:;|\||\n|\s/\s|\s--\s)\s*")
-# "key: value"; a key is words (no dots or digits: "ju1.a2: ..." is a headline, not a field)
-_FIELD = re.compile(r"^([A-Za-z][A-Za-z _-]{0,30}?)\s*:\s*(.*)$", re.DOTALL)
+# "key: value"; a key is words (no dots or digits: "ju1.a2: ..." is a headline, not a field),
+# or a step's number ("step 2: ...")
+_FIELD = re.compile(r"^((?i:step\s*\d+)|[A-Za-z][A-Za-z _-]{0,30}?)\s*:\s*(.*)$", re.DOTALL)
+# a part that is no field: what to do, said as a phrase ("agg block: A; top 2 switches by
+# port count"), or what to do next ("... -- then list the children of A")
+_THEN_WORDS = ("then ", "and then ", "after that ", "afterwards ")
 
 _ACTION = frozenset({"action", "op", "operation", "cmd", "command", "do"})
 _TARGET = frozenset({"target", "targets", "node", "nodes", "object", "entity", "element",
@@ -36,6 +40,8 @@ _THEN = frozenset({"then", "after", "afterwards", "next", "and then", "after tha
 _VERBS = frozenset({"list", "show", "count", "get", "find", "rank", "remove", "delete", "add",
                     "set", "update"})
 _STEP = re.compile(r"step\s*\d+")
+_PHRASE = "phrase"  # the key of a part said as a phrase, not a field
+_FOREACH = re.compile(r"(?:for ?each|for every)(?: (.+))?")
 _CAPACITY_WORDS = frozenset({"capacity", "physical capacity", "physical capacity bps",
                              "bandwidth", "speed"})
 _GRAPH_WORDS = frozenset({"graph", "topology", "network", "whole graph", "entire graph",
@@ -65,11 +71,18 @@ def split_fields(text: str) -> list[tuple[str, str]] | None:
     if len(parts) < 2 and not (len(parts) == 1 and parts[0].count(":") == 1):
         return None
     fields = []
+    phrases = 0
     for part in parts:
         match = _FIELD.match(part)
         if match is None:
-            return None
+            lowered = part.lower()
+            then = next((w for w in _THEN_WORDS if lowered.startswith(w)), None)
+            fields.append(("then", part[len(then):]) if then else (_PHRASE, part))
+            phrases += then is None
+            continue
         fields.append((_key(match.group(1)), match.group(2).strip()))
+    if phrases > 1 or len(fields) == phrases + sum(1 for k, _ in fields if k == "then"):
+        return None  # a record has fields; free phrases alone are sentences
     known = sum(1 for key, _ in fields if _known(key))
     if known == len(fields) >= 2:  # every key known, and at least two of them
         return fields
@@ -81,6 +94,10 @@ def split_fields(text: str) -> list[tuple[str, str]] | None:
 
 
 def _known(key: str) -> bool:
+    if key.startswith("then ") and _known(key[5:]):  # "then rank: the children of A"
+        return True
+    if key.split(" ")[0] in _VERBS or key == _PHRASE or _FOREACH.fullmatch(key):
+        return True  # "add ports: A, B", "get capacity: S", "for each agg block: ..."
     return (key in _ACTION or key in _TARGET or key in _PARENT or key in _SCOPE or key in _KIND
             or key in _NAME or key in _VALUE or key in _ATTRIBUTE or key in _ORDER
             or key in _BY or key in _RETURN or key in _THEN or key in _VERBS
@@ -97,12 +114,27 @@ def to_request(fields: list[tuple[str, str]]) -> str:
         if key in _THEN or _STEP.fullmatch(key):
             then.append(value)
             continue
+        if key.startswith("then ") and key[5:].split(" ")[0] in _VERBS:
+            then.append(f"{key[5:]} {value}")
+            continue
+        each = _FOREACH.fullmatch(key)
+        if each:  # "for each agg block: add a new port", "foreach: EK_AGG_BLOCK"
+            key, value = "foreach", (f"{each.group(1)}: {value}" if each.group(1) else value)
+        verb, _, extra = key.partition(" ")
+        if extra and verb in _VERBS and _kind_of(key) is None:
+            key, value = verb, (f"{extra} {value}" if P.LEXICON.get(verb, frozenset()) & {"ADD"}
+                                else f"{extra}\x00{value}")
         kind = _kind_of(key)
         slot = ("place" if kind is not None or key in _TARGET or key in _PARENT or key in _SCOPE
                 else "action" if key in _ACTION else "kind" if key in _KIND
                 else "name" if key in _NAME else "value" if key in _VALUE
                 else "attribute" if key in _ATTRIBUTE else "order" if key in _ORDER
                 else "by" if key in _BY else "return" if key in _RETURN else key)
+        if "\x00" in value:  # "get capacity: switch S": the value is where
+            what, _, where = value.partition("\x00")
+            if "place" in slots:
+                raise RecordError("the record says twice which node it is about")
+            slots["place"], value = where, what
         if slot == "place" and kind is not None and not value.upper().startswith("EK_"):
             value = f"{key} {value}"
         if slot in slots:
@@ -118,11 +150,29 @@ def to_request(fields: list[tuple[str, str]]) -> str:
     return ". ".join(p.rstrip(".") for p in parts) + "."
 
 
+def _with_place(phrase: str, place: str) -> str:
+    """The place after the phrase's head: "list all ports, any depth" + "in A" -> "list all
+    ports in A, any depth"."""
+    cut = min((i for i in (phrase.find(","), phrase.find("(")) if i >= 0), default=len(phrase))
+    return f"{phrase[:cut].rstrip()} {place}{phrase[cut:]}".rstrip()
+
+
 def _place(value: str, preposition: str) -> str:
     return "in the graph" if _key(value) in _GRAPH_WORDS else f"{preposition} {value}"
 
 
 def _sentence(slots: dict[str, str]) -> str:
+    if "foreach" in slots:
+        what = slots.get(_PHRASE) or slots.get("action") or next(
+            (f"{k} {v}" for k, v in slots.items() if k in _VERBS), "")
+        each, _, inline = slots["foreach"].partition(": ")
+        return f"for each {each}, {inline or what} to it"
+    if _PHRASE in slots:  # what to do said as a phrase, the place as a field
+        if len(slots) > 2 or (len(slots) == 2 and "place" not in slots):
+            raise RecordError("a phrase to do goes with at most one node field")
+        if "place" not in slots:
+            return slots[_PHRASE]
+        return _with_place(slots[_PHRASE], _place(slots["place"], "in"))
     verbs = [key for key in slots if key in _VERBS]
     if len(verbs) > 1 or (verbs and "action" in slots):
         raise RecordError("the record says more than one thing to do")
@@ -132,6 +182,10 @@ def _sentence(slots: dict[str, str]) -> str:
         verb, _, what = _key(slots["action"]).partition(" ")
     elif "value" in slots:
         verb, what = "set", ""
+    elif "by" in slots:  # "scope: A; metric: mean port capacity": a value to read
+        place = slots.get("place")
+        return f"what is the {slots['by']} {_place(place, 'in')}" if place else \
+            f"what is the {slots['by']}"
     else:
         raise RecordError("the record says nothing to do; expected an 'action' field")
     place = slots.get("place")
@@ -142,8 +196,10 @@ def _sentence(slots: dict[str, str]) -> str:
             raise RecordError("a removal needs exactly one target")
         return f"remove {target}"
     if category & {"ADD"}:
-        if "name" not in slots or place is None:
+        if place is None or ("name" not in slots and not what):
             raise RecordError("an addition needs a 'name' and a parent")
+        if "name" not in slots:  # "add: switch sw2", "add ports: A, B"
+            return f"add {what} to {place}"
         kind = slots.get("kind") or (what if what not in ("", "node") else "")
         return f"add {kind} {slots['name']} to {place}".replace("  ", " ")
     if category & {"SET"}:
@@ -162,7 +218,7 @@ def _sentence(slots: dict[str, str]) -> str:
             slots = {**slots, "by": by}
         sentence = f"{verb} {what}".strip()
         if place is not None:
-            sentence += " " + _place(place, "of")
+            sentence = _with_place(sentence, _place(place, "of"))
         if "by" in slots:
             sentence += f" by {slots['by']}"
         if "order" in slots:
