@@ -1992,7 +1992,9 @@ def _dangling(said: tuple[str, ...]) -> str | None:
         # "what the ports of S are": the question word is the copula's complement; in "how
         # many ports are" and "which ports of S are" it is the subject, and nothing follows
         complement = wh >= 0 and words[wh] in ("what", "which") and wh + 1 < len(words) - 1 and (
-            words[wh + 1] not in _NOUN_WORDS or words[wh + 1] in P.DANGLING)
+            words[wh + 1] not in _NOUN_WORDS or words[wh + 1] in P.DANGLING
+            # "what port P's capacity is": the noun goes with the name after it
+            or (wh + 2 < len(words) - 1 and words[wh + 2] == "NAME"))
         return None if complement and prev not in _WH_WORDS else last
     if last in P.HAVES:
         if wh >= 0 and not P.SUBJECT_AUX.isdisjoint(words[wh + 1:-1]):

@@ -224,7 +224,8 @@ _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", 
 _say("EACHW", "each", "each of", "each one of", "each and every", "each single")
 _say("DIRECT", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
      "one level down", "one level below", "right", "just below")
-_say("DEEP", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
+_say("DEEP", "across all its switches", "across all of its switches", "on all its switches",
+     "over all its switches", "in all its switches", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
      "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
      "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
      "in the subtree", "at whatever depth", "directly or indirectly")
