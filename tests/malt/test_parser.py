@@ -296,3 +296,26 @@ def test_a_last_clause_that_only_restates_the_request_is_read_as_said_once() -> 
                  "list the children of ju1.a1.m2 - remove them"):
         with pytest.raises(QueryError):
             parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("With ju1.a1.m1.s2c2 out of the graph, rank the children of ju1.a1.m1 by capacity",
+     "remove ju1.a1.m1.s2c2, then rank the children of ju1.a1.m1 by capacity"),
+    ("Please remove ju1.a2.m1.s2c3 from graph. After, how much switches has ju1.a2.m1?",
+     "remove ju1.a2.m1.s2c3, then count the switches in ju1.a2.m1"),
+    ("add new switch new_sw1 into spine block ju1.s2; list ju1.s2 children after",
+     "add switch new_sw1 to ju1.s2, then list the children of ju1.s2"),
+    ("Please in each control domain one new switch add",
+     "for each control domain, add a new switch to it"),
+    ("Which ports in agg block ju1.a1.m2 have minimum 4 Gbps capacity?",
+     "list the ports in agg block ju1.a1.m2 with capacity at least 4 Gbps"),
+])
+def test_word_order_and_particles_of_non_native_speakers(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_new_is_licensed_by_an_addition_only_in_its_own_clause() -> None:
+    with pytest.raises(QueryError):  # which ports are new is not something netmend knows
+        parse("list the new ports of ju1.a1.m1.s2c1, then add port np1 to ju1.a1.m1.s2c1")
+    with pytest.raises(QueryError):  # "from the graph" is not "out of the graph"
+        parse("with ju1.a1.m1.s2c2 from the graph, rank the children of ju1.a1.m1 by capacity")

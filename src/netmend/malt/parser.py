@@ -1143,6 +1143,8 @@ BUILDERS["capacity_metric"] = lambda b, c: ("capacity",)
 BUILDERS["children"] = lambda b, c: ("list", b["p"])
 BUILDERS["children_it"] = lambda b, c: ("list", ("it",))
 BUILDERS["children_named"] = lambda b, c: ("list", ("node", b["n"], None))
+BUILDERS["count_named"] = lambda b, c: ("count", ("set", ("node", b["n"], None), b["k"],
+                                                    "descendants", ()))
 BUILDERS["children_here"] = lambda b, c: ("list", ("here",))
 BUILDERS["sum_named"] = lambda b, c: ("aggregate", "sum", ("named", b["l"]))
 BUILDERS["aggregate_named"] = lambda b, c: ("aggregate", _agg(c, b["a"]), ("named", b["l"]))
@@ -1885,6 +1887,9 @@ def _distributes(lexemes: list[Lexeme]) -> bool:
     return False
 
 
+_CLAUSE_ENDS = frozenset({"COMMA", "THEN", "AND"})
+
+
 def _licensed(lexemes: list[Lexeme], at: int) -> bool:
     """Whether a "new" at ``at`` belongs to an addition: it introduces a named node ("a new
     switch, N"), the nearest verb before it adds, or (none before) an "added" follows ("a
@@ -1910,7 +1915,12 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
             if "AFTER" in lexeme.cats and not lexeme.cats & _ADD_VERBS:
                 break  # a condition ("if a new port were added ..."): its verb follows
             return bool(lexeme.cats & _ADD_VERBS) and not lexeme.cats & (_VERB_CATS - _ADD_VERBS)
-    return any("ADDED" in x.cats for x in lexemes[at + 1:])
+    for lexeme in lexemes[at + 1:]:  # the verb said last: "in each domain one new switch add"
+        if lexeme.cats & {"ADDED", "ADD"}:
+            return True
+        if lexeme.cats & _CLAUSE_ENDS:
+            break
+    return False
 
 
 _GRAPH_FILLERS = frozenset(tuple(f.split()) for f in P.GRAPH_FILLERS)
@@ -2240,6 +2250,21 @@ _PLURAL_KIND_WORDS = frozenset(text.split()[0] for text, (_, number) in P.KIND_W
 _MANY = Token("WORD", "many", "many")
 
 
+_AFTERWARDS = Token("WORD", "afterwards", "afterwards")
+
+
+def _after_alone(tokens: list[Token]) -> list[Token]:
+    """"After" with nothing after it in its clause ("..., list the children of A after";
+    "After, how many switches has A?"): "afterwards", since a condition needs an object."""
+    if not any(t.text == "after" for t in tokens):
+        return tokens
+    out = list(tokens)
+    for i, token in enumerate(out):
+        if token.text == "after" and (i + 1 == len(out) or out[i + 1].text in _SEPARATORS):
+            out[i] = _AFTERWARDS
+    return out
+
+
 def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
     """"How much ports has S?": "how many" before a plural kind (an amount of a kind of
     node is a count; "how much capacity" stays an amount)."""
@@ -2344,7 +2369,7 @@ def parse_request(text: str) -> Parsed:
             raise UnknownRequest(str(exc), expected="fields such as 'target: <node name>; "
                                  "action: remove'", text=text) from None
     tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(said)))))
-    tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(tokens))
+    tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(_after_alone(tokens)))
     try:
         return _parse_tokens(tokens, it_kinds, text)
     except QueryError:

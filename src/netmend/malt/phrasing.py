@@ -102,7 +102,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "list", "ls", "list out", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
+_say("ASK", "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "find out", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
@@ -166,6 +166,7 @@ _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "
      "provide", "provides", "expose", "exposes", "support", "supports", "sport", "sports", "pack",
      "packs", "equipped with", "fitted with", "furnished with", "outfitted with", "is equipped with",
      "are equipped with")
+_say("OUTOF", "out of")  # "with X out of the graph"
 _say("HAS", "has")  # the singular alone: "which ports has S?" (the node is the subject)
 # "how many switches does A end up with" (only there: "ends up with" is not "contains")
 _say("ENDUP", "end up with", "ends up with", "end up having")
@@ -378,11 +379,11 @@ _say("GT", "above", "over", "more than", "greater than", "higher than", "larger 
      "bigger than", "exceeding", "exceeds", "exceed", "in excess of", ">", "gt", "beyond",
      "upwards of", "north of")
 _say("UPTO", "up to", "all the way to", "upto")
-_say("LE", "at most", "no more than", "not more than", "up to", "<=", "maximum of",
+_say("LE", "maximum", "max.", "at most", "no more than", "not more than", "up to", "<=", "maximum of",
      "a maximum of", "no greater than", "not greater than", "no higher than", "not above",
      "less than or equal to", "smaller than or equal to", "not exceeding", "no bigger than",
      "no larger than", "at the most")
-_say("GE", "at least", "no less than", "not less than", ">=", "minimum of", "a minimum of",
+_say("GE", "minimum", "min.", "at least", "no less than", "not less than", ">=", "minimum of", "a minimum of",
      "no lower than", "no smaller than", "not below", "greater than or equal to",
      "more than or equal to", "at the least", "no fewer than", "not fewer than")
 _say("EQ", "equal to", "equals", "equal", "exactly", "=", "==", "precisely", "of exactly")
@@ -420,7 +421,7 @@ FILLERS: frozenset[str] = frozenset({
     "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
-    "can we get", "could we get", "i want that you", "i would like that you", "single", "will you", "could you please", "can you please",
+    "can we get", "could we get", "i want that you", "i would like that you", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
     "i want you to", "i need you to", "i would like to", "i want to", "i need to", "we need to",
     "we want to", "let us", "let's", "i would love to", "i'd love to", "be so kind as to", "do me a favour and",
@@ -871,7 +872,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "state": (
         ("targets:t GONE", "removed"),
-        ("targets:t OUT FROM GRAPH", "removed"),  # "with X out of the graph, ..."
+        ("targets:t OUTOF GRAPH", "removed"),  # "with X out of the graph, ..."
         ("new_nodes:n ADDED place:p", "added"),
         ("new_nodes:n ADDED place:p AS KIND_SG:k", "add_kinded"),
         ("cap_target:t SETP (TO|IN|AS) amount:v", "set_to"),
@@ -998,6 +999,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t REMOVE [from_part:f]", "remove"),
         ("targets:t from_part:f REMOVE", "remove"),
         ("REMOVE from_part:f [COMMA] targets:t", "remove"),  # "remove from the graph switch S"
+        ("from_part:f REMOVE targets:t", "remove"),  # "from the graph remove S"
         # "remove the following ports from the graph: A, B, C"
         ("REMOVE KIND_PL:k from_part:f COMMA names:t", "remove_listed"),
         ("REMOVE targets:t COMMA from_part:f", "remove"),  # "remove P1, as well as P2, from S"
@@ -1471,6 +1473,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "counted": (
         ("set:s", "count_set"),
+        ("KIND_PL:k NAME:n", "count_named"),  # "count ports S" (telegraphic)
         ("KIND_PL:k node:p HAVE", "count_has"),
         ("children:c", "count_children"),
     ),
@@ -1642,6 +1645,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [SUM:t] CAP [auxes] node:p [auxes] (HAVE|RUNAT)", "capacity_q"),
         ("WH [auxes] node:p POSS CAP [auxes]", "capacity_q"),
         ("WH CAP HAS node:p", "capacity_q"),  # "which capacity has the port P?"
+        ("HOWFAST auxes quantity:w", "value_read"),  # "how big is the capacity of P?"
         ("HOWMUCH auxes quantity:w", "value_read"),  # "how much is the total capacity of ..."
         ("WH auxes node:p RUNAT", "capacity_q"),
         ("WH [auxes] [SUM:t] CAP (OF|FOR) node:p auxes", "capacity_q"),
