@@ -2392,7 +2392,15 @@ def parse_request(text: str) -> Parsed:
 _RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list"}
 _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd),
              "set": (ir.Update, ir.UpdateAll),
-             "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top)}
+             "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top),
+             "read": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top, ir.Count, ir.CapacityOf,
+                      ir.Aggregate)}
+# "..., which one is it?", "... - what is the total?": a question that only asks again
+_RESTATING_QUESTIONS = frozenset({
+    ("which", "one", "is", "it"), ("which", "is", "it"), ("what", "is", "it"),
+    ("which", "ones", "are", "they"), ("which", "are", "they"), ("what", "are", "they"),
+    ("what", "is", "the", "total"), ("what", "is", "that"), ("which", "one"), ("which", "ones"),
+    ("how", "many", "is", "that"), ("how", "many")})
 _RESTATING_PRONOUNS = ((), ("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
                        ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",))
 _RESTATING_LEADS = (("please",), ("kindly",), ("can", "you"), ("could", "you"),
@@ -2419,6 +2427,8 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     words = [t.text for t in tokens[start:end]]
     words = _strip_words(words, _RESTATING_LEADS, front=True)
     words = _strip_words(words, _RESTATING_ENDS, front=False)
+    if tuple(words) in _RESTATING_QUESTIONS:
+        return tokens[:start - 1] + tokens[end:], "read"
     if not words or tuple(words[1:]) not in _RESTATING_PRONOUNS:
         return None
     verb = next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(words[0], frozenset()))
