@@ -71,7 +71,7 @@ _say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "
      "pulling", "pulling out", "yanking", "stripping", "stripping out", "ripping out", "taking away",
      "axing", "ditching", "unlinking", "tearing down", "tearing out", "phasing out", "culling")
 _say("REMOVE", "rm", "del")
-_say("TAKE", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
+_say("TAKE", "taking", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
 _say("OUT", "out")
 # "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
 # other rule accepts them, so "turn off X" or "power off X" is still refused).
@@ -102,7 +102,8 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
+_say("ASK", "listing", "showing", "displaying", "enumerating", "reporting", "say",
+     "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "find out", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
@@ -135,6 +136,9 @@ for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "se
                  else f"{_verb} a {_adjective}{_noun}")
             _say("RETURN WHOLE_GRAPH", f"get the {_adjective}{_noun} back",
                  f"get back the {_adjective}{_noun}")
+            for _passive in ("should be returned", "is returned", "must be returned",
+                             "needs to be returned", "gets returned", "is to be returned"):
+                _say("RETURN WHOLE_GRAPH", f"the {_adjective}{_noun} {_passive}")
 
 # questions
 _say("WH", "what", "which", "whichever", "which one", "what one")
@@ -182,7 +186,8 @@ _say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "work
      "provisioned at", "provisioned for", "rated for", "specced at")
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
 _say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
-_say("LISTED", "listed", "shown", "displayed", "enumerated", "reported")
+_say("LISTED", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
+     "found", "identified", "determined", "worked out", "looked up", "retrieved")
 
 # nouns
 _say("CHILD", "children", "child", "child node names", "child names", "child node name",
@@ -201,12 +206,12 @@ _say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", 
 _say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
 _say("CAP", "rated capacity", "nominal capacity", "configured capacity", "provisioned capacity",
      "rated speed", "rated bandwidth", "nominal speed")
-_say("CAP", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
+_say("CAP", "phys cap", "phys capacity", "phys. capacity", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
      "physical capacities", "physical_capacity_bps", "physical capacity bps",
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
      "physical capacity values", "capacity attribute", "port speed", "port speeds")
-_say("NUMBER", "number", "count", "counts", "total number", "amount", "quantity", "tally", "total count",
+_say("NUMBER", "num", "number", "count", "counts", "total number", "amount", "quantity", "tally", "total count",
      "overall number", "overall count")
 _say("NAME_N", "name", "names", "id", "identifier")
 _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center", "dc",
@@ -349,11 +354,11 @@ _say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "
 _say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "+", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
-_say("IT", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
+_say("IT", "each one", "each of them", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
 _say("THERE", "there")
-_say("GONE", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
+_say("GONE", "come out", "comes out", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes away",
@@ -421,7 +426,8 @@ FILLERS: frozenset[str] = frozenset({
     "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
-    "can we get", "could we get", "i want that you", "i would like that you", "will you", "could you please", "can you please",
+    "can we get", "could we get", "i want that you", "i would like that you",
+    "if you do not mind", "if you would not mind", "if it is not too much trouble", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
     "i want you to", "i need you to", "i would like to", "i want to", "i need to", "we need to",
     "we want to", "let us", "let's", "i would love to", "i'd love to", "be so kind as to", "do me a favour and",
@@ -827,7 +833,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # The node a request is about, said first: "for agg block A, ...", "on switch S, ...".
     "topic": (
         ("(OF|ABOUT) node:p", None),
-        ("(IN|AMONG|FROM|LOOKAT) node:p", "locus"),
+        ("[DIRECT] (IN|AMONG|FROM|LOOKAT) node:p", "locus"),
     ),
     "before": (
         ("AFTER new_nodes:n auxes place:p", "added"),
@@ -871,7 +877,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_kind:k [auxes] ADDED (TO|IN) ALL KIND:pk", "for_each"),
     ),
     "state": (
-        ("targets:t GONE", "removed"),
+        ("targets:t GONE [from_part:f]", "removed"),
         ("targets:t OUTOF GRAPH", "removed"),  # "with X out of the graph, ..."
         ("new_nodes:n ADDED place:p", "added"),
         ("new_nodes:n ADDED place:p AS KIND_SG:k", "add_kinded"),
@@ -962,6 +968,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD new_nodes:n UPTO node:p", "add"),
         # "add the following ports to S: A, B and C", "create three ports on S: A, B, C"
         ("ADD [NUM:count] KIND_PL:k place:p COMMA new_names:names", "add_listed"),
+        ("ADD [NUM:count] KIND_PL:k place:p [COMMA] CALLED new_names:names", "add_listed"),
         # the parent said first: "to S, add a port N", "onto switch S, attach port N"
         ("(TO|IN) node:p [COMMA] ADD new_nodes:n", "add"),
         ("ADD new_nodes:n AS KIND_SG:k (OF|TO|IN) node:p", "add_kinded"),  # "add N as a port of S"
@@ -979,6 +986,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "new_node": (
         ("[KIND_SG:k] [NODE] [CALLED] [COMMA] NAME:n [appos:k2]", "new_node"),
+        # "a node of type EK_PORT named N" ("of type" is dropped), "a new EK_PORT node, N,"
+        ("NODE KIND_SG:k [COMMA] [CALLED] NAME:n", "new_node"),
+        ("KIND_SG:k NODE COMMA NAME:n COMMA", "new_node"),
         ("KIND_SG:k [NODE] COMMA CALLED NAME:n [COMMA]", "new_node"),
     ),
     "appos": (
@@ -1006,6 +1016,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REMOVE NUM:count KIND_PL:k [COMMA] names:t [from_part:f]", "remove_counted"),
         # "remove these three ports from the topology: A, B, C"
         ("REMOVE NUM:count KIND_PL:k from_part:f COMMA names:t", "remove_counted"),
+        ("from_part:f COMMA REMOVE NUM:count KIND_PL:k COMMA names:t", "remove_counted"),
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
         ("REMOVE names:t FROM names:ps [COMMA] RESP", "remove_resp"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
@@ -1037,6 +1048,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t SET (TO|AS) amount:v", "update"),
         ("targets:t SET (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         ("TO amount:v COMMA SET cap_target:t", "update"),  # "to 25 Gb/s, update the capacity of P"
+        ("amount:v BE [NEW] CAP (OF|FOR) targets:t", "update"),  # "25G is the new capacity for P"
         # "set the capacity to 40 Gbps for every port in A"
         ("SET [ITS] CAP (TO|AS) amount:v (OF|IN) targets:t", "update"),
         ("SET [ITS] CAP (TO|AS) amount:v FOREACH each:t", "update_each"),
@@ -1169,6 +1181,11 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD new_kind:k PER KIND:pk", "for_each"),  # "add one new switch per control domain"
         ("(TO|IN) ALL KIND:pk [COMMA] ADD new_kind:k", "for_each"),
         ("GIVE ALL KIND:pk new_kind:k", "for_each"),
+        # "across all agg blocks, add a new port to each one"
+        ("(ACROSS|AMONG|IN|TO) ALL KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|EACHW)]",
+         "for_each"),
+        # "every agg block needs a new port added to it"
+        ("ALL KIND:pk [auxes] GET new_kind:k ADDED [(TO|IN) IT]", "for_each"),
         ("ALL KIND:pk [auxes] GET new_kind:k", "for_each"),
     ),
     "new_kind": (
@@ -1193,6 +1210,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[KIND:k] [NODE] [CALLED] NAME:n [in_graph]", "name_one"),
         ("[KIND:k] [NODE] [CALLED] NAME:n (COMMA|AND|COMMA AND|SLASH) [OF] names:rest",
          "name_more"),
+        ("NAME:n names:rest", "name_more"),  # "rm A B C"
     ),
     "targets": (
         ("names:t", "targets_names"),
@@ -1351,9 +1369,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # the same wished for: "the children of A should be listed", "... need to be ranked"
         ("children:w MODAL [auxes] LISTED", None),
         ("set:s MODAL [auxes] LISTED", "list_set"),
-        ("children:c MODAL [auxes] RANK by_cap [order:o]", "rank"),
-        ("children:c MODAL [auxes] by_cap [order:o]", "rank"),
-        ("set:s MODAL [auxes] COUNTED", "count_set"),
+        ("children:c [THEN] MODAL [auxes] RANK by_cap [order:o]", "rank"),
+        ("children:c [THEN] MODAL [auxes] by_cap [order:o]", "rank"),
+        ("set:s [THEN] MODAL [auxes] COUNTED", "count_set"),
+        ("set:s [THEN] MODAL [auxes] RANK BY metric:m [order:o]", "rank_set"),
+        # "the capacity of P needs to be reported", "the 3 switches ... need to be listed"
+        ("bare:w [THEN] MODAL [auxes] LISTED", None),
     ),
     # What a request asks for, as a noun phrase.
     "what": (
@@ -1384,8 +1405,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[SUM:t] CAP [COMMA] node:p", "capacity_of"),
         ("[ALL] [DIRECT] CHILD COMMA node:p", "children"),
         ("KIND_PL:k COMMA node:p", "kind_list"),
-        ("agg:a [ALL] KIND_SG:k CAP COMMA node:p", "aggregate_kind"),  # "min port capacity, A"
+        ("agg:a [ALL] KIND_SG:k CAP [COMMA] node:p", "aggregate_kind"),  # "min port capacity, A"
         ("KIND_SG:k NUMBER COMMA node:p", "count_kind"),  # "port count, S"
+        ("KIND_SG:k NUMBER [COMMA] [IN] GRAPH:g", "count_graph_q"),  # "switch count, whole graph"
         ("set:s (COMMA|ARROW) (COUNT [IT]|HOWMANY|NUMBER)", "count_set"),
         ("set:s (COMMA|ARROW) ASK [IT] [ALL]", "list_set"),  # "ports on S - list them all"
         ("children:c (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_children"),
@@ -1412,7 +1434,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "core_named": (
         ("[ALL] [DIRECT:d] KIND_PL:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
-        ("ALL KIND_PL:k [IN GRAPH:g]", "core_graph"),  # "all switches (in the graph)"
+        ("ALL KIND_PL:k [[COMMA] [IN] GRAPH:g]", "core_graph"),  # "all switches (in the graph)"
         ("ALL KIND_SG:k loc:p", "core"),
         ("node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
         ("node:p KIND_PL:k", "core_poss"),
@@ -1426,7 +1448,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] [DIRECT] CHILD NAME:n", "children_named"),  # "list children S" (telegraphic)
         ("ALL [OF] node:p POSS [DIRECT] CHILD", "children"),  # "all of A's children"
-        ("ITS [DIRECT] CHILD", "children_it"),
+        ("[ALL] ITS [DIRECT] CHILD", "children_it"),
         ("node:p [DIRECT] CHILD", "children"),
         ("node:p ARROW [ALL] [DIRECT] CHILD", "children"),
         ("[ALL] CHILD node:p HAVE", "children"),
@@ -1434,7 +1456,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # a free relative: "rank what is directly under S by capacity"
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
-        ("EVERYTHING node:p [DIRECT] HAVE", "children"),  # "everything A directly contains"
+        ("EVERYTHING [REL] node:p [DIRECT] HAVE", "children"),  # "everything A directly contains"
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
         ("node:p POSS DESC", "descendants"),
@@ -1479,7 +1501,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "counted_np": (
         ("NUMBER (OF|AMONG) counted:w", None),
-        ("KIND_SG:k NUMBER (OF|FOR|IN) node:p", "count_kind"),
+        ("KIND_SG:k NUMBER [OF|FOR|IN] node:p", "count_kind"),  # "port count (in) A"
         ("node:p POSS KIND_SG:k NUMBER", "count_kind"),
         ("node:p POSS NUMBER OF KIND_PL:k", "count_kind"),
         ("node:p KIND_PL:k NUMBER", "count_kind"),
@@ -1573,6 +1595,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH:g", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] BE", "kinds_graph_q"),
         ("HOWQ auxes children:c RANK by_cap [order:o]", "rank"),
+        ("HOWQ [auxes] set:s RANK BY metric:m [order:o]", "rank_set"),  # "how do the ports of S rank"
         ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
         ("WH KIND_PL:k auxes [ALL] DESC:e (OF|IN) node:p", "kinds_q"),
