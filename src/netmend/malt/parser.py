@@ -1893,7 +1893,11 @@ _CLAUSE_ENDS = frozenset({"COMMA", "THEN", "AND"})
 def _licensed(lexemes: list[Lexeme], at: int) -> bool:
     """Whether a "new" at ``at`` belongs to an addition: it introduces a named node ("a new
     switch, N"), the nearest verb before it adds, or (none before) an "added" follows ("a
-    new port N is added to S")."""
+    new port N is added to S"); or it is the value a change sets ("25G is the new capacity
+    of P")."""
+    if at + 1 < len(lexemes) and "CAP" in lexemes[at + 1].cats and any(
+            x.cats & {"RATE", "NUM"} for x in lexemes[:at]):
+        return True
     for lexeme in lexemes[at + 1:]:
         if not lexeme.cats & _BEFORE_NAME:
             if "NAME" in lexeme.cats:

@@ -187,7 +187,7 @@ _say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "work
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
 _say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
 _say("LISTED", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
-     "found", "identified", "determined", "worked out", "looked up", "retrieved")
+     "identified", "determined", "worked out", "looked up", "retrieved")
 
 # nouns
 _say("CHILD", "children", "child", "child node names", "child names", "child node name",
@@ -427,7 +427,9 @@ FILLERS: frozenset[str] = frozenset({
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
-    "if you do not mind", "if you would not mind", "if it is not too much trouble", "will you", "could you please", "can you please",
+    # ("don't" is read as "don" "not": the contraction splits before its "n't")
+    "if you do not mind", "if you don not mind", "if you would not mind", "if you wouldn not mind",
+    "if it is not too much trouble", "if it isn not too much trouble", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
     "i want you to", "i need you to", "i would like to", "i want to", "i need to", "we need to",
     "we want to", "let us", "let's", "i would love to", "i'd love to", "be so kind as to", "do me a favour and",
@@ -1048,7 +1050,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t SET (TO|AS) amount:v", "update"),
         ("targets:t SET (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         ("TO amount:v COMMA SET cap_target:t", "update"),  # "to 25 Gb/s, update the capacity of P"
-        ("amount:v BE [NEW] CAP (OF|FOR) targets:t", "update"),  # "25G is the new capacity for P"
+        ("amount:v AUX CAP (OF|FOR) targets:t", "update"),  # "25G is the new capacity for P"
         # "set the capacity to 40 Gbps for every port in A"
         ("SET [ITS] CAP (TO|AS) amount:v (OF|IN) targets:t", "update"),
         ("SET [ITS] CAP (TO|AS) amount:v FOREACH each:t", "update_each"),
@@ -1182,7 +1184,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TO|IN) ALL KIND:pk [COMMA] ADD new_kind:k", "for_each"),
         ("GIVE ALL KIND:pk new_kind:k", "for_each"),
         # "across all agg blocks, add a new port to each one"
-        ("(ACROSS|AMONG|IN|TO) ALL KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|EACHW)]",
+        ("(ACROSS|AMONG|IN|TO) [ALL] KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|EACHW)]",
          "for_each"),
         # "every agg block needs a new port added to it"
         ("ALL KIND:pk [auxes] GET new_kind:k ADDED [(TO|IN) IT]", "for_each"),
@@ -1372,7 +1374,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:c [THEN] MODAL [auxes] RANK by_cap [order:o]", "rank"),
         ("children:c [THEN] MODAL [auxes] by_cap [order:o]", "rank"),
         ("set:s [THEN] MODAL [auxes] COUNTED", "count_set"),
-        ("set:s [THEN] MODAL [auxes] RANK BY metric:m [order:o]", "rank_set"),
+        ("set:s [THEN] MODAL [auxes] [RANK] BY metric:m [order:o]", "rank_set"),
         # "the capacity of P needs to be reported", "the 3 switches ... need to be listed"
         ("bare:w [THEN] MODAL [auxes] LISTED", None),
     ),
@@ -1594,7 +1596,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_PL:k [auxes] [BE] [DIRECT:d] IN node:p [DEEP:e] [auxes] HAVE", "kinds_q"),
         ("WH KIND_PL:k [auxes] [BE] IN GRAPH:g", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] BE", "kinds_graph_q"),
-        ("HOWQ auxes children:c RANK by_cap [order:o]", "rank"),
+        ("HOWQ [auxes] children:c RANK by_cap [order:o]", "rank"),
         ("HOWQ [auxes] set:s RANK BY metric:m [order:o]", "rank_set"),  # "how do the ports of S rank"
         ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
