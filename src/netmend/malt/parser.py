@@ -2385,7 +2385,9 @@ def parse_request(text: str) -> Parsed:
         parsed = _parse_tokens(kept, it_kinds, text)
     except QueryError:
         return _parse_tokens(tokens, it_kinds, text)  # the first refusal says what is wrong
-    if not any(isinstance(step, _RESTATED[verb]) for step in parsed.query.steps):
+    steps = parsed.query.steps
+    if not any(isinstance(step, _RESTATED[verb]) for step in steps) or (
+            verb in ("one", "nodes", "value") and not isinstance(steps[-1], _RESTATED[verb])):
         return _parse_tokens(tokens, it_kinds, text)
     return parsed
 
@@ -2397,14 +2399,17 @@ _RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list"
 _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd),
              "set": (ir.Update, ir.UpdateAll),
              "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top),
-             "read": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top, ir.Count, ir.CapacityOf,
-                      ir.Aggregate)}
-# "..., which one is it?", "... - what is the total?": a question that only asks again
-_RESTATING_QUESTIONS = frozenset({
-    ("which", "one", "is", "it"), ("which", "is", "it"), ("what", "is", "it"),
-    ("which", "ones", "are", "they"), ("which", "are", "they"), ("what", "are", "they"),
-    ("what", "is", "the", "total"), ("what", "is", "that"), ("which", "one"), ("which", "ones"),
-    ("how", "many", "is", "that"), ("how", "many")})
+             "one": (ir.Top, ir.ListNodes), "nodes": (ir.ListChildren, ir.ListNodes, ir.Top),
+             "value": (ir.CapacityOf, ir.Aggregate, ir.Count)}
+# "..., which one is it?", "... - what is the total?": a question that only asks again what
+# the request already reads (a question that asks something else, such as "how many?" after
+# a list, is another request, and the request is refused as it stands)
+_RESTATING_QUESTIONS = {
+    ("which", "one", "is", "it"): "one", ("which", "is", "it"): "one", ("which", "one"): "one",
+    ("which", "ones", "are", "they"): "nodes", ("which", "are", "they"): "nodes",
+    ("what", "are", "they"): "nodes", ("which", "ones"): "nodes",
+    ("what", "is", "it"): "value", ("what", "is", "that"): "value",
+    ("what", "is", "the", "total"): "value"}
 _RESTATING_PRONOUNS = ((), ("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
                        ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",))
 _RESTATING_LEADS = (("please",), ("kindly",), ("can", "you"), ("could", "you"),
@@ -2432,7 +2437,7 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     words = _strip_words(words, _RESTATING_LEADS, front=True)
     words = _strip_words(words, _RESTATING_ENDS, front=False)
     if tuple(words) in _RESTATING_QUESTIONS:
-        return tokens[:start - 1] + tokens[end:], "read"
+        return tokens[:start - 1] + tokens[end:], _RESTATING_QUESTIONS[tuple(words)]
     if not words or tuple(words[1:]) not in _RESTATING_PRONOUNS:
         return None
     verb = next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(words[0], frozenset()))
