@@ -48,7 +48,7 @@ def _say(categories: str, *phrases: str) -> None:
 
 
 # changes
-_say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
+_say("ADD", "incorporate", "incorporating", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
      "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
      "deploy", "deploying", "set up", "spin up", "stand up", "register", "include", "plug",
@@ -58,7 +58,7 @@ _say("ADD", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "cre
      "bringing in", "connecting", "sticking", "slotting", "slotting in", "onboarding",
      "rolling out", "standing up", "spinning up", "setting up", "plugging", "plugging in",
      "mounting", "registering", "including")
-_say("REMOVE", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
+_say("REMOVE", "strike", "strike out", "striking", "excising", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
      "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
      "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
      "unplugging", "destroy", "destroying", "purge", "purging", "retire", "retiring", "discard",
@@ -79,7 +79,7 @@ _say("AWAY", "away")
 _say("OFF", "off", "off of")
 # "hook X up to S": the particle of an addition ("up" alone stays critical)
 _say("UPTO", "up onto", "up into")
-_say("SET", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
+_say("SET", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
      "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
@@ -102,7 +102,8 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "listing", "showing", "displaying", "enumerating", "reporting", "say",
+_say("ASK", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
+     "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
@@ -114,7 +115,9 @@ _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", 
      "listed")
 _say("SUMV", "sum", "sum up", "add up", "total up", "adding up", "summing", "summing up", "tot up",
      "tally up", "totalling", "totaling", "total", "tally", "aggregate", "sum over", "add together")
-_say("FOREACH", "foreach", "for each", "for every", "for all", "for each and every", "for each single",
+_say("FOREACH", "iterate over", "iterate over each", "iterate over all", "go through",
+     "go through each", "go through every", "go through all", "loop over", "loop over each",
+     "loop through", "loop through each", "for each of the", "foreach", "for each", "for every", "for all", "for each and every", "for each single",
      "for every single")
 _say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
      "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
@@ -218,7 +221,7 @@ _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center
      "whole graph", "entire graph", "whole topology", "entire topology", "whole network",
      "entire network", "model", "inventory", "the fabric", "data centre", "datacentre",
      "topology graph", "network graph", "network topology", "graph of the network")
-_say("CALLED", "named", "called", "with name", "with the name", "by the name", "by the name of",
+_say("CALLED", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
      "whose name is", "known as")
 
@@ -358,7 +361,7 @@ _say("IT", "each one", "each of them", "it", "them", "they", "this one", "that o
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
 _say("THERE", "there")
-_say("GONE", "come out", "comes out", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
+_say("GONE", "excised", "struck", "struck out", "come out", "comes out", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes away",
@@ -368,7 +371,7 @@ _say("GONE", "come out", "comes out", "gone", "removed", "deleted", "dropped", "
      "took off", "pulled off", "ripped off", "stripped off")
 _say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
      "another", "extra", "an extra", "one more")
-_say("ADDED", "added", "inserted", "created", "attached", "installed", "plugged in",
+_say("ADDED", "incorporated", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
      "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
@@ -378,9 +381,11 @@ _say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adju
 _say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
 
 # comparisons
-_say("LT", "below", "under", "less than", "lower than", "smaller than", "fewer than",
+_say("LT", "strictly below", "strictly less than", "strictly lower than", "falls below",
+     "fall below", "falls under", "below", "under", "less than", "lower than", "smaller than", "fewer than",
      "beneath", "underneath", "<", "lt", "short of", "not exceeding 0")
-_say("GT", "above", "over", "more than", "greater than", "higher than", "larger than",
+_say("GT", "strictly above", "strictly more than", "strictly greater than",
+     "strictly higher than", "goes above", "go above", "above", "over", "more than", "greater than", "higher than", "larger than",
      "bigger than", "exceeding", "exceeds", "exceed", "in excess of", ">", "gt", "beyond",
      "upwards of", "north of")
 _say("UPTO", "up to", "all the way to", "upto")
@@ -405,10 +410,10 @@ for _noun in ("capacity", "bandwidth", "speed"):
          f"greater {_noun} than", f"a {_noun} higher than", f"a {_noun} above",
          f"a {_noun} over", f"a {_noun} greater than", f"a {_noun} more than")
 _say("SLOWER", "slower than")
-_say("STARTS", "starting with", "starts with", "start with", "beginning with", "begins with",
+_say("STARTS", "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
      "startswith", "starts on",
      "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
-_say("ENDS", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
+_say("ENDS", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
      "endswith", "ends on", "ending on", "end on",
      "suffixed with", "suffixed by", "with suffix", "with the suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
@@ -1063,7 +1068,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t ARROW CAP [EQ|OF|TO] amount:v", "update"),
         # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
-        ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND|CAP]", "update"),
+        ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND|[OF] CAP]", "update"),
         ("SET targets:t (TO|AS|EQ) RATE:v EACHW", "update"),  # "set A and B to 25 Gbps each"
         ("targets:t GET CAP (OF|EQ) amount:v", "update"),
         ("targets:t GET RATE:v [CAP]", "update"),
@@ -1072,7 +1077,15 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # capacity set to 40 Gbps"
         ("targets:t (GET|MODAL [auxes] HAVE) ITS CAP [auxes] SETP (TO|AS) amount:v", "update"),
         ("SET targets:t TO CAP (OF|EQ) amount:v", "update"),
-        ("SET targets:t [REL] ITS CAP (AUX|BECOME) [EQ] amount:v", "update"),
+        ("SET targets:t [REL] ITS CAP ((AUX|BECOME) [EQ]|EQ) amount:v", "update"),
+        # "update P: its capacity should be 10 Gbps"
+        ("SET targets:t COMMA ITS CAP MODAL [auxes] [EQ] amount:v", "update"),
+        # "assign a capacity of 25 Gbps to P", "designate 10 Gbps as the capacity of P"
+        ("SET CAP (OF|EQ) amount:v (TO|FOR) targets:t", "update"),
+        ("SET amount:v AS CAP (OF|FOR) targets:t", "update"),
+        # "update P1 and P2 so that each has a capacity of 10 Gb/s"
+        ("SET targets:t [REL] (EACHW|IT) [auxes] HAVE (CAP (OF|EQ) amount:v|RATE:v [CAP])",
+         "update"),
         ("targets:t MODAL [auxes] RATE:v", "update"),
         ("targets:t MODAL [auxes] RUNAT amount:v", "update"),
         ("(MAKE|SET) targets:t [TO] RUNAT amount:v", "update"),
@@ -1174,10 +1187,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "amount": (
         ("NUM:v", None),
-        ("RATE:v [CAP]", None),  # "set P to 40 Gbps capacity"
+        ("RATE:v [[OF] CAP]", None),  # "set P to 40 Gbps (of) capacity"
     ),
     "for_each": (
-        ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS)]", "for_each"),
+        ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS|EACHW)]", "for_each"),
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
         ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
         ("ADD new_kind:k PER KIND:pk", "for_each"),  # "add one new switch per control domain"
@@ -1544,7 +1557,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[TOP] NUM:k sup:d core:s [filters:f] BY metric:m", "top"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
         ("sup:d metric:m KIND_SG:ks scope:p", "top_one"),
-        ("sup:d KIND_SG:ks scope:p BY metric:m", "top_one"),  # "the biggest switch in A by ports"  # "the highest capacity port in S"
+        ("sup:d KIND_SG:ks scope:p BY metric:m", "top_one"),
+        ("sup:d KIND_SG:ks BY metric:m scope:p", "top_one"),  # "the top switch by capacity in A"  # "the biggest switch in A by ports"  # "the highest capacity port in S"
         ("(FASTEST|SLOWEST):d KIND_SG:ks scope:p", "top_speed_one"),  # "the fastest port in S"
         ("node:p POSS KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("KIND_SG:ks scope:p (WITH|HOLDING) sup:d metric:m", "top_one"),
@@ -1582,6 +1596,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [DIRECT] (CHILD|NODE) [auxes] node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH [auxes] bare_node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH auxes node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
+        ("WH node:p [DIRECT] HAVE", "children_q"),  # "show what switch S directly contains"
         ("WH auxes node:p [auxes] HAVE [DIRECT] IN IT", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
@@ -1600,6 +1615,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWQ [auxes] set:s RANK BY metric:m [order:o]", "rank_set"),  # "how do the ports of S rank"
         ("WH KIND_PL:k [auxes] THERE [auxes] [IN GRAPH:g]", "kinds_graph_q"),
         ("WH KIND_PL:k [auxes] THERE [BE] [DIRECT:d] IN node:p [[COMMA] DEEP:e]", "kinds_q"),
+        ("WH KIND_PL:k [auxes] THERE [BE] DEEP:e IN node:p", "kinds_q"),  # "... anywhere in A"
         ("WH KIND_PL:k auxes [ALL] DESC:e (OF|IN) node:p", "kinds_q"),
         ("WH KIND_PL:k auxes [ALL] [DIRECT] CHILD:d (OF|IN) node:p", "kinds_q"),
         ("WH NODE auxes [ALL] [DIRECT] CHILD (OF|IN) node:p", "children_q"),
@@ -1661,6 +1677,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("THERE auxes HOWMANY KIND_PL:k [DIRECT:d] [IN node:p]", "count_there_q"),
         ("THERE auxes WH KIND_SG:ks (WITH|HOLDING) sup:d metric:m", "top_one"),
         ("HOWMUCH [SUM] CAP [auxes] [BE] THERE IN node:p", "capacity_total"),
+        ("HOWMUCH [SUM] CAP auxes IN node:p", "capacity_total"),  # "how much capacity is on P"
         ("HOWMUCH [SUM] CAP [auxes] set:s [auxes] HAVE", "sum_q"),
         ("AVG:a [COMMA] HOWMUCH CAP [auxes] set:s [auxes] HAVE", "avg_q"),
         ("HOWMUCH CAP [auxes] set:s [auxes] HAVE AVG:a", "avg_q"),
