@@ -319,3 +319,26 @@ def test_new_is_licensed_by_an_addition_only_in_its_own_clause() -> None:
         parse("list the new ports of ju1.a1.m1.s2c1, then add port np1 to ju1.a1.m1.s2c1")
     with pytest.raises(QueryError):  # "from the graph" is not "out of the graph"
         parse("with ju1.a1.m1.s2c2 from the graph, rank the children of ju1.a1.m1 by capacity")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Kindly remove ju1.a1.m1.s2c1 from the graph. Kind regards, Alice", "remove ju1.a1.m1.s2c1"),
+    ("Please ensure that ju1.a1.m1.s2c1 is removed from the topology.", "remove ju1.a1.m1.s2c1"),
+    ("We request that ju1.a1.m1.s2c1 be decommissioned.", "remove ju1.a1.m1.s2c1"),
+    ("(a) Remove ju1.a1.m1.s2c1 from the graph. (b) List the child nodes of ju1.a1.m1.",
+     "remove ju1.a1.m1.s2c1, then list the children of ju1.a1.m1"),
+    ("Remove ju1.a1.m1.s2c1 and, having done so, count the switches in ju1.a1.m1.",
+     "remove ju1.a1.m1.s2c1, then count the switches in ju1.a1.m1"),
+    ("Please provide an enumeration of the child nodes of ju1.a1.m1.", "list the children of ju1.a1.m1"),
+    ("The addition of a port named np1 to ju1.a1.m1.s2c1 is requested.",
+     "add port np1 to ju1.a1.m1.s2c1"),
+])
+def test_formal_letters_and_change_requests(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_closing_is_dropped_only_when_nothing_but_a_signature_follows_it() -> None:
+    assert parse("Remove ju1.a1.m1.s2c1. Thanks, remove ju1.a1.m1.s2c2").steps == (
+        ir.Remove("ju1.a1.m1.s2c1"), ir.Remove("ju1.a1.m1.s2c2"))
+    with pytest.raises(QueryError):  # a step numbered out of order stays refused
+        parse("(b) Remove ju1.a1.m1.s2c1. (a) List the child nodes of ju1.a1.m1.")

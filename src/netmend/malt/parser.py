@@ -2165,14 +2165,42 @@ def _without_label(tokens: list[Token]) -> list[Token]:
 
 
 _STEP_ENDS = frozenset({":", ")", "-", "."})
+# A letter's closing: "Kind regards, Alice", "Many thanks, Bob", "Best, the NOC team".
+_SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
+    ("kind regards", "best regards", "warm regards", "regards", "best wishes", "many thanks",
+     "thanks", "thank you", "cheers", "best", "sincerely", "yours sincerely",
+     "yours faithfully", "yours truly", "all the best", "thanks in advance", "with thanks"),
+    key=lambda p: -len(p.split())))
+_SIGNATURE_WORDS = 4
+
+
+def _without_signoff(tokens: list[Token]) -> list[Token]:
+    """The request without a closing and signature after its last sentence ("... Kind
+    regards, Alice"): only plain words may follow the closing (a name, "the NOC team"), never a
+    node name, a number or a word of the grammar's own."""
+    start = len(tokens)
+    while start and tokens[start - 1].text not in (".", "!", "?", ";"):
+        start -= 1
+    if start == 0 or start == len(tokens):
+        return tokens
+    words = [t.text for t in tokens[start:]]
+    closing = next((c for c in _SIGNOFFS if tuple(words[:len(c)]) == c), None)
+    if closing is None:
+        return tokens
+    rest = [t for t in tokens[start + len(closing):] if t.text not in (",", ".", "!", "-")]
+    if len(rest) > _SIGNATURE_WORDS or any(
+            t.kind != "WORD" or t.text in P.LEXICON or t.text in P.KIND_WORDS for t in rest):
+        return tokens
+    return tokens[:start]
 
 
 def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     """How many tokens at ``i`` number the request's step ``number`` ("Step 2:", "2)",
     "(2)"), or 0."""
-    def numbered(at: int) -> bool:
+    def numbered(at: int) -> bool:  # "2", or "b" for the second step ("(b) ...", "b) ...")
         tok = tokens[at] if at < len(tokens) else None
-        return tok is not None and tok.kind == "NUM" and tok.text == str(number)
+        return tok is not None and (tok.kind == "NUM" and tok.text == str(number) or (
+            tok.kind == "WORD" and number <= 26 and tok.text == chr(ord("a") + number - 1)))
 
     if tokens[i].text == "step" and numbered(i + 1) and i + 2 < len(tokens) \
             and tokens[i + 2].text in _STEP_ENDS:
@@ -2372,7 +2400,8 @@ def parse_request(text: str) -> Parsed:
         except records.RecordError as exc:
             raise UnknownRequest(str(exc), expected="fields such as 'target: <node name>; "
                                  "action: remove'", text=text) from None
-    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(tokenize(said)))))
+    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(
+        _without_signoff(tokenize(said))))))
     tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(_after_alone(tokens)))
     try:
         return _parse_tokens(tokens, it_kinds, text)

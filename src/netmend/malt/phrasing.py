@@ -319,7 +319,9 @@ _say("BY", "by", "based on", "according to", "in terms of", "using", "with respe
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
-_say("WANT", "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
+_say("WANT", "ensure that", "make sure that", "please ensure that", "see to it that",
+     "we request that", "i request that", "it is requested that", "we ask that", "i ask that",
+     "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
      "i would want", "we would like", "i'd want")
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
@@ -339,7 +341,15 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
      "and finally", "finally", "lastly", "also", "additionally", "and also", "then also",
      "once it is there", "once it is in", "once it is in place", "once it is added",
      "once added", "once that is in place", "when it is there", "once it exists",
-     "and after", "and afterward")
+     "and after", "and afterward",
+     # formal joins: "upon completion, ...", "having done so, ...", "once this has been completed"
+     "upon completion", "on completion", "upon completion of this", "on completion of this",
+     "once complete", "once completed", "when complete", "when completed", "once this is done",
+     "once this has been done", "once this has been completed", "once that has been done",
+     "once that has been completed", "once this is complete", "once that is complete",
+     "having done so", "having done this", "having done that", "after doing so",
+     "after doing this", "after this is done", "following this", "following that",
+     "following which", "subsequent to this", "subsequent to that", "thereupon")
 _say("INVERT", "were", "had", "should")
 # "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
 _say("SUBJ", "were")
@@ -433,6 +443,9 @@ FILLERS: frozenset[str] = frozenset({
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
+    "an enumeration of", "enumeration of", "a listing of", "listing of", "a breakdown of",
+    "breakdown of", "is requested", "are requested", "is required", "are required",
+    "is hereby requested", "is kindly requested",
     "if you do not mind", "if you don not mind", "if you would not mind", "if you wouldn not mind",
     "if it is not too much trouble", "if it isn not too much trouble", "will you", "could you please", "can you please",
     "would you please", "will you please", "would you mind", "i would like you to",
@@ -818,6 +831,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "sep": (
         ("(COMMA|THEN|AND|COMMA THEN|COMMA AND|AND THEN|COMMA AND THEN|THEN COMMA|AND COMMA)",
          None),
+        # "and, having done so, count ...", ", then, list ..."
+        ("[COMMA] [AND] COMMA THEN COMMA", None),
     ),
     "group": (
         # "for each switch, how many ports would there be if a new port were added to it?"
