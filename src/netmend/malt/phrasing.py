@@ -48,7 +48,7 @@ def _say(categories: str, *phrases: str) -> None:
 
 
 # changes
-_say("ADD", "incorporate", "incorporating", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
+_say("ADD", "commission", "commissioning", "incorporate", "incorporating", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
      "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
      "deploy", "deploying", "set up", "spin up", "stand up", "register", "include", "plug",
@@ -102,7 +102,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
+_say("ASK", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
@@ -443,6 +443,10 @@ FILLERS: frozenset[str] = frozenset({
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
+    "i would be grateful if you could", "i would be grateful if you would",
+    "we would be grateful if you could", "we would be grateful if you would",
+    "it would be appreciated if you could", "i would appreciate if you could",
+    "arrange for", "please arrange for",
     "an enumeration of", "enumeration of", "a listing of", "listing of", "a breakdown of",
     "breakdown of", "is requested", "are requested", "is required", "are required",
     "is hereby requested", "is kindly requested",
@@ -935,6 +939,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
         ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
+        # "we would like the capacity of P to be increased to 40 Gbit/s"
+        ("cap_target:t TO auxes SETP (TO|AS) amount:v", "update"),
+        ("targets:t TO auxes SETP (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         ("targets:t TO auxes RATE:v", "update"),
         # "I need the capacity of P changed to 25 Gbps", "we want the ports of S set to 10G"
         ("cap_target:t SETP (TO|AS) amount:v", "update"),
