@@ -2287,13 +2287,20 @@ _AFTERWARDS = Token("WORD", "afterwards", "afterwards")
 
 def _after_alone(tokens: list[Token]) -> list[Token]:
     """"After" with nothing after it in its clause ("..., list the children of A after";
-    "After, how many switches has A?"): "afterwards", since a condition needs an object."""
-    if not any(t.text == "after" for t in tokens):
+    "After, how many switches has A?"): "afterwards", since a condition needs an object. And
+    "first" that ends the request's first clause ("remove X first, then ..."): the order said
+    is the order written, so it says nothing more."""
+    if not any(t.text in ("after", "first") for t in tokens):
         return tokens
     out = list(tokens)
     for i, token in enumerate(out):
         if token.text == "after" and (i + 1 == len(out) or out[i + 1].text in _SEPARATORS):
             out[i] = _AFTERWARDS
+    first_end = next((i for i, t in enumerate(out) if t.text in _SEPARATORS or t.text == "then"),
+                     None)
+    if first_end is not None and first_end > 1 and out[first_end - 1].text == "first" \
+            and first_end + 1 < len(out):
+        del out[first_end - 1]
     return out
 
 
@@ -2439,7 +2446,8 @@ _RESTATING_QUESTIONS = {
     ("what", "are", "they"): "nodes", ("which", "ones"): "nodes",
     ("what", "is", "it"): "value", ("what", "is", "that"): "value",
     ("what", "is", "the", "total"): "value"}
-_RESTATING_PRONOUNS = ((), ("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
+_RESTATING_PRONOUNS = (("its", "capacity"), ("its", "physical", "capacity"), ("their", "capacity"),
+                       ("their", "capacities"), ("their", "physical", "capacity"), (), ("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
                        ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",))
 _RESTATING_LEADS = (("please",), ("kindly",), ("can", "you"), ("could", "you"),
                     ("please", "go", "ahead", "and"), ("go", "ahead", "and"), ("and",),

@@ -48,7 +48,7 @@ def _say(categories: str, *phrases: str) -> None:
 
 
 # changes
-_say("ADD", "commission", "commissioning", "incorporate", "incorporating", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
+_say("ADD", "drop in", "drop into", "commission", "commissioning", "incorporate", "incorporating", "hang", "nest", "add", "adding", "adds", "insert", "inserting", "create", "creating", "attach",
      "attaching", "append", "appending", "introduce", "put", "putting", "place", "placing",
      "plug in", "install", "installing", "provision", "provisioning", "hook up", "mount",
      "deploy", "deploying", "set up", "spin up", "stand up", "register", "include", "plug",
@@ -102,7 +102,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
+_say("ASK", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
@@ -209,7 +209,7 @@ _say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", 
 _say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
 _say("CAP", "rated capacity", "nominal capacity", "configured capacity", "provisioned capacity",
      "rated speed", "rated bandwidth", "nominal speed")
-_say("CAP", "phys cap", "phys capacity", "phys. capacity", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
+_say("CAP", "caps", "phys cap", "phys capacity", "phys. capacity", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
      "physical capacities", "physical_capacity_bps", "physical capacity bps",
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
@@ -231,7 +231,7 @@ _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", 
 # One by one: "how many ports does each switch have" asks one answer per switch ("every" may
 # be all of them together: "count the ports of every switch in A").
 _say("EACHW", "each", "each of", "each one of", "each and every", "each single")
-_say("DIRECT", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
+_say("DIRECT", "straight", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
      "one level down", "one level below", "right", "just below")
 _say("DEEP", "across all its switches", "across all of its switches", "on all its switches",
      "over all its switches", "in all its switches", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
@@ -306,7 +306,8 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "sits beneath", "found in", "found under", "placed in", "placed under", "inside of the",
      "directly off", "right off", "straight off", "immediately off",
      # "the switches that make up A", "which nodes make up A": what A is made of
-     "make up", "makes up", "that make up", "which make up", "making up", "that makes up")
+     "make up", "makes up", "that make up", "which make up", "making up", "that makes up",
+     "hanging directly off", "hangs directly off", "hanging directly under")
 _say("TO", "to", "into", "onto", "on to", "in to", "toward", "towards", "so that it is",
      "so it is", "so that it becomes", "so it becomes", "so that it has", "so it has")
 _say("FROM", "from", "out of")
@@ -364,14 +365,15 @@ _say("WHATABOUT", "what about", "and what about", "what of")
 # "looking at A, how many switches are there?": a place the rest is about
 _say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
      "zooming into", "starting from")
-_say("ABOUT", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
+_say("ABOUT", "re", "re:", "wrt", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "+", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
 _say("IT", "each one", "each of them", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
 _say("THERE", "there")
-_say("GONE", "excised", "struck", "struck out", "come out", "comes out", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
+_say("GONE", "gets removed", "get removed", "gets deleted", "get deleted", "gets dropped",
+     "excised", "struck", "struck out", "come out", "comes out", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
      "uninstalled", "deprovisioned", "cut", "go", "disappear", "vanish", "goes away",
@@ -423,7 +425,7 @@ _say("SLOWER", "slower than")
 _say("STARTS", "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
      "startswith", "starts on",
      "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
-_say("ENDS", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
+_say("ENDS", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
      "endswith", "ends on", "ending on", "end on",
      "suffixed with", "suffixed by", "with suffix", "with the suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
@@ -907,6 +909,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t OUTOF GRAPH", "removed"),  # "with X out of the graph, ..."
         ("new_nodes:n ADDED place:p", "added"),
         ("new_nodes:n ADDED place:p AS KIND_SG:k", "add_kinded"),
+        ("new_nodes:n ADDED AS KIND_SG:k place:p", "add_kinded"),  # "with N added as a switch in A"
         ("cap_target:t SETP (TO|IN|AS) amount:v", "set_to"),
         ("targets:t SETP (TO|IN|AS) RATE:v", "set_to_rate"),
         ("targets:t (IN|TO) RATE:v", "set_to_rate"),
@@ -1033,7 +1036,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "remove": (
         ("REMOVE targets:t [from_part:f]", "remove"),
-        ("targets:t ARROW REMOVE [IT] [from_part:f]", "remove"),  # "S -> remove (from graph)"
+        ("targets:t (ARROW|COMMA) REMOVE [IT] [from_part:f]", "remove"),  # "S -> remove (from graph)"
         # the object before the verb: "the switch S remove from the graph", "S from graph delete"
         ("targets:t REMOVE [from_part:f]", "remove"),
         ("targets:t from_part:f REMOVE", "remove"),
@@ -1092,7 +1095,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND|[OF] CAP]", "update"),
         ("SET targets:t (TO|AS|EQ) RATE:v EACHW", "update"),  # "set A and B to 25 Gbps each"
-        ("targets:t GET CAP (OF|EQ) amount:v", "update"),
+        ("targets:t GET CAP [OF|EQ] amount:v", "update"),  # "every port of S needs cap 10G"
         ("targets:t GET RATE:v [CAP]", "update"),
         ("targets:t MODAL [auxes] GET (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         # "A and B need their capacity changed to 10G", "every port of S should have its
@@ -1440,6 +1443,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # a set, then what to do with it ("ports under S -> count").
     "tele": (
         ("[SUM:t] CAP [COMMA] node:p", "capacity_of"),
+        ("[SUM:t] CAP IN node:p", "capacity_of"),  # "cap on sw S?"
         ("[ALL] [DIRECT] CHILD COMMA node:p", "children"),
         ("KIND_PL:k COMMA node:p", "kind_list"),
         ("agg:a [ALL] KIND_SG:k CAP [COMMA] node:p", "aggregate_kind"),  # "min port capacity, A"
@@ -1472,7 +1476,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "core_named": (
         ("[ALL] [DIRECT:d] KIND_PL:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
         ("ALL KIND_PL:k [[COMMA] [IN] GRAPH:g]", "core_graph"),  # "all switches (in the graph)"
-        ("ALL KIND_SG:k loc:p", "core"),
+        ("ALL KIND_SG:k loc:p [[COMMA] DEEP:e3]", "core"),
         ("node:p POSS [DIRECT:d] KIND_PL:k", "core_poss"),
         ("node:p KIND_PL:k", "core_poss"),
         ("[ALL] [DIRECT] KIND_SG:k CHILD loc:p", "core_children"),
@@ -1493,6 +1497,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # a free relative: "rank what is directly under S by capacity"
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children"),
         ("EVERYTHING DIRECT IN node:p", "children"),
+        ("EVERYTHING DIRECT node:p", "children"),  # "everything one level below S"
         ("EVERYTHING [REL] node:p [DIRECT] HAVE", "children"),  # "everything A directly contains"
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
@@ -1502,6 +1507,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "quantity": (
         ("[SUM:t] CAP (OF|FOR) node:p", "capacity_of"),
+        ("[SUM:t] CAP IN node:p", "capacity_of"),  # "the capacity on S"
         ("node:p POSS [SUM:t] CAP", "capacity_of"),
         ("node:p [SUM:t] CAP", "capacity_of"),
         ("node:p agg:a [ALL] KIND_SG:k CAP", "aggregate_kind"),  # "A average port capacity"
@@ -1516,7 +1522,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a [OF] [ALL] KIND_SG:k CAP [IN GRAPH:g]", "aggregate_kind_unsaid"),
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
-        ("agg:a OF node:p POSS KIND_SG:k CAP", "aggregate_kind"),  # "the mean of S's port capacities"
+        ("agg:a OF node:p [POSS] KIND_SG:k CAP", "aggregate_kind"),  # "the mean of S's port capacities"
         ("set:s POSS agg:a CAP", "aggregate"),
         ("agg:a CAP (OF|AMONG|FOR) name_list:l", "aggregate_named"),
     ),
@@ -1722,6 +1728,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cmp:c RATE:v [[IN] CAP]", "cap_filter"),  # "over 10 Gbps (in capacity)"
         ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c [[IN] CAP]", "cap_post"),
+        ("IN RATE:v post:c", "cap_post"),  # "ports at 2 Gbps or above"
     ),
     "have_test": (
         ("[CAP:said] [OF] cmp:c amount:v [OF] [CAP:said]", "cap_filter"),
