@@ -2039,7 +2039,7 @@ def _dangling(said: tuple[str, ...]) -> str | None:
 def _says_nothing_more(rest: tuple[str, ...]) -> bool:
     """Whether the words after a phrase are only punctuation, politeness and "afterwards"."""
     words = [w for w in rest if w not in _COMMAS and w not in _SENTENCE_ENDS]
-    if words[-1:] in (["afterwards"], ["afterward"], ["after"]):
+    if words[-1:] in (["afterwards"], ["afterward"], ["after"], ["thereafter"]):
         words.pop()
     while words:
         closing = next((c for c in _CLOSINGS if tuple(words[-len(c):]) == c), None)
@@ -2165,6 +2165,7 @@ def _without_label(tokens: list[Token]) -> list[Token]:
 
 
 _STEP_ENDS = frozenset({":", ")", "-", "."})
+_ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "viii"}
 # A letter's closing: "Kind regards, Alice", "Many thanks, Bob", "Best, the NOC team".
 _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
     ("kind regards", "best regards", "warm regards", "regards", "best wishes", "many thanks",
@@ -2178,10 +2179,13 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
     """The request without a closing and signature after its last sentence ("... Kind
     regards, Alice"): only plain words may follow the closing (a name, "the NOC team"), never a
     node name, a number or a word of the grammar's own."""
-    start = len(tokens)
+    end = len(tokens)
+    while end and tokens[end - 1].text in (".", "!"):  # "... Kind regards."
+        end -= 1
+    start = end
     while start and tokens[start - 1].text not in (".", "!", "?", ";"):
         start -= 1
-    if start == 0 or start == len(tokens):
+    if start == 0 or start == end:
         return tokens
     words = [t.text for t in tokens[start:]]
     closing = next((c for c in _SIGNOFFS if tuple(words[:len(c)]) == c), None)
@@ -2197,10 +2201,11 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
 def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     """How many tokens at ``i`` number the request's step ``number`` ("Step 2:", "2)",
     "(2)"), or 0."""
-    def numbered(at: int) -> bool:  # "2", or "b" for the second step ("(b) ...", "b) ...")
+    def numbered(at: int) -> bool:  # "2", "b" or "ii" for the second step ("(b) ...", "ii) ...")
         tok = tokens[at] if at < len(tokens) else None
         return tok is not None and (tok.kind == "NUM" and tok.text == str(number) or (
-            tok.kind == "WORD" and number <= 26 and tok.text == chr(ord("a") + number - 1)))
+            tok.kind == "WORD" and tok.text in (chr(ord("a") + number - 1) if number <= 26
+                                                else None, _ROMAN.get(number))))
 
     if tokens[i].text == "step" and numbered(i + 1) and i + 2 < len(tokens) \
             and tokens[i + 2].text in _STEP_ENDS:
@@ -2217,6 +2222,26 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     return 0
 
 
+def _lone_step_label(tokens: list[Token]) -> list[Token]:
+    """A request that is one step of a runbook ("Step 4: remove X", "Runbook step 2 - ...",
+    "Step (c): set ..."): the step's label says nothing about what is asked. Only when no
+    other step is numbered in it (a second "step" leaves the request to be refused)."""
+    i = 1 if tokens and tokens[0].text in ("runbook", "procedure", "plan") else 0
+    if len(tokens) < i + 3 or tokens[i].text != "step":
+        return tokens
+    j = i + 1
+    if tokens[j].text == "(" and j + 2 < len(tokens) and tokens[j + 2].text == ")":
+        j += 3
+    elif tokens[j].kind == "NUM" or (tokens[j].kind == "WORD" and len(tokens[j].text) == 1):
+        j += 1
+    else:
+        return tokens
+    if j >= len(tokens) or tokens[j].text not in _STEP_ENDS or any(
+            t.text == "step" for t in tokens[j:]):
+        return tokens
+    return tokens[j + 1:]
+
+
 def _without_step_numbers(tokens: list[Token]) -> list[Token]:
     """Numbered steps ("Step 1: remove X. Step 2: list ...", "1) ... 2) ...") as sentences in
     their order. Only numbers 1, 2, 3, ... in that order are steps: numbered otherwise, the
@@ -2231,7 +2256,7 @@ def _without_step_numbers(tokens: list[Token]) -> list[Token]:
         else:
             i += 1
     if not marks or marks[0][0] != 0:
-        return tokens
+        return _lone_step_label(tokens)
     out: list[Token] = []
     last = 0
     for at, length in marks:

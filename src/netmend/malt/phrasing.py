@@ -79,7 +79,7 @@ _say("AWAY", "away")
 _say("OFF", "off", "off of")
 # "hook X up to S": the particle of an addition ("up" alone stays critical)
 _say("UPTO", "up onto", "up into")
-_say("SET", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
+_say("SET", "amend", "record", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
      "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
@@ -102,7 +102,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
+_say("ASK", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
@@ -140,8 +140,11 @@ for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "se
             _say("RETURN WHOLE_GRAPH", f"get the {_adjective}{_noun} back",
                  f"get back the {_adjective}{_noun}")
             for _passive in ("should be returned", "is returned", "must be returned",
-                             "needs to be returned", "gets returned", "is to be returned"):
+                             "needs to be returned", "gets returned", "is to be returned",
+                             "returned", "to be returned"):
                 _say("RETURN WHOLE_GRAPH", f"the {_adjective}{_noun} {_passive}")
+            _say("RETURN WHOLE_GRAPH", f"returning the {_adjective}{_noun}",
+                 f"and return the {_adjective}{_noun}")
 
 # questions
 _say("WH", "what", "which", "whichever", "which one", "what one")
@@ -221,7 +224,7 @@ _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center
      "whole graph", "entire graph", "whole topology", "entire topology", "whole network",
      "entire network", "model", "inventory", "the fabric", "data centre", "datacentre",
      "topology graph", "network graph", "network topology", "graph of the network")
-_say("CALLED", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
+_say("CALLED", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
      "whose name is", "known as")
 
@@ -320,13 +323,15 @@ _say("BY", "by", "based on", "according to", "in terms of", "using", "with respe
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
-_say("WANT", "ensure that", "make sure that", "please ensure that", "see to it that",
+_say("WANT", "we request", "i request", "we require", "i require", "we would request",
+     "we hereby request", "we kindly request", "we would like to request", "ensure that", "make sure that", "please ensure that", "see to it that",
      "we request that", "i request that", "it is requested that", "we ask that", "i ask that",
      "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
      "i would want", "we would like", "i'd want")
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
-_say("AFTER", "post", "in case of", "upon the", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
+_say("AFTER", "upon completion of", "on completion of", "following completion of",
+     "after completion of", "post", "in case of", "upon the", "after", "once", "when", "following", "as soon as", "if", "what if", "suppose",
      "supposing", "assuming", "having", "assume", "imagine", "provided", "given that", "now that",
      "after having", "upon", "on having", "right after", "directly after", "immediately after",
      "in case", "in the case that", "after you", "once you", "when you", "if you", "if we",
@@ -372,7 +377,7 @@ _say("IT", "each one", "each of them", "it", "them", "they", "this one", "that o
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
 _say("THERE", "there")
-_say("GONE", "gets removed", "get removed", "gets deleted", "get deleted", "gets dropped",
+_say("GONE", "decommissioned and removed", "decommissioned and deleted", "gets removed", "get removed", "gets deleted", "get deleted", "gets dropped",
      "excised", "struck", "struck out", "come out", "comes out", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
@@ -387,7 +392,7 @@ _say("ADDED", "incorporated", "added", "inserted", "created", "attached", "insta
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
      "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
-_say("SETP", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
+_say("SETP", "amended", "reconfigured", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
 _say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
@@ -445,6 +450,15 @@ FILLERS: frozenset[str] = frozenset({
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
+    "we should be grateful if you would", "we should be grateful if you could",
+    "i should be grateful if you would", "i should be grateful if you could",
+    "it is no longer required", "as it is no longer required", "it is no longer needed",
+    "as it is no longer needed", "as it is no longer in use", "it is no longer in use",
+    "at your earliest convenience", "as soon as possible", "asap", "when convenient",
+    "for the purposes of the audit", "for the audit", "for audit purposes", "for the minutes",
+    "for capacity planning purposes", "for the capacity planning programme",
+    "for the capacity planning program", "for planning purposes", "for the record",
+    "for reference", "for our records",
     "i would be grateful if you could", "i would be grateful if you would",
     "we would be grateful if you could", "we would be grateful if you would",
     "it would be appreciated if you could", "i would appreciate if you could",
@@ -873,6 +887,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("AFTER REMOVAL OF targets:t [from_part:f]", "removed"),
         ("AFTER targets:t POSS REMOVAL [from_part:f]", "removed"),
         ("AFTER ADDITION OF new_nodes:n place:p", "added"),
+        ("AFTER ADDITION OF new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
         ("AFTER targets:t GET GONE [from_part:f]", "removed"),
         ("AFTER cap_target:t SUBJ [EQ] amount:v", "set_to"),
         ("AFTER targets:t SUBJ RATE:v", "set_to_rate"),
@@ -940,6 +955,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "I need three new ports on switch S, named A, B and C"
         ("[NUM:count] KIND_PL:k place:p [COMMA] CALLED new_names:names", "add_listed"),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
+        ("new_nodes:n [COMMA] TO auxes ADDED place:p", "add"),  # "we require a node N to be placed under A"
         ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
         # "we would like the capacity of P to be increased to 40 Gbit/s"
@@ -948,7 +964,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t TO auxes RATE:v", "update"),
         # "I need the capacity of P changed to 25 Gbps", "we want the ports of S set to 10G"
         ("cap_target:t SETP (TO|AS) amount:v", "update"),
-        ("targets:t SETP (TO|AS) (RATE:v|CAP (OF|EQ) amount:v)", "update"),
+        ("targets:t [auxes] SETP (TO|AS) (RATE:v|CAP (OF|EQ) amount:v)", "update"),
         ("targets:t TO [auxes] HAVE (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),  # "I want every port of S to have a capacity of 40G"
         # "we need P at 40G", "we need every port of S at a capacity of 40 Gb/s"
         ("targets:t IN (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
@@ -987,8 +1003,11 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # a wish said as a statement: "N should be a port under S", "S must have a port N",
         # "there should be a port N on S" (never a plain statement: "S has a port N")
         ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k place:p", "add_kinded"),
-        ("new_nodes:n MODAL [auxes] place:p", "add"),
+        ("new_nodes:n [COMMA] MODAL [auxes] place:p", "add"),
         ("new_nodes:n MODAL [auxes] ADDED", "add_here"),
+        # "a new port, N, is to be attached to S", "a new switch, to be named N, should be added to A"
+        ("new_nodes:n [COMMA] MODAL [auxes] ADDED place:p", "add"),
+        ("targets:t [COMMA] MODAL [auxes] GONE [from_part:f]", "remove"),  # "X is to be removed"
         ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k OF node:p", "add_kinded"),
         ("MAKE new_nodes:n KIND_SG:k (OF|IN|TO) node:p", "add_kinded"),
         ("THERE MODAL [auxes] new_nodes:n place:p", "add"),
@@ -1079,7 +1098,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # the object before the verb: "the capacity of P change to 40G", "... to 40G set"
         ("cap_target:t SET (TO|AS) amount:v", "update"),
         ("targets:t SET (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
-        ("TO amount:v COMMA SET cap_target:t", "update"),  # "to 25 Gb/s, update the capacity of P"
+        ("TO amount:v COMMA SET cap_target:t", "update"),
+        ("SET OF cap_target:t (TO|AS) amount:v", "update"),  # "an update of the capacity of P to 10G"  # "to 25 Gb/s, update the capacity of P"
         ("amount:v AUX CAP (OF|FOR) targets:t", "update"),  # "25G is the new capacity for P"
         # "set the capacity to 40 Gbps for every port in A"
         ("SET [ITS] CAP (TO|AS) amount:v (OF|IN) targets:t", "update"),
@@ -1219,6 +1239,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
         ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
         ("ADD new_kind:k PER KIND:pk", "for_each"),  # "add one new switch per control domain"
+        ("ADDITION OF new_kind:k (TO|IN) ALL KIND:pk", "for_each"),  # "the addition of a port to each A"
         ("(TO|IN) ALL KIND:pk [COMMA] ADD new_kind:k", "for_each"),
         ("GIVE ALL KIND:pk new_kind:k", "for_each"),
         # "across all agg blocks, add a new port to each one"
@@ -1262,6 +1283,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("core:s [filters:f]", "filtered"),
     ),
     "core": (
+        # "all ports located (anywhere) under A"
+        ("[ALL] [DIRECT:d] KIND_PL:k BE [DIRECT:d2] [DEEP:e2] loc:p [[COMMA] DEEP:e3]", "core"),
         ("[ALL] [DIRECT:d] [DEEP:e] KIND_PL:k [DIRECT:d2] [DEEP:e2] [relative] loc:p "
          "[[COMMA] DEEP:e3]", "core"),
         ("ALL [DIRECT:d] KIND_SG:k [DIRECT:d2] [DEEP:e2] [relative] loc:p [[COMMA] DEEP:e3]",
@@ -1357,7 +1380,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(MOST|LEAST):d", None),
     ),
     "order": (
-        ("[COMMA] (ORDER_DESC|ORDER_ASC):o [OF] [CAP:cap]", "order"),
+        ("[COMMA] (ORDER_DESC|ORDER_ASC):o [OF] [SUM] [CAP:cap]", "order"),
     ),
     # ---------------------------------------------------------------- reads
     "read": (
@@ -1397,8 +1420,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # A read said as what should be done to a set, like a change told as done: "(I'd like X
     # removed and) the children of S ranked by capacity", "the ports of S counted".
     "participle_read": (
-        ("children:c RANK by_cap [order:o]", "rank"),
-        ("children:c by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
+        ("children:c [auxes] RANK by_cap [order:o]", "rank"),
+        ("children:c [auxes] by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
         ("children:c RANK order:o", "rank_order_only"),
         ("children:c BY order:o", "rank_order_only"),  # "ordered by increasing capacity"
         ("set:s RANK BY metric:m [order:o]", "rank_set"),
@@ -1564,6 +1587,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "ranking": (
         ("RANK OF children:c by_cap [order:o]", "rank"),  # "a ranking of S's children by capacity"
+        ("RANK by_cap OF children:c [order:o]", "rank"),  # "a ranking by capacity of A's children"
+        ("RANK OF children:c [COMMA] order:o", "rank_order_only"),  # "... in descending order of capacity"
+        ("RANK OF set:s [COMMA] BY metric:m [order:o]", "rank_set"),
         ("CAP RANK OF children:c [order:o]", "rank"),  # "the capacity ranking of S's children"
         ("children:c [COMMA] RANK by_cap [order:o]", "rank"),
         ("children:c [COMMA] by_cap [order:o]", "rank"),
