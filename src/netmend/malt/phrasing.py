@@ -102,7 +102,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
+_say("ASK", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
@@ -212,7 +212,7 @@ _say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", 
 _say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
 _say("CAP", "rated capacity", "nominal capacity", "configured capacity", "provisioned capacity",
      "rated speed", "rated bandwidth", "nominal speed")
-_say("CAP", "caps", "phys cap", "phys capacity", "phys. capacity", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
+_say("CAP", "capacity figure", "capacity figures", "caps", "phys cap", "phys capacity", "phys. capacity", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
      "physical capacities", "physical_capacity_bps", "physical capacity bps",
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
@@ -430,7 +430,7 @@ _say("SLOWER", "slower than")
 _say("STARTS", "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
      "startswith", "starts on",
      "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
-_say("ENDS", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
+_say("ENDS", "end with the suffix", "ends with the suffix", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
      "endswith", "ends on", "ending on", "end on",
      "suffixed with", "suffixed by", "with suffix", "with the suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
@@ -450,6 +450,8 @@ FILLERS: frozenset[str] = frozenset({
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
+    "identification of", "the identification of", "across all of its ports", "across all its ports",
+    "summed over its ports", "summed over all its ports", "over all of its ports",
     "we should be grateful if you would", "we should be grateful if you could",
     "i should be grateful if you would", "i should be grateful if you could",
     "it is no longer required", "as it is no longer required", "it is no longer needed",
@@ -841,12 +843,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "remove X, then number of ports in S", "add N to S / capacity of S?": after a change,
         # a value said without a verb is the question (a number is nothing to remove or add)
         ("group:g (THEN|COMMA THEN|SLASH) late_value:rest", "more"),
+        ("group:g [COMMA] [AND] COMMA THEN COMMA late_value:rest", "more"),  # "and, subsequently, a list of ..."
     ),
     "late_value": (
         ("counted_np:w", "late_value"),
         ("quantity:w", "late_value"),
         # "remove X, then children(S)", "rm X, then children of S -> list"
         ("children:w [(COMMA|ARROW) ASK [IT] [ALL]]", "late_value"),
+        ("ranking:w", "late_value"),  # "..., followed by a ranking of the children of A by capacity"
     ),
     "sep": (
         ("(COMMA|THEN|AND|COMMA THEN|COMMA AND|AND THEN|COMMA AND THEN|THEN COMMA|AND COMMA)",
@@ -1034,6 +1038,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_node:n", "new_one"),
         ("new_node:n (COMMA|AND|COMMA AND) new_nodes:rest", "new_more"),
         ("[NUM:count] KIND_PL:k [CALLED] [COMMA] new_names:names [COMMA]", "new_named"),
+        ("[NUM:count] KIND_PL:k COMMA CALLED new_names:names [COMMA]", "new_named"),
     ),
     "new_node": (
         ("[KIND_SG:k] [NODE] [CALLED] [COMMA] NAME:n [appos:k2]", "new_node"),
@@ -1146,6 +1151,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("MAKE cap_target:t EQ amount:v", "update"),
         ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "update"),
+        ("targets:t [auxes] SETP (TO|AS) CAP (OF|EQ) amount:v", "update"),  # "... are to be set to a capacity of 40G"
         ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
         ("FOREACH each:t [COMMA] SET (IT|ITS CAP) (TO|AS) RATE:v", "update_each"),
     ),
@@ -1283,8 +1289,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("core:s [filters:f]", "filtered"),
     ),
     "core": (
-        # "all ports located (anywhere) under A"
+        # "all ports located (anywhere) under A", "every port contained anywhere within A"
         ("[ALL] [DIRECT:d] KIND_PL:k BE [DIRECT:d2] [DEEP:e2] loc:p [[COMMA] DEEP:e3]", "core"),
+        ("ALL [DIRECT:d] KIND_SG:k BE [DIRECT:d2] [DEEP:e2] loc:p [[COMMA] DEEP:e3]", "core"),
         ("[ALL] [DIRECT:d] [DEEP:e] KIND_PL:k [DIRECT:d2] [DEEP:e2] [relative] loc:p "
          "[[COMMA] DEEP:e3]", "core"),
         ("ALL [DIRECT:d] KIND_SG:k [DIRECT:d2] [DEEP:e2] [relative] loc:p [[COMMA] DEEP:e3]",
@@ -1522,6 +1529,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("EVERYTHING DIRECT IN node:p", "children"),
         ("EVERYTHING DIRECT node:p", "children"),  # "everything one level below S"
         ("EVERYTHING [REL] node:p [DIRECT] HAVE", "children"),  # "everything A directly contains"
+        ("EVERYTHING [REL] [auxes] BE DIRECT IN node:p", "children"),  # "all nodes sitting directly beneath A"
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
         ("node:p POSS DESC", "descendants"),
@@ -1632,6 +1640,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[ALL] PARENT (OF|FOR) node:p", "parents"),
         ("PARENT KIND_SG:k (OF|FOR) node:p", "ancestor"),
         ("node:p POSS PARENT KIND_SG:k", "ancestor"),
+        # "the switch on which P resides", "the superblock to which S belongs"
+        ("KIND_SG:k (IN|TO) WH node:p [auxes] (BE|GOES)", "ancestor"),
         ("node:p POSS PARENT", "parents"),
         ("[ALL] ANCESTOR (OF|FOR) node:p", "ancestors"),
         ("node:p POSS ANCESTOR", "ancestors"),
