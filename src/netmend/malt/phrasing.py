@@ -368,9 +368,9 @@ _say("PERNODE", "switch by switch", "port by port", "node by node", "one by one"
 # "what about P's capacity?": a question said as its topic
 _say("WHATABOUT", "what about", "and what about", "what of")
 # "looking at A, how many switches are there?": a place the rest is about
-_say("LOOKAT", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
+_say("LOOKAT", "re", "re:", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
      "zooming into", "starting from")
-_say("ABOUT", "re", "re:", "wrt", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
+_say("ABOUT", "wrt", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
 _say("AND", "and", "&", "+", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
 _say("IT", "each one", "each of them", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
@@ -821,6 +821,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # could be the object of the verb before ("remove A and B's ports").
     "lone": (
         ("bare:c", "plain"),
+        ("bare:c THEN", "plain"),  # "... - port count of S after?"
         ("tele:c", "plain"),
         # a headline: "S: capacity?", "A -> children", "S: how many ports?"
         ("named_topic:t (COMMA|ARROW) (bare|headed):c", "topic"),
@@ -1024,6 +1025,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "add the following ports to S: A, B and C", "create three ports on S: A, B, C"
         ("ADD [NUM:count] KIND_PL:k place:p COMMA new_names:names", "add_listed"),
         ("ADD [NUM:count] KIND_PL:k place:p [COMMA] CALLED new_names:names", "add_listed"),
+        ("ADD new_names:names AS KIND_PL:k place:p", "add_listed"),  # "add A, B and C as ports on S"
         # the parent said first: "to S, add a port N", "onto switch S, attach port N"
         ("(TO|IN) node:p [COMMA] ADD new_nodes:n", "add"),
         ("ADD new_nodes:n AS KIND_SG:k (OF|TO|IN) node:p", "add_kinded"),  # "add N as a port of S"
@@ -1487,6 +1489,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("names:t (COMMA|ARROW) REMOVE [IT]", "remove_post"),
         ("NAME:n (COMMA|ARROW) NEW KIND_SG:k place:p", "headline_add"),
         ("node:p ARROW [PARENT] KIND_SG:k", "ancestor"),  # "port P -> parent agg block?"
+        ("targets:t [ALL] TO RATE:v [CAP]", "update"),  # "P1 and P2 both to 40 Gbps pls"
         ("children:c ARROW by_cap [order:o]", "rank"),
         # the verb said last: "direct children of A - list", "children of S -> list them"
         ("children:c (COMMA|ARROW) ASK [IT] [ALL]", None),
@@ -1553,7 +1556,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a [OF] [ALL] KIND_SG:k CAP [IN GRAPH:g]", "aggregate_kind_unsaid"),
         ("agg:a KIND_SG:k CAP (AMONG|OF|IN) set:s", "aggregate"),
         ("agg:a OF CAP (OF|FOR) set:s", "aggregate"),
-        ("agg:a OF node:p [POSS] KIND_SG:k CAP", "aggregate_kind"),  # "the mean of S's port capacities"
+        ("agg:a OF node:p [POSS] KIND_SG:k CAP", "aggregate_kind"),
+        ("agg:a node:p [POSS] KIND_SG:k CAP", "aggregate_kind"),  # "sum of S port capacities"  # "the mean of S's port capacities"
         ("set:s POSS agg:a CAP", "aggregate"),
         ("agg:a CAP (OF|AMONG|FOR) name_list:l", "aggregate_named"),
     ),
