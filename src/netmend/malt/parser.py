@@ -2222,6 +2222,32 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     return 0
 
 
+# Words that say how or whether a request is meant: a purpose made of them is kept (refused).
+_MANNER = frozenset({"test", "testing", "draft", "dry", "simulation", "trial", "demo", "rehearsal",
+                     "practice", "hypothetical", "pretend", "exercise", "what-if", "sandbox"})
+_PURPOSE_WORDS = 5
+
+
+def _without_purpose(tokens: list[Token]) -> list[Token]:
+    """A purpose said first ("For the migration, ...", "For the spine review, ..."): why the
+    request is made, not what it asks. Only "for the" and a few words ending on one the
+    grammar does not know (so "for the ports of S, ..." and "for the switches, ..." stay), no
+    name or number among them, then a comma; never a word that says how or whether it is
+    meant ("for the test, ...")."""
+    if len(tokens) < 4 or tokens[0].text != "for" or tokens[1].text != "the":
+        return tokens
+    comma = next((i for i, t in enumerate(tokens[:2 + _PURPOSE_WORDS + 1]) if t.text == ","), None)
+    if comma is None or comma < 3 or comma + 1 >= len(tokens):
+        return tokens
+    words = tokens[2:comma]
+    if any(t.kind != "WORD" or t.text in _MANNER for t in words):
+        return tokens
+    last = words[-1].text
+    if last in _VOCABULARY or last in P.LEXICON or last in P.KIND_WORDS:
+        return tokens
+    return tokens[comma + 1:]
+
+
 def _lone_step_label(tokens: list[Token]) -> list[Token]:
     """A request that is one step of a runbook ("Step 4: remove X", "Runbook step 2 - ...",
     "Step (c): set ..."): the step's label says nothing about what is asked. Only when no
@@ -2432,8 +2458,8 @@ def parse_request(text: str) -> Parsed:
         except records.RecordError as exc:
             raise UnknownRequest(str(exc), expected="fields such as 'target: <node name>; "
                                  "action: remove'", text=text) from None
-    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_label(
-        _without_signoff(tokenize(said))))))
+    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_purpose(
+        _without_label(_without_signoff(tokenize(said)))))))
     tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(_after_alone(tokens)))
     try:
         return _parse_tokens(tokens, it_kinds, text)

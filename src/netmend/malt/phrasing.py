@@ -323,7 +323,7 @@ _say("BY", "by", "based on", "according to", "in terms of", "using", "with respe
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
-_say("WANT", "we request", "i request", "we require", "i require", "we would request",
+_say("WANT", "need", "we request", "i request", "we require", "i require", "we would request",
      "we hereby request", "we kindly request", "we would like to request", "ensure that", "make sure that", "please ensure that", "see to it that",
      "we request that", "i request that", "it is requested that", "we ask that", "i ask that",
      "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
@@ -449,6 +449,8 @@ FILLERS: frozenset[str] = frozenset({
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
+    "is there a way to", "is there any way to", "is there a way i can", "is there a way we can",
+    "is it possible to", "would it be possible to", "of its own", "of their own",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
     "identification of", "the identification of", "across all of its ports", "across all its ports",
     "summed over its ports", "summed over all its ports", "over all of its ports",
@@ -1152,7 +1154,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t [auxes] BECOME amount:v", "update"),
         ("MAKE cap_target:t EQ amount:v", "update"),
         ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
-        ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "update"),
+        ("targets:t [auxes] SETP (TO|IN|AS) RATE:v [[OF] CAP]", "update"),
         ("targets:t [auxes] SETP (TO|AS) CAP (OF|EQ) amount:v", "update"),  # "... are to be set to a capacity of 40G"
         ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
         ("FOREACH each:t [COMMA] SET (IT|ITS CAP) (TO|AS) RATE:v", "update_each"),
@@ -1304,7 +1306,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p KIND_PL:k", "core_poss"),  # "which ju1.a1.m2 ports have ..."
         ("ALL node:p (KIND_SG|KIND_PL):k", "core_poss"),  # "every S port"
         ("ALL OF node:p POSS KIND_PL:k", "core_poss"),
-        ("[ALL] ITS [DIRECT:d] KIND_PL:k", "core_its"),
+        ("[ALL] ITS [DIRECT:d] KIND_PL:k [[COMMA] DEEP:e3]", "core_its"),
         ("[ALL] KIND_PL:k THERE", "core_its"),  # "add N to S and count the ports there"
         ("[ALL] KIND_PL:k [DIRECT:d] node:p HAVE", "core_has"),
         ("[ALL] KIND_PL:k REL node:p [DIRECT:d] HAVE", "core_has"),
@@ -1502,6 +1504,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH [auxes] [BE] [DIRECT] IN", "children_locus"),
         ("KIND_PL:k (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_locus"),
         ("WH KIND_SG:k", "ancestor_locus"),
+        ("[PARENT] KIND_SG:k", "ancestor_locus"),  # "P - agg block?", "P - parent switch?"
+        ("[ALL] [DIRECT] CHILD", "children_locus"),  # "A: children?"
     ),
     "set_named": (
         ("core_named:s [filters:f]", "filtered"),
