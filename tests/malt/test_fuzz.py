@@ -70,21 +70,30 @@ def _vocabulary() -> list[str]:
 
 
 @cache
-def _sequences(nt: str) -> list[tuple]:
-    """Every concrete element sequence of ``nt``'s productions (optionals spelled out)."""
-    return [seq for shape, _ in parser._rules()[nt] for seq in parser._expand(shape)]
+def _productions(nt: str) -> list[list[tuple]]:
+    """Each of ``nt``'s productions as its concrete element sequences (optionals spelled out)."""
+    return [list(parser._expand(shape)) for shape, _ in parser._rules()[nt]]
 
 
 def _derive(nt: str, rng: random.Random, depth: int, out: list[str],
             reached: set[str] | None = None) -> None:
     if reached is not None:
         reached.add(nt)
-    options = _sequences(nt)
     if depth > 6:  # deep down: prefer the shortest ways out, so derivations end
+        options = [seq for production in _productions(nt) for seq in production]
         fewest = min(sum(1 for e in seq if e[0] == "N") for seq in options)
-        options = [seq for seq in options if sum(1 for e in seq if e[0] == "N") == fewest]
+        choice = rng.choice([seq for seq in options
+                             if sum(1 for e in seq if e[0] == "N") == fewest])
+    else:  # a production, then one way of spelling its optionals: a rule with many optional
+        # parts is no likelier than a plain one; coverage-guided, half the time towards a
+        # nonterminal no derivation has reached yet
+        productions = _productions(nt)
+        fresh = [seq for production in productions for seq in production
+                 if any(e[0] == "N" and e[1] not in (reached or ()) for e in seq)]
+        choice = rng.choice(fresh) if reached is not None and fresh and rng.random() < 0.5 \
+            else rng.choice(rng.choice(productions))
     phrases = _phrases_by_category()
-    for kind, name, _slot in rng.choice(options):
+    for kind, name, _slot in choice:
         if kind == "T":
             out.append(rng.choice(phrases.get(name, ["zorp"])))
         elif name == "gap":

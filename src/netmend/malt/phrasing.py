@@ -450,7 +450,7 @@ FILLERS: frozenset[str] = frozenset({
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
     "is there a way to", "is there any way to", "is there a way i can", "is there a way we can",
-    "is it possible to", "would it be possible to", "of its own", "of their own",
+    "is it possible to", "of its own", "of their own",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
     "identification of", "the identification of", "across all of its ports", "across all its ports",
     "summed over its ports", "summed over all its ports", "over all of its ports",
