@@ -2165,6 +2165,7 @@ def _without_label(tokens: list[Token]) -> list[Token]:
 
 
 _STEP_ENDS = frozenset({":", ")", "-", "."})
+_STEP_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 _ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "viii"}
 # A letter's closing: "Kind regards, Alice", "Many thanks, Bob", "Best, the NOC team".
 _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
@@ -2204,6 +2205,7 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     def numbered(at: int) -> bool:  # "2", "b" or "ii" for the second step ("(b) ...", "ii) ...")
         tok = tokens[at] if at < len(tokens) else None
         return tok is not None and (tok.kind == "NUM" and tok.text == str(number) or (
+            tok.kind == "WORD" and tok.text == _STEP_WORDS.get(number)) or (
             tok.kind == "WORD" and tok.text in (chr(ord("a") + number - 1) if number <= 26
                                                 else None, _ROMAN.get(number))))
 
@@ -2226,6 +2228,9 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
 _MANNER = frozenset({"test", "testing", "draft", "dry", "simulation", "trial", "demo", "rehearsal",
                      "practice", "hypothetical", "pretend", "exercise", "what-if", "sandbox"})
 _PURPOSE_WORDS = 5
+_PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
+    "for the purposes of the", "for the purpose of the", "in preparation for the",
+    "in preparation for", "with a view to", "as part of the", "as part of", "for the"))
 
 
 def _without_purpose(tokens: list[Token]) -> list[Token]:
@@ -2234,18 +2239,38 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
     grammar does not know (so "for the ports of S, ..." and "for the switches, ..." stay), no
     name or number among them, then a comma; never a word that says how or whether it is
     meant ("for the test, ...")."""
-    if len(tokens) < 4 or tokens[0].text != "for" or tokens[1].text != "the":
+    tokens = _without_purpose_tail(tokens)
+    lead = next((len(p) for p in _PURPOSE_LEADS if tuple(t.text for t in tokens[:len(p)]) == p),
+                None)
+    if lead is None or len(tokens) < lead + 2:
         return tokens
-    comma = next((i for i, t in enumerate(tokens[:2 + _PURPOSE_WORDS + 1]) if t.text == ","), None)
-    if comma is None or comma < 3 or comma + 1 >= len(tokens):
+    comma = next((i for i, t in enumerate(tokens[:lead + _PURPOSE_WORDS + 1]) if t.text == ","),
+                 None)
+    if comma is None or comma <= lead or comma + 1 >= len(tokens):
         return tokens
-    words = tokens[2:comma]
-    if any(t.kind != "WORD" or t.text in _MANNER for t in words):
-        return tokens
+    return tokens[comma + 1:] if _purpose_words(tokens[lead:comma]) else tokens
+
+
+def _purpose_words(words: list[Token]) -> bool:
+    """Words a purpose may be made of: plain words, none that says how or whether the request
+    is meant, the last one a word the grammar does not know (so it names no set or node)."""
+    if not words or any(t.kind != "WORD" or t.text in _MANNER for t in words):
+        return False
     last = words[-1].text
-    if last in _VOCABULARY or last in P.LEXICON or last in P.KIND_WORDS:
-        return tokens
-    return tokens[comma + 1:]
+    return not (last in P.LEXICON or last in P.KIND_WORDS or last in P.CRITICAL
+                or last in _UNIT_WORDS or last in P.NUMBER_WORDS)
+
+
+def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
+    """The same said last: "... is requested for the change record."."""
+    end = len(tokens)
+    while end and tokens[end - 1].text in (".", "!"):
+        end -= 1
+    for start in range(max(0, end - _PURPOSE_WORDS - 2), end - 2):
+        if tokens[start].text == "for" and tokens[start + 1].text == "the" and start > 1 \
+                and _purpose_words(tokens[start + 2:end]):
+            return tokens[:start] + tokens[end:]
+    return tokens
 
 
 def _lone_step_label(tokens: list[Token]) -> list[Token]:

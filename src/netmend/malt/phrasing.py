@@ -79,7 +79,7 @@ _say("AWAY", "away")
 _say("OFF", "off", "off of")
 # "hook X up to S": the particle of an addition ("up" alone stays critical)
 _say("UPTO", "up onto", "up into")
-_say("SET", "amend", "record", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
+_say("SET", "amendment", "an amendment of", "re-rating", "rerating", "re-rate", "amend", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
      "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
@@ -94,7 +94,8 @@ _say("GET", "get", "gets", "receive", "receives", "obtain", "obtains", "needs", 
 _say("GOES", "goes", "go", "belongs", "belong")
 # "after the removal of X", "after X's removal", "after the addition of N to S"
 _say("REMOVAL", "removal", "deletion", "decommissioning", "retirement", "elimination")
-_say("ADDITION", "addition", "insertion", "installation", "creation")
+_say("ADDITION", "addition", "insertion", "installation", "creation", "provision",
+    "provisioning")
 # "what happens to the port count of S if ..."
 _say("HAPPEN", "happens to", "happen to", "would happen to", "becomes of", "would become of")
 # "add ports A and B to S1 and S2 respectively": the nth of one list goes with the nth of another
@@ -102,7 +103,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
+_say("ASK", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
@@ -187,7 +188,7 @@ _say("HOLDING", "containing", "holding", "housing", "hosting", "including", "car
      "which has", "that includes")
 _say("CONSIST", "consist of", "consists of", "made up of", "made of", "composed of",
      "comprised of", "built from", "formed of", "formed from")
-_say("RUNAT", "run at", "runs at", "operate at", "operates at", "work at", "works at",
+_say("RUNAT", "provisioned with", "run at", "runs at", "operate at", "operates at", "work at", "works at",
      "running at", "rated at", "configured at", "configured with", "clocked at",
      "provisioned at", "provisioned for", "rated for", "specced at")
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
@@ -323,7 +324,9 @@ _say("BY", "by", "based on", "according to", "in terms of", "using", "with respe
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
-_say("WANT", "need", "we request", "i request", "we require", "i require", "we would request",
+_say("WANT", "i would ask that", "we would ask that", "i would ask for", "we would ask for",
+     "i would be grateful for", "we would be grateful for", "could you arrange for",
+     "can you arrange for", "please arrange for", "need", "we request", "i request", "we require", "i require", "we would request",
      "we hereby request", "we kindly request", "we would like to request", "ensure that", "make sure that", "please ensure that", "see to it that",
      "we request that", "i request that", "it is requested that", "we ask that", "i ask that",
      "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
@@ -355,7 +358,9 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
      "once that has been completed", "once this is complete", "once that is complete",
      "having done so", "having done this", "having done that", "after doing so",
      "after doing this", "after this is done", "following this", "following that",
-     "following which", "subsequent to this", "subsequent to that", "thereupon")
+     "following which", "subsequent to this", "subsequent to that", "thereupon",
+     "secondly", "thirdly", "as a second step", "as a final step", "as a subsequent step",
+     "in a second step", "as the next step", "once this has been actioned", "once actioned")
 _say("INVERT", "were", "had", "should")
 # "if P were 40 Gbps": a capacity said as a state that does not hold (so: set it)
 _say("SUBJ", "were")
@@ -392,7 +397,7 @@ _say("ADDED", "incorporated", "added", "inserted", "created", "attached", "insta
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
      "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
-_say("SETP", "amended", "reconfigured", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
+_say("SETP", "assigned", "amended", "reconfigured", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
 _say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
@@ -413,7 +418,7 @@ _say("LE", "maximum", "max.", "at most", "no more than", "not more than", "up to
 _say("GE", "minimum", "min.", "at least", "no less than", "not less than", ">=", "minimum of", "a minimum of",
      "no lower than", "no smaller than", "not below", "greater than or equal to",
      "more than or equal to", "at the least", "no fewer than", "not fewer than")
-_say("EQ", "equal to", "equals", "equal", "exactly", "=", "==", "precisely", "of exactly")
+_say("EQ", "reads", "equal to", "equals", "equal", "exactly", "=", "==", "precisely", "of exactly")
 _say("POST_GE", "or more", "or higher", "or greater", "or above", "or faster", "or bigger",
      "and up", "and above", "or larger", "plus")
 _say("POST_LE", "or less", "or lower", "or fewer", "or below", "or slower", "or smaller",
@@ -430,7 +435,7 @@ _say("SLOWER", "slower than")
 _say("STARTS", "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
      "startswith", "starts on",
      "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
-_say("ENDS", "end with the suffix", "ends with the suffix", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
+_say("ENDS", "ending in the suffix", "ending with the suffix", "end with the suffix", "ends with the suffix", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
      "endswith", "ends on", "ending on", "end on",
      "suffixed with", "suffixed by", "with suffix", "with the suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
@@ -449,6 +454,15 @@ FILLERS: frozenset[str] = frozenset({
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
+    "please proceed to", "proceed to", "kindly proceed to", "i would ask that you",
+    "we would ask that you", "kindly action accordingly", "action accordingly",
+    "please action this", "please action", "kindly action this", "as agreed", "as agreed at cab",
+    "as agreed at the cab", "as discussed", "as per the change request", "as planned",
+    "a full enumeration of", "a complete enumeration of", "full enumeration of",
+    "a complete listing of", "a full listing of", "complete listing of", "in turn",
+    "i should be grateful to", "i would be grateful to", "a figure for", "the figure for",
+    "the following change is requested", "the following two-step change is requested",
+    "the following changes are requested", "the following is requested",
     "is there a way to", "is there any way to", "is there a way i can", "is there a way we can",
     "is it possible to", "of its own", "of their own",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
@@ -466,7 +480,7 @@ FILLERS: frozenset[str] = frozenset({
     "i would be grateful if you could", "i would be grateful if you would",
     "we would be grateful if you could", "we would be grateful if you would",
     "it would be appreciated if you could", "i would appreciate if you could",
-    "arrange for", "please arrange for",
+    "arrange for",
     "an enumeration of", "enumeration of", "a listing of", "listing of", "a breakdown of",
     "breakdown of", "is requested", "are requested", "is required", "are required",
     "is hereby requested", "is kindly requested",
@@ -957,6 +971,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_kind:k place:p [COMMA] CALLED NAME:n", "add_called"),
         ("new_kind:k place:p (AND|COMMA|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
+        ("targets:t TO auxes GONE [from_part:f]", "remove"),  # "arrange for X to be removed"
         ("what:w", None),
         ("what:w COMMA WH auxes IT", None),  # "we need the capacity of P - what is it?"
         # "I need three new ports on switch S, named A, B and C"
@@ -972,7 +987,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "I need the capacity of P changed to 25 Gbps", "we want the ports of S set to 10G"
         ("cap_target:t SETP (TO|AS) amount:v", "update"),
         ("targets:t [auxes] SETP (TO|AS) (RATE:v|CAP (OF|EQ) amount:v)", "update"),
-        ("targets:t TO [auxes] HAVE (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),  # "I want every port of S to have a capacity of 40G"
+        ("targets:t TO [auxes] HAVE (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
+        # "arrange for P to have its capacity changed to 40G", "P1 and P2 each have their
+        # capacity set to 25G"
+        ("targets:t [TO] [EACHW|ALL] HAVE ITS CAP [auxes] SETP (TO|AS) amount:v", "update"),  # "I want every port of S to have a capacity of 40G"
         # "we need P at 40G", "we need every port of S at a capacity of 40 Gb/s"
         ("targets:t IN (RATE:v [CAP]|CAP (OF|EQ) amount:v)", "update"),
         # "we need one new port per agg block", "we want a new switch in every control domain"
@@ -1108,7 +1126,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t SET (TO|AS) amount:v", "update"),
         ("targets:t SET (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         ("TO amount:v COMMA SET cap_target:t", "update"),
-        ("SET OF cap_target:t (TO|AS) amount:v", "update"),  # "an update of the capacity of P to 10G"  # "to 25 Gb/s, update the capacity of P"
+        ("SET OF cap_target:t (TO|AS) amount:v", "update"),  # "an update of the capacity of P to 10G"
+        ("SET OF targets:t (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),  # "to 25 Gb/s, update the capacity of P"
         ("amount:v AUX CAP (OF|FOR) targets:t", "update"),  # "25G is the new capacity for P"
         # "set the capacity to 40 Gbps for every port in A"
         ("SET [ITS] CAP (TO|AS) amount:v (OF|IN) targets:t", "update"),
@@ -1249,7 +1268,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
         ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
         ("ADD new_kind:k PER KIND:pk", "for_each"),  # "add one new switch per control domain"
-        ("ADDITION OF new_kind:k (TO|IN) ALL KIND:pk", "for_each"),  # "the addition of a port to each A"
+        ("ADDITION OF new_kind:k ((TO|IN) ALL|PER) KIND:pk", "for_each"),  # "the addition of a port to each A"
         ("(TO|IN) ALL KIND:pk [COMMA] ADD new_kind:k", "for_each"),
         ("GIVE ALL KIND:pk new_kind:k", "for_each"),
         # "across all agg blocks, add a new port to each one"
@@ -1431,15 +1450,15 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     # A read said as what should be done to a set, like a change told as done: "(I'd like X
     # removed and) the children of S ranked by capacity", "the ports of S counted".
     "participle_read": (
-        ("children:c [auxes] RANK by_cap [order:o]", "rank"),
-        ("children:c [auxes] by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
+        ("children:c [TO] [auxes] RANK by_cap [order:o]", "rank"),
+        ("children:c [TO] [auxes] by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
         ("children:c RANK order:o", "rank_order_only"),
         ("children:c BY order:o", "rank_order_only"),  # "ordered by increasing capacity"
         ("set:s RANK BY metric:m [order:o]", "rank_set"),
         ("set:s COUNTED", "count_set"),
         ("children:c COUNTED", "count_children"),
         ("children:w LISTED", None),
-        ("set:s LISTED", "list_set"),
+        ("set:s [TO] [auxes] LISTED", "list_set"),
         # the same wished for: "the children of A should be listed", "... need to be ranked"
         ("children:w MODAL [auxes] LISTED", None),
         ("set:s MODAL [auxes] LISTED", "list_set"),
@@ -1699,6 +1718,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH KIND_SG:k [auxes] node:p [auxes] [BE] IN", "ancestor"),
         ("WH KIND_SG:k node:p IN", "ancestor"),  # "which superblock switch S belongs to"
         ("TO WH KIND_SG:k GOES node:p", "ancestor"),  # "to which switch belongs the port P?"
+        ("TO WH KIND_SG:k auxes node:p GOES", "ancestor"),  # "to which switch does P belong?"
         ("IN WH KIND_SG:k [auxes] node:p [auxes] [BE]", "ancestor"),
         ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
@@ -1762,6 +1782,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWFAST auxes quantity:w", "value_read"),  # "how big is the capacity of P?"
         ("HOWMUCH auxes quantity:w", "value_read"),  # "how much is the total capacity of ..."
         ("WH auxes node:p RUNAT", "capacity_q"),
+        ("WH CAP auxes node:p RUNAT", "capacity_q"),  # "what capacity is P provisioned with?"
+        ("WH CAP [auxes] SETP TO node:p", "capacity_q"),  # "what capacity has been assigned to P?"
         ("WH [auxes] [SUM:t] CAP (OF|FOR) node:p auxes", "capacity_q"),
     ),
     # A comparison after "are" or "have": "ports of S are below 10 Gbps", "... have more than 4 ports".
