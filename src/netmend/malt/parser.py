@@ -1233,6 +1233,16 @@ def _rank_set(b: dict, cats: tuple) -> object:
     return ("top", b["s"], b["m"], None, descending)
 
 
+@_builder("rank_set_by_order")
+def _rank_set_by_order(b: dict, cats: tuple) -> object:
+    """A set ranked by an order that names the capacity ("from highest to lowest capacity");
+    an order that names nothing to rank by is no ranking of a set."""
+    descending, says_capacity = _order(b)
+    if not says_capacity:
+        return _REJECT
+    return ("top", b["s"], ("capacity",), None, descending)
+
+
 def _sup(cats: tuple, pos: int) -> bool:
     return "MOST" in cats[pos] or "TOP" in cats[pos] or "FASTEST" in cats[pos]
 
@@ -2230,7 +2240,8 @@ _MANNER = frozenset({"test", "testing", "draft", "dry", "simulation", "trial", "
 _PURPOSE_WORDS = 5
 _PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
     "for the purposes of the", "for the purpose of the", "in preparation for the",
-    "in preparation for", "with a view to", "as part of the", "as part of", "for the"))
+    "in preparation for", "with a view to", "as part of the", "as part of", "owing to the",
+    "owing to", "for the"))
 
 
 def _without_purpose(tokens: list[Token]) -> list[Token]:
@@ -2248,7 +2259,13 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
                  None)
     if comma is None or comma <= lead or comma + 1 >= len(tokens):
         return tokens
-    return tokens[comma + 1:] if _purpose_words(tokens[lead:comma]) else tokens
+    words = tokens[lead:comma]
+    # "for the ..." could also say where ("for the ports of S, ..."): its last word must name
+    # nothing; the other leads only ever say why
+    strict = tuple(t.text for t in tokens[:lead]) == ("for", "the")
+    ok = _purpose_words(words) if strict else bool(words) and all(
+        t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words)
+    return tokens[comma + 1:] if ok else tokens
 
 
 def _purpose_words(words: list[Token]) -> bool:
@@ -2517,6 +2534,8 @@ _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd)
 # the request already reads (a question that asks something else, such as "how many?" after
 # a list, is another request, and the request is refused as it stands)
 _RESTATING_QUESTIONS = {
+    ("provide", "the", "count"): "value", ("a", "count", "is", "requested"): "value",
+    ("list", "every", "child", "node"): "nodes", ("list", "all", "child", "nodes"): "nodes",
     ("which", "one", "is", "it"): "one", ("which", "is", "it"): "one", ("which", "one"): "one",
     ("which", "ones", "are", "they"): "nodes", ("which", "are", "they"): "nodes",
     ("what", "are", "they"): "nodes", ("which", "ones"): "nodes",

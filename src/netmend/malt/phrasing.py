@@ -1612,6 +1612,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_SG:k NUMBER [in_graph:g]", "count_graph_q"),
     ),
     "ranked": (
+        ("set:s [COMMA] order:o", "rank_set_by_order"),  # "the ports of S from highest to lowest capacity"
         ("children:c by_cap [order:o]", "rank"),
         ("by_cap children:c [order:o]", "rank"),  # "rank by capacity the child nodes of A"
         ("children:c [order:o] by_cap", "rank"),
