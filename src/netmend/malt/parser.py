@@ -1173,7 +1173,8 @@ BUILDERS["headline_add"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None
 BUILDERS["cap_of_locus"] = lambda b, c: ("names", (("topic",),), None)
 BUILDERS["ancestor_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "ancestors", ()))
 BUILDERS["kind_list"] = lambda b, c: ("nodes", ("set", b["p"], b["k"], "descendants", ()))
-BUILDERS["kind_list_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "descendants", ()))
+BUILDERS["kind_list_locus"] = lambda b, c: ("nodes", ("set", ("locus",), b["k"], "descendants",
+                                                     b.get("f", ())))
 BUILDERS["children_locus"] = lambda b, c: ("list", ("locus",))
 BUILDERS["count_locus"] = lambda b, c: ("count", ("set", ("locus",), b["k"], "descendants", ()))
 BUILDERS["capacity_of_it"] = lambda b, c: ("capacity", ("it",), "t" in b)

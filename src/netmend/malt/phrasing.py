@@ -1524,6 +1524,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("KIND_PL:k (COMMA|ARROW) (COUNT|HOWMANY|NUMBER)", "count_locus"),
         ("WH KIND_SG:k", "ancestor_locus"),
         ("[PARENT] KIND_SG:k", "ancestor_locus"),  # "P - agg block?", "P - parent switch?"
+        ("KIND_PL:k filters:f", "kind_list_locus"),  # "S: ports below 2G?"
         ("[ALL] [DIRECT] CHILD", "children_locus"),  # "A: children?"
     ),
     "set_named": (
