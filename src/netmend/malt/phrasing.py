@@ -860,7 +860,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "remove X, then number of ports in S", "add N to S / capacity of S?": after a change,
         # a value said without a verb is the question (a number is nothing to remove or add)
         ("group:g (THEN|COMMA THEN|SLASH) late_value:rest", "more"),
-        ("group:g [COMMA] [AND] COMMA THEN COMMA late_value:rest", "more"),  # "and, subsequently, a list of ..."
+        ("group:g [COMMA] [AND] [COMMA] THEN COMMA late_value:rest", "more"),  # "and, subsequently, a list of ..."
     ),
     "late_value": (
         ("counted_np:w", "late_value"),
@@ -873,7 +873,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(COMMA|THEN|AND|COMMA THEN|COMMA AND|AND THEN|COMMA AND THEN|THEN COMMA|AND COMMA)",
          None),
         # "and, having done so, count ...", ", then, list ..."
-        ("[COMMA] [AND] COMMA THEN COMMA", None),
+        ("[COMMA] [AND] [COMMA] THEN COMMA", None),
     ),
     "group": (
         # "for each switch, how many ports would there be if a new port were added to it?"
@@ -1531,6 +1531,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("core_named:s [filters:f]", "filtered"),
     ),
     "core_named": (
+        ("[ALL] [DIRECT:d] KIND_PL:k BE [DIRECT:d2] [DEEP:e2] loc:p [[COMMA] DEEP:e3]", "core"),
         ("[ALL] [DIRECT:d] KIND_PL:k [DIRECT:d2] [relative] loc:p [[COMMA] DEEP:e3]", "core"),
         ("ALL KIND_PL:k [[COMMA] [IN] GRAPH:g]", "core_graph"),  # "all switches (in the graph)"
         ("ALL KIND_SG:k loc:p [[COMMA] DEEP:e3]", "core"),
