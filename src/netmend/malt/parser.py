@@ -1926,10 +1926,16 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
         if "WANT" in lexeme.cats:  # "I need a new port on S, called N": a wish that names it,
             # or puts one in each node of a kind ("we need a new port per agg block")
             return any(x.cats & {"CALLED", "CALL", "PER", "ALL"} for x in lexemes[at + 1:])
+        if "ADDITION" in lexeme.cats:  # "the addition of a new port to each agg block"
+            return True
         if lexeme.cats & _VERB_CATS:
             if "AFTER" in lexeme.cats and not lexeme.cats & _ADD_VERBS:
                 break  # a condition ("if a new port were added ..."): its verb follows
-            return bool(lexeme.cats & _ADD_VERBS) and not lexeme.cats & (_VERB_CATS - _ADD_VERBS)
+            if lexeme.cats & _ADD_VERBS and not lexeme.cats & (_VERB_CATS - _ADD_VERBS):
+                return True
+            if not lexeme.cats & _ADD_VERBS:
+                return False
+            break  # a verb that may add or read ("get"): an addition must follow in the clause
     for lexeme in lexemes[at + 1:]:  # the verb said last: "in each domain one new switch add"
         if lexeme.cats & {"ADDED", "ADD"}:
             return True

@@ -1266,6 +1266,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "for_each": (
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS|EACHW)]", "for_each"),
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
+        # "for every agg block, a new port is to be added (to it)"
+        ("FOREACH KIND:pk [COMMA] new_kind:k MODAL [auxes] ADDED [(TO|IN) IT]", "for_each"),
         ("ADD new_kind:k (TO|IN) ALL KIND:pk", "for_each"),
         ("ADD new_kind:k PER KIND:pk", "for_each"),  # "add one new switch per control domain"
         ("ADDITION OF new_kind:k ((TO|IN) ALL|PER) KIND:pk", "for_each"),  # "the addition of a port to each A"
