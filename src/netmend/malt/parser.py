@@ -974,7 +974,8 @@ BUILDERS["adds_one"] = lambda b, c: ((b["n"], b["p"]),)
 BUILDERS["adds_more"] = lambda b, c: ((b["n"], b["p"]), *b["rest"])
 BUILDERS["add_kinded"] = lambda b, c: ("add", tuple(n[:2] + (n[2] + (b["k"],), n[3])
                                                     for n in b["n"]), b["p"])
-BUILDERS["add_called"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),), b["p"])
+BUILDERS["add_called"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),),
+                                       b["p"] if "p" in b else ("here",))
 BUILDERS["new_one"] = lambda b, c: (b["n"],)
 BUILDERS["new_more"] = lambda b, c: (b["n"], *b["rest"])
 BUILDERS["new_node"] = lambda b, c: ("new", b["n"], tuple(k for k in (b.get("k"), b.get("k2"))
@@ -1936,8 +1937,9 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
             if not lexeme.cats & _ADD_VERBS:
                 return False
             break  # a verb that may add or read ("get"): an addition must follow in the clause
-    for lexeme in lexemes[at + 1:]:  # the verb said last: "in each domain one new switch add"
-        if lexeme.cats & {"ADDED", "ADD"}:
+    for lexeme in lexemes[at + 1:]:  # the verb said last: "in each domain one new switch add";
+        # or the new node named next: "S needs another port - call it N"
+        if lexeme.cats & {"ADDED", "ADD", "CALL"}:
             return True
         if lexeme.cats & _CLAUSE_ENDS:
             break

@@ -1019,6 +1019,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ADD new_nodes:n AS [DIRECT] CHILD (OF|TO) node:p", "add"),
         ("ADD new_kind:k place:p (AND|COMMA|THEN|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         ("ADD new_kind:k place:p [COMMA] CALLED NAME:n", "add_called"),
+        # "re S - add port, name N" (the place is the one said first), "S needs another port -
+        # call it N"
+        ("ADD new_kind:k (COMMA|AND) CALL [IT] [AS] NAME:n", "add_called"),
+        ("node:p [auxes] GET new_kind:k (COMMA|AND) CALL [IT] [AS] NAME:n", "add_called"),
         ("MAKE new_nodes:n [COMMA] [AS] [DIRECT] CHILD OF node:p", "add"),
         ("ADD new_nodes:n place:p (COMMA|AND|COMMA AND) more_adds:rest", "add_more"),
         ("new_nodes:n [auxes] ADDED AS [DIRECT] KIND_SG:k (OF|TO|IN|UNDER) node:p", "add_kinded"),
