@@ -975,7 +975,7 @@ BUILDERS["adds_more"] = lambda b, c: ((b["n"], b["p"]), *b["rest"])
 BUILDERS["add_kinded"] = lambda b, c: ("add", tuple(n[:2] + (n[2] + (b["k"],), n[3])
                                                     for n in b["n"]), b["p"])
 BUILDERS["add_called"] = lambda b, c: ("add", (("new", b["n"], (b["k"],), None),),
-                                       b["p"] if "p" in b else ("here",))
+                                       b.get("p", ("here",)))
 BUILDERS["new_one"] = lambda b, c: (b["n"],)
 BUILDERS["new_more"] = lambda b, c: (b["n"], *b["rest"])
 BUILDERS["new_node"] = lambda b, c: ("new", b["n"], tuple(k for k in (b.get("k"), b.get("k2"))
