@@ -82,7 +82,7 @@ def test_third_tuning_corpus_never_answers_wrongly_and_holds_its_share() -> None
     counts = report.counts()
     assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report)
     assert counts["bad_canonical"] == 0, render(report)
-    assert counts["same_rate"] >= 0.93, render(report, show=0)
+    assert counts["same_rate"] >= 0.92, render(report, show=0)
 
 
 def test_third_held_back_corpus_is_never_answered_wrongly() -> None:
@@ -91,7 +91,7 @@ def test_third_held_back_corpus_is_never_answered_wrongly() -> None:
     counts = report.counts()
     assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report, show=0)
     assert counts["bad_canonical"] == 0
-    assert counts["same_rate"] >= 0.85, render(report, show=0)
+    assert counts["same_rate"] >= 0.87, render(report, show=0)
 
 
 def test_the_generated_corpus_is_what_the_generator_writes() -> None:
