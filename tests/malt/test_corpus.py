@@ -41,33 +41,6 @@ def test_the_corpora_hold_enough_paraphrases_and_negatives() -> None:
     assert len(corpora[-1].pairs) >= 250
 
 
-@pytest.mark.parametrize("name", TUNING)
-def test_tuning_corpora_never_answer_wrongly(name: str) -> None:
-    report = _report(name)
-    counts = report.counts()
-    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report)
-    assert counts["bad_canonical"] == 0, render(report)
-    assert counts["same_rate"] >= 0.97, render(report)
-
-
-def test_held_back_corpus_meets_its_goal() -> None:
-    """Measured only: the front end is never adjusted to these phrasings."""
-    report = _report(HELD_BACK)
-    counts = report.counts()
-    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report)
-    assert counts["bad_canonical"] == 0
-    assert counts["same_rate"] >= 0.97, render(report, show=0)
-
-
-def test_second_held_back_corpus_is_never_answered_wrongly() -> None:
-    """Measured only, as the first held-back part."""
-    report = _report(HELD_BACK_2)
-    counts = report.counts()
-    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report, show=0)
-    assert counts["bad_canonical"] == 0
-    assert counts["same_rate"] >= 0.90, render(report, show=0)
-
-
 # The third tuning part: batches in nine voices (see its header), developed against; its
 # share is a floor that holds what was reached, not a goal.
 TUNING_3 = "paraphrases-tuning-3.yaml"
@@ -76,22 +49,21 @@ TUNING_3 = "paraphrases-tuning-3.yaml"
 # change and at the end; see its header for both measurements.
 HELD_BACK_3 = "paraphrases-heldback-3.yaml"
 
+# Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
+# and at least this share of its paraphrases answered the same (a goal for the first
+# held-back part and the first tuning parts, a floor holding what was reached for the rest).
+# The held-back parts are measured only: the front end is never adjusted to their phrasings.
+FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.90,
+          TUNING_3: 0.92, HELD_BACK_3: 0.87}
 
-def test_third_tuning_corpus_never_answers_wrongly_and_holds_its_share() -> None:
-    report = _report(TUNING_3)
-    counts = report.counts()
-    assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report)
-    assert counts["bad_canonical"] == 0, render(report)
-    assert counts["same_rate"] >= 0.92, render(report, show=0)
 
-
-def test_third_held_back_corpus_is_never_answered_wrongly() -> None:
-    """Measured only: the front end was never adjusted to these phrasings."""
-    report = _report(HELD_BACK_3)
+@pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
+def test_corpora_never_answer_wrongly_and_hold_their_share(name: str, floor: float) -> None:
+    report = _report(name)
     counts = report.counts()
     assert counts["wrong"] == 0 and counts["negatives_accepted"] == 0, render(report, show=0)
-    assert counts["bad_canonical"] == 0
-    assert counts["same_rate"] >= 0.87, render(report, show=0)
+    assert counts["bad_canonical"] == 0, render(report, show=0)
+    assert counts["same_rate"] >= floor, render(report, show=0)
 
 
 def test_the_generated_corpus_is_what_the_generator_writes() -> None:
