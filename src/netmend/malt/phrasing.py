@@ -343,6 +343,7 @@ _say("AFTER", "upon completion of", "on completion of", "following completion of
 _say("SLASH", "/")
 # "every port across agg block A": a place said as a span (also AMONG: "across all switches")
 _say("ACROSS", "across", "throughout", "all across", "anywhere in")
+_say("IN", "anywhere in")  # "the highest port capacity anywhere in A" (a set is all below A)
 _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
