@@ -383,7 +383,7 @@ _say("IT", "each one", "each of them", "it", "them", "they", "this one", "that o
      "itself")
 _say("ITS", "its", "their", "its own", "their own")
 _say("THERE", "there")
-_say("GONE", "decommissioned and removed", "decommissioned and deleted", "gets removed", "get removed", "gets deleted", "get deleted", "gets dropped",
+_say("GONE", "needs deleting", "need deleting", "needs deletion", "decommissioned and removed", "decommissioned and deleted", "gets removed", "get removed", "gets deleted", "get deleted", "gets dropped",
      "excised", "struck", "struck out", "come out", "comes out", "gone", "removed", "deleted", "dropped", "eliminated", "erased", "taken out",
      "taken away", "gotten rid of", "got rid of", "destroyed", "decommissioned", "detached",
      "unplugged", "purged", "retired", "discarded", "out", "wiped out", "torn down", "scrapped",
@@ -550,6 +550,7 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "wo", "item", "job", "sr", "service", "support", "helpdesk", "maintenance", "planning",
     "audit", "lookup", "query", "report", "priority", "urgent", "routine", "todo", "to-do",
     "action", "re", "subject", "note", "network", "team", "id", "number", "work",
+    "handover", "shift handover", "fyi",
     "goal", "objective", "aim", "user story", "story", "scenario", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
@@ -1261,7 +1262,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("names:t CAP", "targets_names"),
         ("ITS CAP", "cap_of_it"),
         ("CAP", "cap_of_locus"),
-        ("[ALL] (KIND_SG|KIND_PL):k POSS CAP [DIRECT:d] loc:p", "set_poss_cap"),
+        ("[ALL] (KIND_SG|KIND_PL):k [POSS] CAP [DIRECT:d] loc:p", "set_poss_cap"),
         ("[ALL] [OF] node:p POSS [DIRECT:d] KIND_SG:k CAP", "set_poss_cap"),
     ),
     "amount": (
@@ -1269,7 +1270,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("RATE:v [[OF] CAP]", None),  # "set P to 40 Gbps (of) capacity"
     ),
     "for_each": (
-        ("FOREACH KIND:pk [COMMA] ADD new_kind:k [(TO|IN) (IT|ITS|EACHW)]", "for_each"),
+        ("FOREACH KIND:pk [COMMA] [AND] ADD new_kind:k [(TO|IN) (IT|ITS|EACHW)]", "for_each"),
         ("FOREACH KIND:pk [COMMA] ADD new_kind:k THERE", "for_each"),
         # "for every agg block, a new port is to be added (to it)"
         ("FOREACH KIND:pk [COMMA] new_kind:k MODAL [auxes] ADDED [(TO|IN) IT]", "for_each"),
@@ -1366,6 +1367,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REL [auxes] HAVE [CAP:said] amount:v post:c [OF] [CAP:said]", "cap_post"),
         ("REL [auxes] HAVE CAP:said OF amount:v post:c", "cap_post"),
         ("REL [auxes] cmp:c RATE:v [[IN] CAP]", "cap_filter"),
+        ("REL [auxes] RATE:v post:c [[IN] CAP]", "cap_post"),  # "that are 40 gig or higher"
         ("[REL] [auxes] RUNAT RATE:v", "cap_equal"),
         ("[REL] [auxes] RUNAT cmp:c RATE:v", "cap_filter"),
         ("[REL] [auxes] RUNAT RATE:v post:c", "cap_post"),
@@ -1633,6 +1635,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "ranking": (
         ("RANK OF children:c by_cap [order:o]", "rank"),  # "a ranking of S's children by capacity"
         ("RANK by_cap OF children:c [order:o]", "rank"),  # "a ranking by capacity of A's children"
+        ("order:o RANK OF children:c", "rank_order_only"),  # "an ascending capacity ranking of ..."
         ("RANK OF children:c [COMMA] order:o", "rank_order_only"),  # "... in descending order of capacity"
         ("RANK OF set:s [COMMA] BY metric:m [order:o]", "rank_set"),
         ("CAP RANK OF children:c [order:o]", "rank"),  # "the capacity ranking of S's children"
