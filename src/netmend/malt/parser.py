@@ -2193,6 +2193,10 @@ _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
      "yours faithfully", "yours truly", "all the best", "thanks in advance", "with thanks"),
     key=lambda p: -len(p.split())))
 _SIGNATURE_WORDS = 4
+# Words a team's name is made of ("Network Operations", "Capacity Planning"), known to the
+# grammar for other uses but only a name after a closing.
+_TEAM_WORDS = frozenset({"network", "operations", "ops", "capacity", "planning", "engineering",
+                         "infrastructure", "noc", "team"})
 
 
 def _without_signoff(tokens: list[Token]) -> list[Token]:
@@ -2213,7 +2217,8 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
         return tokens
     rest = [t for t in tokens[start + len(closing):] if t.text not in (",", ".", "!", "-")]
     if len(rest) > _SIGNATURE_WORDS or any(
-            t.kind != "WORD" or t.text in P.LEXICON or t.text in P.KIND_WORDS for t in rest):
+            t.kind != "WORD" or (t.text not in _TEAM_WORDS and (
+                t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in rest):
         return tokens
     return tokens[:start]
 

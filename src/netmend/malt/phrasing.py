@@ -79,7 +79,8 @@ _say("AWAY", "away")
 _say("OFF", "off", "off of")
 # "hook X up to S": the particle of an addition ("up" alone stays critical)
 _say("UPTO", "up onto", "up into")
-_say("SET", "amendment", "an amendment of", "re-rating", "rerating", "re-rate", "amend", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
+_say("SET", "modification", "a modification of", "adjustment", "an adjustment of",
+     "an update to", "update to", "a change to", "amendment", "an amendment of", "re-rating", "rerating", "re-rate", "amend", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
      "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
@@ -95,7 +96,7 @@ _say("GOES", "goes", "go", "belongs", "belong")
 # "after the removal of X", "after X's removal", "after the addition of N to S"
 _say("REMOVAL", "removal", "deletion", "decommissioning", "retirement", "elimination")
 _say("ADDITION", "addition", "insertion", "installation", "creation", "provision",
-    "provisioning")
+    "provisioning", "introduction")
 # "what happens to the port count of S if ..."
 _say("HAPPEN", "happens to", "happen to", "would happen to", "becomes of", "would become of")
 # "add ports A and B to S1 and S2 respectively": the nth of one list goes with the nth of another
@@ -103,7 +104,7 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
-_say("ASK", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
+_say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
@@ -193,7 +194,7 @@ _say("RUNAT", "provisioned with", "run at", "runs at", "operate at", "operates a
      "provisioned at", "provisioned for", "rated for", "specced at")
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
 _say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
-_say("LISTED", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
+_say("LISTED", "confirmed", "provided", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
      "identified", "determined", "worked out", "looked up", "retrieved")
 
 # nouns
@@ -237,7 +238,8 @@ _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", 
 _say("EACHW", "each", "each of", "each one of", "each and every", "each single")
 _say("DIRECT", "straight", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
      "one level down", "one level below", "right", "just below")
-_say("DEEP", "across all its switches", "across all of its switches", "on all its switches",
+_say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
+     "across all its switches", "across all of its switches", "on all its switches",
      "over all its switches", "in all its switches", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
      "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
      "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
@@ -324,7 +326,8 @@ _say("BY", "by", "based on", "according to", "in terms of", "using", "with respe
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
-_say("WANT", "i would ask that", "we would ask that", "i would ask for", "we would ask for",
+_say("WANT", "the requirement is", "it is required that", "it is necessary that",
+     "i would ask that", "we would ask that", "i would ask for", "we would ask for",
      "i would be grateful for", "we would be grateful for", "could you arrange for",
      "can you arrange for", "please arrange for", "need", "we request", "i request", "we require", "i require", "we would request",
      "we hereby request", "we kindly request", "we would like to request", "ensure that", "make sure that", "please ensure that", "see to it that",
@@ -360,6 +363,8 @@ _say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next"
      "having done so", "having done this", "having done that", "after doing so",
      "after doing this", "after this is done", "following this", "following that",
      "following which", "subsequent to this", "subsequent to that", "thereupon",
+     "post-change verification", "post-change check", "post-change", "verification step",
+     "post-implementation check", "post-implementation verification", "verification",
      "secondly", "thirdly", "as a second step", "as a final step", "as a subsequent step",
      "in a second step", "as the next step", "once this has been actioned", "once actioned")
 _say("INVERT", "were", "had", "should")
@@ -398,7 +403,7 @@ _say("ADDED", "incorporated", "added", "inserted", "created", "attached", "insta
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
      "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
-_say("SETP", "assigned", "amended", "reconfigured", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
+_say("SETP", "given", "assigned", "amended", "reconfigured", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
 _say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
@@ -412,11 +417,13 @@ _say("GT", "strictly above", "strictly more than", "strictly greater than",
      "bigger than", "exceeding", "exceeds", "exceed", "in excess of", ">", "gt", "beyond",
      "upwards of", "north of")
 _say("UPTO", "up to", "all the way to", "upto")
-_say("LE", "maximum", "max.", "at most", "no more than", "not more than", "up to", "<=", "maximum of",
+_say("LE", "equal to or less than", "equal to or lower than", "equal to or smaller than",
+     "maximum", "max.", "at most", "no more than", "not more than", "up to", "<=", "maximum of",
      "a maximum of", "no greater than", "not greater than", "no higher than", "not above",
      "less than or equal to", "smaller than or equal to", "not exceeding", "no bigger than",
      "no larger than", "at the most")
-_say("GE", "minimum", "min.", "at least", "no less than", "not less than", ">=", "minimum of", "a minimum of",
+_say("GE", "equal to or greater than", "equal to or more than", "equal to or higher than",
+     "minimum", "min.", "at least", "no less than", "not less than", ">=", "minimum of", "a minimum of",
      "no lower than", "no smaller than", "not below", "greater than or equal to",
      "more than or equal to", "at the least", "no fewer than", "not fewer than")
 _say("EQ", "reads", "equal to", "equals", "equal", "exactly", "=", "==", "precisely", "of exactly")
@@ -436,7 +443,8 @@ _say("SLOWER", "slower than")
 _say("STARTS", "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
      "startswith", "starts on",
      "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
-_say("ENDS", "ending in the suffix", "ending with the suffix", "end with the suffix", "ends with the suffix", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
+_say("ENDS", "terminate in", "terminates in", "terminating in", "terminate in the suffix",
+     "ending in the suffix", "ending with the suffix", "end with the suffix", "ends with the suffix", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
      "endswith", "ends on", "ending on", "end on",
      "suffixed with", "suffixed by", "with suffix", "with the suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
@@ -455,6 +463,11 @@ FILLERS: frozenset[str] = frozenset({
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
+    "it is necessary to", "it is required to", "the requirement is to", "it is needed to",
+    "please note that", "please be advised that", "kindly note that", "note that",
+    "determination of", "a determination of", "calculation of", "a calculation of",
+    "a statement of", "statement of", "information on", "information about", "details of",
+    "provision of a list of", "provision of a listing of",
     "please proceed to", "proceed to", "kindly proceed to", "i would ask that you",
     "we would ask that you", "kindly action accordingly", "action accordingly",
     "please action this", "please action", "kindly action this", "as agreed", "as agreed at cab",
@@ -550,7 +563,7 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "wo", "item", "job", "sr", "service", "support", "helpdesk", "maintenance", "planning",
     "audit", "lookup", "query", "report", "priority", "urgent", "routine", "todo", "to-do",
     "action", "re", "subject", "note", "network", "team", "id", "number", "work",
-    "handover", "shift handover", "fyi",
+    "handover", "shift handover", "fyi", "record", "change record",
     "goal", "objective", "aim", "user story", "story", "scenario", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
@@ -859,6 +872,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "steps": (
         ("group:g", "one"),
         ("group:g sep steps:rest", "more"),
+        ("group:g sep TO steps:rest", "more"),  # "it is necessary to remove X and thereafter to list ..."
         # "remove X, then number of ports in S", "add N to S / capacity of S?": after a change,
         # a value said without a verb is the question (a number is nothing to remove or add)
         ("group:g (THEN|COMMA THEN|SLASH) late_value:rest", "more"),
@@ -1133,6 +1147,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t SET (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
         ("TO amount:v COMMA SET cap_target:t", "update"),
         ("SET OF cap_target:t (TO|AS) amount:v", "update"),  # "an update of the capacity of P to 10G"
+        ("SET cap_target:t COMMA (TO|AS) amount:v [EACHW]", "update"),  # "an update to the capacity of P, to 25G"
         ("SET OF targets:t (TO|AS) (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),  # "to 25 Gb/s, update the capacity of P"
         ("amount:v AUX CAP (OF|FOR) targets:t", "update"),  # "25G is the new capacity for P"
         # "set the capacity to 40 Gbps for every port in A"
@@ -1181,6 +1196,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v [[OF] CAP]", "update"),
         ("targets:t [auxes] SETP (TO|AS) CAP (OF|EQ) amount:v", "update"),  # "... are to be set to a capacity of 40G"
+        # "every port of A is to be given a capacity of 10G", "... configured with a capacity of"
+        ("targets:t MODAL [auxes] SETP [WITH] CAP (OF|EQ) amount:v", "update"),
         ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
         ("FOREACH each:t [COMMA] SET (IT|ITS CAP) (TO|AS) RATE:v", "update_each"),
     ),
@@ -1474,6 +1491,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:c [THEN] MODAL [auxes] RANK by_cap [order:o]", "rank"),
         ("children:c [THEN] MODAL [auxes] by_cap [order:o]", "rank"),
         ("set:s [THEN] MODAL [auxes] COUNTED", "count_set"),
+        ("counted_np:w [THEN] MODAL [auxes] COUNTED", None),  # "the number of ports on S is to be counted"
         ("set:s [THEN] MODAL [auxes] [RANK] BY metric:m [order:o]", "rank_set"),
         # "the capacity of P needs to be reported", "the 3 switches ... need to be listed"
         ("bare:w [THEN] MODAL [auxes] LISTED", None),
