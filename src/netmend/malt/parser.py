@@ -2550,6 +2550,8 @@ _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd)
 _RESTATING_QUESTIONS = {
     ("provide", "the", "count"): "value", ("a", "count", "is", "requested"): "value",
     ("list", "every", "child", "node"): "nodes", ("list", "all", "child", "nodes"): "nodes",
+    ("a", "list", "is", "requested"): "nodes", ("a", "complete", "listing", "is", "requested"): "nodes",
+    ("a", "listing", "is", "requested"): "nodes",
     ("which", "one", "is", "it"): "one", ("which", "is", "it"): "one", ("which", "one"): "one",
     ("which", "ones", "are", "they"): "nodes", ("which", "are", "they"): "nodes",
     ("what", "are", "they"): "nodes", ("which", "ones"): "nodes",

@@ -1486,10 +1486,10 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("children:w LISTED", None),
         ("set:s [TO] [auxes] LISTED", "list_set"),
         # the same wished for: "the children of A should be listed", "... need to be ranked"
-        ("children:w MODAL [auxes] LISTED", None),
+        ("children:w [THEN] MODAL [THEN] [auxes] LISTED", None),
         ("set:s MODAL [auxes] LISTED", "list_set"),
-        ("children:c [THEN] MODAL [auxes] RANK by_cap [order:o]", "rank"),
-        ("children:c [THEN] MODAL [auxes] by_cap [order:o]", "rank"),
+        ("children:c [THEN] MODAL [THEN] [auxes] RANK by_cap [order:o]", "rank"),
+        ("children:c [THEN] MODAL [THEN] [auxes] by_cap [order:o]", "rank"),
         ("set:s [THEN] MODAL [auxes] COUNTED", "count_set"),
         ("counted_np:w [THEN] MODAL [auxes] COUNTED", None),  # "the number of ports on S is to be counted"
         ("set:s [THEN] MODAL [auxes] [RANK] BY metric:m [order:o]", "rank_set"),
@@ -1651,7 +1651,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("set:s [order:o] BY metric:m", "rank_set"),
     ),
     "ranking": (
-        ("RANK OF children:c by_cap [order:o]", "rank"),  # "a ranking of S's children by capacity"
+        ("RANK (OF|AMONG) children:c by_cap [order:o]", "rank"),  # "a ranking of (all) S's children by capacity"
         ("RANK by_cap OF children:c [order:o]", "rank"),  # "a ranking by capacity of A's children"
         ("order:o RANK OF children:c", "rank_order_only"),  # "an ascending capacity ranking of ..."
         ("RANK OF children:c [COMMA] order:o", "rank_order_only"),  # "... in descending order of capacity"
