@@ -2193,6 +2193,7 @@ _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
      "yours faithfully", "yours truly", "all the best", "thanks in advance", "with thanks"),
     key=lambda p: -len(p.split())))
 _SIGNATURE_WORDS = 4
+_SIGNOFF_FIRST = frozenset(closing[0] for closing in _SIGNOFFS)
 # Words a team's name is made of ("Network Operations", "Capacity Planning"), known to the
 # grammar for other uses but only a name after a closing.
 _TEAM_WORDS = frozenset({"network", "operations", "ops", "capacity", "planning", "engineering",
@@ -2256,6 +2257,7 @@ _PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
     "for the purposes of the", "for the purpose of the", "in preparation for the",
     "in preparation for", "with a view to", "as part of the", "as part of", "owing to the",
     "owing to", "for the"))
+_PURPOSE_FIRST = frozenset(p[0] for p in _PURPOSE_LEADS)
 
 
 def _without_purpose(tokens: list[Token]) -> list[Token]:
@@ -2265,6 +2267,8 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
     name or number among them, then a comma; never a word that says how or whether it is
     meant ("for the test, ...")."""
     tokens = _without_purpose_tail(tokens)
+    if not tokens or tokens[0].text not in _PURPOSE_FIRST:
+        return tokens
     lead = next((len(p) for p in _PURPOSE_LEADS if tuple(t.text for t in tokens[:len(p)]) == p),
                 None)
     if lead is None or len(tokens) < lead + 2:
@@ -2297,6 +2301,8 @@ def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
     end = len(tokens)
     while end and tokens[end - 1].text in (".", "!"):
         end -= 1
+    if not any(t.text == "for" for t in tokens[max(0, end - _PURPOSE_WORDS - 2):end]):
+        return tokens
     for start in range(max(0, end - _PURPOSE_WORDS - 2), end - 2):
         if tokens[start].text == "for" and tokens[start + 1].text == "the" and start > 1 \
                 and _purpose_words(tokens[start + 2:end]):
@@ -2328,6 +2334,8 @@ def _without_step_numbers(tokens: list[Token]) -> list[Token]:
     """Numbered steps ("Step 1: remove X. Step 2: list ...", "1) ... 2) ...") as sentences in
     their order. Only numbers 1, 2, 3, ... in that order are steps: numbered otherwise, the
     order said and the order written would differ, and the tokens are left to be refused."""
+    if not any(t.text == ")" or t.text.startswith("step") for t in tokens):
+        return tokens  # the common case: no ")" and no "step" anywhere
     marks: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
@@ -2382,6 +2390,8 @@ def _call_notation(tokens: list[Token]) -> list[Token]:
 _SINGULAR_KINDS = {tuple(text.split()) for text, (_, number) in P.KIND_WORDS.items()
                    if "SG" in number}
 _SINGULAR_KIND_LENGTHS = sorted({len(words) for words in _SINGULAR_KINDS}, reverse=True)
+_NODE_NOUNS = frozenset({"node", "element", "entity", "device"})
+_SINGULAR_KIND_FIRST = frozenset(words[0] for words in _SINGULAR_KINDS) | _NODE_NOUNS
 
 
 _PLURAL_KIND_WORDS = frozenset(text.split()[0] for text, (_, number) in P.KIND_WORDS.items()
@@ -2423,6 +2433,7 @@ def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
 
 
 _DEMONSTRATIVES = frozenset({"that", "this", "said", "same"})
+_POINTERS = _DEMONSTRATIVES | {"the"}
 _IT = _VOCABULARY_TOKENS["it"]
 _ITS = _VOCABULARY_TOKENS["its"]
 
@@ -2433,8 +2444,9 @@ def _typed_pronouns(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     must have been called that kind by the request itself ("add port N to switch S, then rank
     that switch's children"), so a pronoun that could mean another node is refused, with or
     without a topology to look kinds up in. Not before a name ("that switch S" names S)."""
-    if not any(t.text in _DEMONSTRATIVES or t.text == "the" for t in tokens):
-        return tokens, ()
+    if not any(t.text in _POINTERS and i + 1 < len(tokens)
+               and tokens[i + 1].text in _SINGULAR_KIND_FIRST for i, t in enumerate(tokens)):
+        return tokens, ()  # the common case: no "that switch", "the port's", ...
     out: list[Token] = []
     kinds: list[str] = []
     i = 0
@@ -2466,7 +2478,6 @@ def _typed_pronouns(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     return out, tuple(dict.fromkeys(kinds))
 
 
-_NODE_NOUNS = frozenset({"node", "element", "entity", "device"})
 _PHRASE_ENDS = frozenset({"-", "--", "from", "and", "then", "should", "must", "needs", "need",
                           "contain", "contains", "have", "has", "hold", "holds", "is", "in",
                           "by"})
@@ -2478,6 +2489,9 @@ def _kind_after_name(tokens: list[Token]) -> list[Token]:
     before the name. Only before punctuation, the end or a word that ends the phrase ("from",
     "and", "should", "contain", ...), so "add to A a new switch N" keeps its kind with the new
     node."""
+    if not any(t.kind == "NAME" and i + 1 < len(tokens) and tokens[i + 1].text in _SINGULAR_KIND_FIRST
+               for i, t in enumerate(tokens)):
+        return tokens  # the common case: no kind said after a name
     out = list(tokens)
     for i in range(len(out) - 2, -1, -1):
         if out[i].kind != "NAME":
@@ -2500,6 +2514,33 @@ _AFTER_PRONOUN = frozenset({"has", "have", "holds", "contains", "by", "and", "th
                             "from", "is", "was", "should", "now", "afterwards", "after"})
 
 
+def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
+    """The token passes that read what the grammar does not (closings, labels, purposes, step
+    numbers, call notation, kinds after names, "after"/"first" alone, "how much" of a kind,
+    pronouns said with a kind), each run only when a word it looks for is there: most requests
+    need none of them."""
+    texts = {t.text for t in tokens}
+    if not texts.isdisjoint(_SIGNOFF_FIRST):
+        tokens = _without_signoff(tokens)
+    tokens = _without_label(tokens)
+    if "for" in texts or "with" in texts or "as" in texts or "owing" in texts \
+            or "in" in texts:
+        tokens = _without_purpose(tokens)
+    if ")" in texts or any(x.startswith("step") for x in texts):
+        tokens = _without_step_numbers(tokens)
+    if "(" in texts:
+        tokens = _call_notation(tokens)
+    if not texts.isdisjoint(_SINGULAR_KIND_FIRST):
+        tokens = _kind_after_name(tokens)
+    if "after" in texts or "first" in texts:
+        tokens = _after_alone(tokens)
+    if "much" in texts:
+        tokens = _how_much_of_a_kind(tokens)
+    if texts.isdisjoint(_POINTERS) or texts.isdisjoint(_SINGULAR_KIND_FIRST):
+        return tokens, ()
+    return _typed_pronouns(tokens)
+
+
 def parse_request(text: str) -> Parsed:
     """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`."""
     if not isinstance(text, str) or not text.strip():
@@ -2514,9 +2555,7 @@ def parse_request(text: str) -> Parsed:
         except records.RecordError as exc:
             raise UnknownRequest(str(exc), expected="fields such as 'target: <node name>; "
                                  "action: remove'", text=text) from None
-    tokens = _kind_after_name(_call_notation(_without_step_numbers(_without_purpose(
-        _without_label(_without_signoff(tokenize(said)))))))
-    tokens, it_kinds = _typed_pronouns(_how_much_of_a_kind(_after_alone(tokens)))
+    tokens, it_kinds = _normalized(tokenize(said))
     try:
         return _parse_tokens(tokens, it_kinds, text)
     except QueryError:
