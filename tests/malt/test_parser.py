@@ -332,6 +332,14 @@ def test_new_is_licensed_by_an_addition_only_in_its_own_clause() -> None:
     ("Please provide an enumeration of the child nodes of ju1.a1.m1.", "list the children of ju1.a1.m1"),
     ("The addition of a port named np1 to ju1.a1.m1.s2c1 is requested.",
      "add port np1 to ju1.a1.m1.s2c1"),
+    ("It would be appreciated if switch ju1.a2.m2.s2c1 could be removed from the graph.",
+     "remove ju1.a2.m2.s2c1"),
+    ("May I ask that the immediate children of ju1.a2.m2 be enumerated.",
+     "list the children of ju1.a2.m2"),
+    ("We should like a new switch, sw7, to be placed under control domain ju1.s1.dom.",
+     "add switch sw7 to ju1.s1.dom"),
+    ("1. Remove switch ju1.a1.m1.s2c2 from the graph. 2. List the child nodes of ju1.a1.m1.",
+     "remove ju1.a1.m1.s2c2, then list the children of ju1.a1.m1"),
 ])
 def test_formal_letters_and_change_requests(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
@@ -342,3 +350,5 @@ def test_a_closing_is_dropped_only_when_nothing_but_a_signature_follows_it() -> 
         ir.Remove("ju1.a1.m1.s2c1"), ir.Remove("ju1.a1.m1.s2c2"))
     with pytest.raises(QueryError):  # a step numbered out of order stays refused
         parse("(b) Remove ju1.a1.m1.s2c1. (a) List the child nodes of ju1.a1.m1.")
+    with pytest.raises(QueryError):  # "1." counts a step only at the start
+        parse("Set ju1.a1.m1.s2c1.p1 to 1. 2. list the ports")

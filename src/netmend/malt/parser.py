@@ -2246,6 +2246,9 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     if numbered(i) and i + 1 < len(tokens) and tokens[i + 1].text == ")" \
             and not (i and tokens[i - 1].text == "("):
         return 2
+    if numbered(i) and i + 1 < len(tokens) and tokens[i + 1].text == "." \
+            and (i == 0 or tokens[i - 1].text in (".", ";")):
+        return 2  # "1. Remove X. 2. List ..."
     return 0
 
 
@@ -2334,8 +2337,9 @@ def _without_step_numbers(tokens: list[Token]) -> list[Token]:
     """Numbered steps ("Step 1: remove X. Step 2: list ...", "1) ... 2) ...") as sentences in
     their order. Only numbers 1, 2, 3, ... in that order are steps: numbered otherwise, the
     order said and the order written would differ, and the tokens are left to be refused."""
-    if not any(t.text == ")" or t.text.startswith("step") for t in tokens):
-        return tokens  # the common case: no ")" and no "step" anywhere
+    if not any(t.text == ")" or t.text.startswith("step") for t in tokens) and not (
+            tokens and tokens[0].text == "1"):
+        return tokens  # the common case: no ")", no "step" and no leading "1" anywhere
     marks: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
@@ -2526,7 +2530,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if "for" in texts or "with" in texts or "as" in texts or "owing" in texts \
             or "in" in texts:
         tokens = _without_purpose(tokens)
-    if ")" in texts or any(x.startswith("step") for x in texts):
+    if ")" in texts or any(x.startswith("step") for x in texts) or (
+            tokens and tokens[0].text == "1"):
         tokens = _without_step_numbers(tokens)
     if "(" in texts:
         tokens = _call_notation(tokens)

@@ -79,7 +79,7 @@ _say("AWAY", "away")
 _say("OFF", "off", "off of")
 # "hook X up to S": the particle of an addition ("up" alone stays critical)
 _say("UPTO", "up onto", "up into")
-_say("SET", "modification", "a modification of", "adjustment", "an adjustment of",
+_say("SET", "revise", "modification", "a modification of", "adjustment", "an adjustment of",
      "an update to", "update to", "a change to", "amendment", "an amendment of", "re-rating", "rerating", "re-rate", "amend", "designate", "set", "setting", "update", "updating", "change", "changing", "modify", "modifying",
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
@@ -167,7 +167,7 @@ _say("MODAL", "should", "must", "shall", "needs to", "need to", "has to", "have 
      "are to", "ought to")
 # "First ..., then ...": only a request's first word may say it comes first.
 _say("FIRST", "first", "firstly", "first of all", "to begin with", "to start with", "to start")
-_say("BE", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resides", "residing",
+_say("BE", "present", "sit", "sits", "sitting", "live", "lives", "living", "reside", "resides", "residing",
      "exist", "exists", "existing", "remain", "remains", "remaining", "lie", "lies", "fall",
      "falls", "hangs", "located", "situated", "found", "are located", "is located",
      "stay", "stays", "run", "runs", "contained", "housed", "held", "hosted", "nested", "kept",
@@ -194,7 +194,7 @@ _say("RUNAT", "provisioned with", "run at", "runs at", "operate at", "operates a
      "provisioned at", "provisioned for", "rated for", "specced at")
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
 _say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
-_say("LISTED", "confirmed", "provided", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
+_say("LISTED", "stated", "established", "confirmed", "provided", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
      "identified", "determined", "worked out", "looked up", "retrieved")
 
 # nouns
@@ -326,7 +326,8 @@ _say("BY", "by", "based on", "according to", "in terms of", "using", "with respe
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
-_say("WANT", "the requirement is", "it is required that", "it is necessary that",
+_say("WANT", "may i ask that", "might i ask that", "may we ask that", "we should like",
+     "i should like", "it is requested that", "the requirement is", "it is required that", "it is necessary that",
      "i would ask that", "we would ask that", "i would ask for", "we would ask for",
      "i would be grateful for", "we would be grateful for", "could you arrange for",
      "can you arrange for", "please arrange for", "need", "we request", "i request", "we require", "i require", "we would request",
@@ -403,7 +404,7 @@ _say("ADDED", "incorporated", "added", "inserted", "created", "attached", "insta
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
      "rolled out", "stood up", "spun up", "onboarded", "hooked in", "plugged")
-_say("SETP", "given", "assigned", "amended", "reconfigured", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
+_say("SETP", "revised", "given", "assigned", "amended", "reconfigured", "set", "changed", "updated", "raised", "lowered", "modified", "adjusted",
      "upgraded", "downgraded", "configured", "increased", "decreased", "reduced", "bumped",
      "altered", "reset", "boosted")
 _say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
@@ -463,6 +464,14 @@ FILLERS: frozenset[str] = frozenset({
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
+    "it would be appreciated if", "it would be helpful if", "it would be good if",
+    "your assistance in effecting this change would be appreciated",
+    "your assistance in effecting this would be appreciated", "your assistance would be appreciated",
+    "would be appreciated", "a value of", "to a value of",
+    "we should be grateful if", "i should be grateful if", "we would be grateful if",
+    "i would be grateful if", "may i ask", "might i ask", "may we ask",
+    "we should like to", "i should like to", "as a whole", "in its entirety",
+    "in their entirety",
     "it is necessary to", "it is required to", "the requirement is to", "it is needed to",
     "please note that", "please be advised that", "kindly note that", "note that",
     "determination of", "a determination of", "calculation of", "a calculation of",
@@ -988,12 +997,14 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_kind:k place:p (AND|COMMA|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("targets:t TO auxes GONE [from_part:f]", "remove"),  # "arrange for X to be removed"
+        ("targets:t [TO] [EACHW] auxes SETP [WITH] CAP (OF|EQ) amount:v", "update"),
         ("what:w", None),
         ("what:w COMMA WH auxes IT", None),  # "we need the capacity of P - what is it?"
         # "I need three new ports on switch S, named A, B and C"
         ("[NUM:count] KIND_PL:k place:p [COMMA] CALLED new_names:names", "add_listed"),
         ("new_nodes:n [COMMA] ADDED place:p", "add"),
         ("new_nodes:n [COMMA] TO auxes ADDED place:p", "add"),  # "we require a node N to be placed under A"
+        ("new_nodes:n [COMMA] TO auxes place:p", "add"),  # "... to be placed under A" ("placed under" is a place)
         ("node:p TO GET new_nodes:n", "add"),
         ("cap_target:t TO auxes amount:v", "update"),
         # "we would like the capacity of P to be increased to 40 Gbit/s"
@@ -1087,6 +1098,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "a node of type EK_PORT named N" ("of type" is dropped), "a new EK_PORT node, N,"
         ("NODE KIND_SG:k [COMMA] [CALLED] NAME:n", "new_node"),
         ("KIND_SG:k NODE COMMA NAME:n COMMA", "new_node"),
+        ("KIND_SG:k COMMA NAME:n COMMA", "new_node"),  # "a new switch, sw7, to be placed under A"
         ("KIND_SG:k [NODE] COMMA CALLED NAME:n [COMMA]", "new_node"),
     ),
     "appos": (
@@ -1196,6 +1208,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v [[OF] CAP]", "update"),
         ("targets:t [auxes] SETP (TO|AS) CAP (OF|EQ) amount:v", "update"),  # "... are to be set to a capacity of 40G"
+        # "P could be given a capacity of 10G", "... reconfigured with a capacity of 40G"
+        ("targets:t [EACHW] auxes SETP [WITH] CAP (OF|EQ) amount:v", "update"),
         # "every port of A is to be given a capacity of 10G", "... configured with a capacity of"
         ("targets:t MODAL [auxes] SETP [WITH] CAP (OF|EQ) amount:v", "update"),
         ("FOREACH each:t [COMMA] SET [ITS] CAP (TO|AS) amount:v", "update_each"),
@@ -1487,11 +1501,15 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("set:s [TO] [auxes] LISTED", "list_set"),
         # the same wished for: "the children of A should be listed", "... need to be ranked"
         ("children:w [THEN] MODAL [THEN] [auxes] LISTED", None),
+        ("children:w [TO] auxes [THEN] LISTED", None),  # "... the children of A could be listed"
         ("set:s MODAL [auxes] LISTED", "list_set"),
         ("children:c [THEN] MODAL [THEN] [auxes] RANK by_cap [order:o]", "rank"),
         ("children:c [THEN] MODAL [THEN] [auxes] by_cap [order:o]", "rank"),
         ("set:s [THEN] MODAL [auxes] COUNTED", "count_set"),
         ("counted_np:w [THEN] MODAL [auxes] COUNTED", None),  # "the number of ports on S is to be counted"
+        ("set:s [TO] auxes [THEN] COUNTED", "count_set"),  # "... the ports of S could be counted"
+        ("set:s [TO] auxes [RANK] BY metric:m [order:o]", "rank_set"),  # "... could be ordered by capacity"
+        ("bare:w [TO] auxes [THEN] LISTED", None),  # "... the capacity of P could be stated"
         ("set:s [THEN] MODAL [auxes] [RANK] BY metric:m [order:o]", "rank_set"),
         # "the capacity of P needs to be reported", "the 3 switches ... need to be listed"
         ("bare:w [THEN] MODAL [auxes] LISTED", None),
@@ -1585,6 +1603,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("EVERYTHING DIRECT node:p", "children"),  # "everything one level below S"
         ("EVERYTHING [REL] node:p [DIRECT] HAVE", "children"),  # "everything A directly contains"
         ("EVERYTHING [REL] [auxes] BE DIRECT IN node:p", "children"),  # "all nodes sitting directly beneath A"
+        # "all the nodes that are directly contained in A"
+        ("[ALL] (NODE|CHILD|EVERYTHING) REL [auxes] [BE] DIRECT IN node:p", "children"),
         ("EVERYTHING DIRECT IN", "children_locus"),
         ("[ALL] [DIRECT] DESC (OF|IN) node:p", "descendants"),
         ("node:p POSS DESC", "descendants"),
