@@ -2184,7 +2184,6 @@ def _without_label(tokens: list[Token]) -> list[Token]:
 
 
 _STEP_ENDS = frozenset({":", ")", "-", "."})
-_STEP_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 _ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "viii"}
 # A letter's closing: "Kind regards, Alice", "Many thanks, Bob", "Best, the NOC team".
 _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
@@ -2230,7 +2229,7 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
     def numbered(at: int) -> bool:  # "2", "b" or "ii" for the second step ("(b) ...", "ii) ...")
         tok = tokens[at] if at < len(tokens) else None
         return tok is not None and (tok.kind == "NUM" and tok.text == str(number) or (
-            tok.kind == "WORD" and tok.text == _STEP_WORDS.get(number)) or (
+            tok.kind == "WORD" and P.NUMBER_WORDS.get(tok.text) == number) or (
             tok.kind == "WORD" and tok.text in (chr(ord("a") + number - 1) if number <= 26
                                                 else None, _ROMAN.get(number))))
 
@@ -2337,9 +2336,6 @@ def _without_step_numbers(tokens: list[Token]) -> list[Token]:
     """Numbered steps ("Step 1: remove X. Step 2: list ...", "1) ... 2) ...") as sentences in
     their order. Only numbers 1, 2, 3, ... in that order are steps: numbered otherwise, the
     order said and the order written would differ, and the tokens are left to be refused."""
-    if not any(t.text == ")" or t.text.startswith("step") for t in tokens) and not (
-            tokens and tokens[0].text == "1"):
-        return tokens  # the common case: no ")", no "step" and no leading "1" anywhere
     marks: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
@@ -2375,8 +2371,6 @@ def _call_notation(tokens: list[Token]) -> list[Token]:
     """A noun applied to one name as in code ("children(S)", "physical_capacity_bps(P)",
     "ports(S)"): the noun of that name ("children of S"). Only a noun of what a node has
     (children, capacity, parent, a plural kind, ...) and only one name in the brackets."""
-    if len(tokens) < 4 or not any(t.text == "(" for t in tokens):  # the common case
-        return tokens
     out: list[Token] = []
     i = 0
     while i < len(tokens):
@@ -2411,8 +2405,6 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
     "After, how many switches has A?"): "afterwards", since a condition needs an object. And
     "first" that ends the request's first clause ("remove X first, then ..."): the order said
     is the order written, so it says nothing more."""
-    if not any(t.text in ("after", "first") for t in tokens):
-        return tokens
     out = list(tokens)
     for i, token in enumerate(out):
         if token.text == "after" and (i + 1 == len(out) or out[i + 1].text in _SEPARATORS):
@@ -2442,38 +2434,40 @@ _IT = _VOCABULARY_TOKENS["it"]
 _ITS = _VOCABULARY_TOKENS["its"]
 
 
+def _kind_phrase(tokens: list[Token], at: int) -> int:
+    """How many tokens at ``at`` say a singular kind ("switch", "control domain"), or 0."""
+    for length in _SINGULAR_KIND_LENGTHS:
+        words = tokens[at:at + length]
+        if len(words) == length and all(w.kind == "WORD" for w in words) \
+                and tuple(w.text for w in words) in _SINGULAR_KINDS:
+            return length
+    return 0
+
+
 def _typed_pronouns(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     """A node pointed back to by its kind ("that switch's children", "the switch's ports",
     "this port"): "its" / "it", and the kind. Every node a pronoun of the request stands for
     must have been called that kind by the request itself ("add port N to switch S, then rank
     that switch's children"), so a pronoun that could mean another node is refused, with or
     without a topology to look kinds up in. Not before a name ("that switch S" names S)."""
-    if not any(t.text in _POINTERS and i + 1 < len(tokens)
-               and tokens[i + 1].text in _SINGULAR_KIND_FIRST for i, t in enumerate(tokens)):
-        return tokens, ()  # the common case: no "that switch", "the port's", ...
     out: list[Token] = []
     kinds: list[str] = []
     i = 0
     while i < len(tokens):
         token = tokens[i]
         taken = 0
-        if token.kind == "WORD" and (token.text in _DEMONSTRATIVES or token.text == "the"):
-            for length in _SINGULAR_KIND_LENGTHS:
-                words = tokens[i + 1:i + 1 + length]
-                end = i + 1 + length
-                if not (len(words) == length and all(w.kind == "WORD" for w in words)
-                        and tuple(w.text for w in words) in _SINGULAR_KINDS):
-                    continue
-                after = tokens[end] if end < len(tokens) else None
-                possessive = after is not None and after.kind == "POSS"
-                if possessive or (token.text in _DEMONSTRATIVES and (
-                        after is None or after.kind == "PUNCT"
-                        or (after.kind == "WORD" and after.text in _AFTER_PRONOUN))):
-                    kind = P.KIND_WORDS[" ".join(w.text for w in words)][0]
-                    kinds.append(kind)
-                    out.append(_ITS if possessive else _IT)
-                    taken = length + 1 + (1 if possessive else 0)
-                break
+        length = _kind_phrase(tokens, i + 1) if token.kind == "WORD" and \
+            token.text in _POINTERS else 0
+        if length:
+            end = i + 1 + length
+            after = tokens[end] if end < len(tokens) else None
+            possessive = after is not None and after.kind == "POSS"
+            if possessive or (token.text in _DEMONSTRATIVES and (
+                    after is None or after.kind == "PUNCT"
+                    or (after.kind == "WORD" and after.text in _AFTER_PRONOUN))):
+                kinds.append(P.KIND_WORDS[" ".join(t.text for t in tokens[i + 1:end])][0])
+                out.append(_ITS if possessive else _IT)
+                taken = length + 1 + (1 if possessive else 0)
         if taken:
             i += taken
         else:
@@ -2493,23 +2487,16 @@ def _kind_after_name(tokens: list[Token]) -> list[Token]:
     before the name. Only before punctuation, the end or a word that ends the phrase ("from",
     "and", "should", "contain", ...), so "add to A a new switch N" keeps its kind with the new
     node."""
-    if not any(t.kind == "NAME" and i + 1 < len(tokens) and tokens[i + 1].text in _SINGULAR_KIND_FIRST
-               for i, t in enumerate(tokens)):
-        return tokens  # the common case: no kind said after a name
     out = list(tokens)
     for i in range(len(out) - 2, -1, -1):
         if out[i].kind != "NAME":
             continue
-        for length in _SINGULAR_KIND_LENGTHS:
-            words = out[i + 1:i + 1 + length]
-            end = i + 1 + length
-            if (len(words) == length and all(w.kind == "WORD" for w in words)
-                    and (tuple(w.text for w in words) in _SINGULAR_KINDS
-                         or (length == 1 and words[0].text in _NODE_NOUNS))
-                    and (end == len(out) or out[end].kind == "PUNCT"
-                         or out[end].text in _PHRASE_ENDS)):
-                out[i:end] = [*words, out[i]]
-                break
+        length = _kind_phrase(out, i + 1) or (
+            1 if i + 1 < len(out) and out[i + 1].text in _NODE_NOUNS else 0)
+        end = i + 1 + length
+        if length and (end == len(out) or out[end].kind == "PUNCT"
+                       or out[end].text in _PHRASE_ENDS):
+            out[i:end] = [*out[i + 1:end], out[i]]
     return out
 
 
@@ -2527,8 +2514,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
     tokens = _without_label(tokens)
-    if "for" in texts or "with" in texts or "as" in texts or "owing" in texts \
-            or "in" in texts:
+    if not texts.isdisjoint(_PURPOSE_FIRST):
         tokens = _without_purpose(tokens)
     if ")" in texts or any(x.startswith("step") for x in texts) or (
             tokens and tokens[0].text == "1"):
@@ -2563,7 +2549,8 @@ def parse_request(text: str) -> Parsed:
     tokens, it_kinds = _normalized(tokenize(said))
     try:
         return _parse_tokens(tokens, it_kinds, text)
-    except QueryError:
+    except QueryError as exc:
+        refusal = exc  # what is wrong with the request as said
         restated = _restatement(tokens)
         if restated is None:
             raise
@@ -2571,11 +2558,11 @@ def parse_request(text: str) -> Parsed:
     try:
         parsed = _parse_tokens(kept, it_kinds, text)
     except QueryError:
-        return _parse_tokens(tokens, it_kinds, text)  # the first refusal says what is wrong
+        raise refusal from None
     steps = parsed.query.steps
     if not any(isinstance(step, _RESTATED[verb]) for step in steps) or (
             verb in ("one", "nodes", "value") and not isinstance(steps[-1], _RESTATED[verb])):
-        return _parse_tokens(tokens, it_kinds, text)
+        raise refusal
     return parsed
 
 
