@@ -37,6 +37,11 @@ _ORDER = frozenset({"order", "sort", "direction", "sort order"})
 _BY = frozenset({"key", "by", "metric", "sort by", "rank by", "order by"})
 _RETURN = frozenset({"return", "output", "result", "returns"})
 _THEN = frozenset({"then", "after", "afterwards", "next", "and then", "after that"})
+# Which slot of the sentence each key fills.
+_SLOT_OF = {key: slot for slot, keys in (
+    ("place", _TARGET | _PARENT | _SCOPE), ("action", _ACTION), ("kind", _KIND), ("name", _NAME),
+    ("value", _VALUE), ("attribute", _ATTRIBUTE), ("order", _ORDER), ("by", _BY),
+    ("return", _RETURN)) for key in keys}
 _VERBS = frozenset({"list", "show", "count", "get", "find", "rank", "remove", "delete", "add",
                     "set", "update"})
 _STEP = re.compile(r"step\s*\d+")
@@ -98,10 +103,8 @@ def _known(key: str) -> bool:
         return True
     if key.split(" ")[0] in _VERBS or key == _PHRASE or _FOREACH.fullmatch(key):
         return True  # "add ports: A, B", "get capacity: S", "for each agg block: ..."
-    return (key in _ACTION or key in _TARGET or key in _PARENT or key in _SCOPE or key in _KIND
-            or key in _NAME or key in _VALUE or key in _ATTRIBUTE or key in _ORDER
-            or key in _BY or key in _RETURN or key in _THEN or key in _VERBS
-            or _STEP.fullmatch(key) is not None or _kind_of(key) is not None)
+    return (key in _SLOT_OF or key in _THEN or _STEP.fullmatch(key) is not None
+            or _kind_of(key) is not None)
 
 
 def to_request(fields: list[tuple[str, str]]) -> str:
@@ -125,11 +128,7 @@ def to_request(fields: list[tuple[str, str]]) -> str:
             key, value = verb, (f"{extra} {value}" if P.LEXICON.get(verb, frozenset()) & {"ADD"}
                                 else f"{extra}\x00{value}")
         kind = _kind_of(key)
-        slot = ("place" if kind is not None or key in _TARGET or key in _PARENT or key in _SCOPE
-                else "action" if key in _ACTION else "kind" if key in _KIND
-                else "name" if key in _NAME else "value" if key in _VALUE
-                else "attribute" if key in _ATTRIBUTE else "order" if key in _ORDER
-                else "by" if key in _BY else "return" if key in _RETURN else key)
+        slot = "place" if kind is not None else _SLOT_OF.get(key, key)
         if "\x00" in value:  # "get capacity: switch S": the value is where
             what, _, where = value.partition("\x00")
             if "place" in slots:
