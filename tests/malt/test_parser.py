@@ -351,6 +351,44 @@ def test_a_closing_is_dropped_only_when_nothing_but_a_signature_follows_it() -> 
         parse("Set ju1.a1.m1.s2c1.p1 to 1. 2. list the ports")
 
 
-@pytest.mark.parametrize(("text", "same_as"), SHORTHAND + NON_NATIVE + FORMAL)
+# A reason said first, then the request points back with "it"; tracker keys as labels;
+# "which switch port P is on"; "which single switch"; a set said before "list the two ...".
+JUSTIFIED = [
+    ("ju1.a1.m2.s2c4 is dead, take it out of the graph", "remove ju1.a1.m2.s2c4"),
+    ("The spine switch ju1.s1.s1c3 is gone for good - delete it from the graph.",
+     "remove ju1.s1.s1c3"),
+    ("ju1.a1.m1.s2c4 is no longer needed; delete it.", "remove ju1.a1.m1.s2c4"),
+    ("INC-4411: ju1.a2.m1.s2c3 is being decommissioned; remove it, then how many switches "
+     "does ju1.a2.m1 have?", "remove ju1.a2.m1.s2c3, then count the switches in ju1.a2.m1"),
+    ("ju1.a1.m1.s2c4 is full, add a port named p9 to it.", "add port p9 to ju1.a1.m1.s2c4"),
+    ("[NET-1234] remove ju1.a1.m1.s2c4", "remove ju1.a1.m1.s2c4"),
+    ("Please advise which switch port ju1.a2.m1.s2c3.p1 is on.",
+     "which switch contains port ju1.a2.m1.s2c3.p1"),
+    ("Which single switch in ju1.a1.m2 has the highest total capacity?",
+     "list the switch in ju1.a1.m2 with the highest total capacity"),
+    ("Among the switches in agg block ju1.a2.m2, list the two that have the greatest number "
+     "of ports.", "list the 2 switches in ju1.a2.m2 with the most ports"),
+    ("Pull the list of switches in the ju1.s2.dom control domain.",
+     "list the switches in ju1.s2.dom"),
+    ("pull ju1.a2.m2.s2c3.p4", "remove ju1.a2.m2.s2c3.p4"),
+]
+
+
+@pytest.mark.parametrize("text", [
+    "ju1.a1.m1.s2c4 has a bad port; remove it.",  # "it" could be the port
+    "ju1.a1.m1.s2c4 is not broken; remove it.",
+    "ju1.a1.m1.s2c4 is dead tomorrow; remove it.",
+    "ju1.a1.m1.s2c4 is retired; count its ports.",  # retired by this request, or before?
+    "ju1.a1.m1.s2c4 and ju1.a1.m1.s2c3 are dead; remove it.",
+    "ju1.a1.m1.s2c4 is dead; remove them.",
+    "Pull every port in superblock ju1.a1.",  # take out, or fetch?
+    "Pull ports in ju1.a1.m1 with capacity greater than 2 Gb/s.",
+])
+def test_a_reason_or_a_verb_that_leaves_the_request_open_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), SHORTHAND + NON_NATIVE + FORMAL + JUSTIFIED)
 def test_free_phrasing_reads_as_the_plain_request(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)

@@ -2120,6 +2120,8 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
 _LABEL_PHRASES = {tuple(p.split()): len(p.split()) for p in P.LABEL_WORDS}
 _LABEL_ID = re.compile(r"#?([A-Za-z]{0,10})[-_]?\d+[A-Za-z]?")
 _LABEL_ENDS = frozenset({":", "-", "--"})
+# An issue tracker's key ("RMA-318", "NET-1234"): capitals, a hyphen, digits.
+_TRACKER_KEY = re.compile(r"[A-Z]{2,10}-\d+")
 
 
 def _label_id(token: Token) -> str | None:
@@ -2149,7 +2151,8 @@ def _label_end(tokens: list[Token], start: int) -> int | None:
             i, worded = i + length, True
             continue
         letters = _label_id(token)
-        if letters is None or not (worded or (letters,) in _LABEL_PHRASES):
+        if letters is None or not (worded or (letters,) in _LABEL_PHRASES
+                                   or _TRACKER_KEY.fullmatch(str(token.value))):
             break
         i, worded = i + 1, True
     return i if worded and i > start else None
@@ -2428,6 +2431,62 @@ def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
     return out
 
 
+_THE = Token("WORD", "the", "the")
+
+
+def _wh_switch_port(tokens: list[Token]) -> list[Token]:
+    """"Which switch port P is on": a question's kind, then the kind of the name it asks
+    about ("switch port" is otherwise one kind, a port). Read as "which switch the port P is
+    on", only right after the question word and right before the name."""
+    out = list(tokens)
+    for i in range(len(out) - 3, 0, -1):
+        if (out[i].text == "switch" and out[i + 1].text in ("port", "interface")
+                and out[i + 2].kind == "NAME" and out[i - 1].text in ("which", "what")):
+            out.insert(i + 1, _THE)
+    return out
+
+
+def _without_single(tokens: list[Token]) -> list[Token]:
+    """"Which single switch", "the single highest-capacity switch": one node of a kind is
+    what "which" and "the" ask for already. Dropped only right after those words (elsewhere
+    "single" is the number one: "switches with a single port")."""
+    return [t for i, t in enumerate(tokens)
+            if not (t.text in ("single", "sole") and i and tokens[i - 1].text in ("which", "the"))]
+
+
+_PULLS = frozenset({"pull", "pulling"})
+# What may follow "pull" for it to mean "remove": a name, a pronoun, a kind before a name, or
+# the particle of "pull out / off / from".
+_PULLED = frozenset({"out", "off", "from", "it", "them", "that", "this", "these", "those"})
+_SHOW = Token("WORD", "show", "show")
+
+
+def _pull(tokens: list[Token]) -> list[Token]:
+    """"Pull" takes a node out ("pull ju1.a1.m1.s2c1", "pull it from the graph") or fetches
+    a report ("pull the list of switches", "pull up the ports of S"). Read as "show" before
+    "the list" or "a report"; kept as a removal before a name, a pronoun or "out"; any other
+    object ("pull every port in A") could mean either, and is refused."""
+    out = list(tokens)
+    for i, token in enumerate(out):
+        if token.kind != "WORD" or token.text not in _PULLS:
+            continue
+        j = i + 1
+        while j < len(out) and out[j].text in ("the", "a", "an"):
+            j += 1
+        after = out[j] if j < len(out) else None
+        if after is None or after.kind == "NAME" or after.text in _PULLED or (
+                _kind_phrase(out, j) and j + _kind_phrase(out, j) < len(out)
+                and out[j + _kind_phrase(out, j)].kind == "NAME"):
+            continue
+        if after.text in ("list", "listing", "report", "numbers", "up"):
+            out[i] = _SHOW if after.text != "up" else out[i]
+            continue
+        raise AmbiguousRequest(
+            f"'{token.text}' may mean take out or fetch here",
+            expected="'remove <node name>' or 'list the <kind> in <node name>'")
+    return out
+
+
 _DEMONSTRATIVES = frozenset({"that", "this", "said", "same"})
 _POINTERS = _DEMONSTRATIVES | {"the"}
 _IT = _VOCABULARY_TOKENS["it"]
@@ -2527,6 +2586,12 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _after_alone(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
+    if not texts.isdisjoint(_PULLS):
+        tokens = _pull(tokens)
+    if "single" in texts or "sole" in texts:
+        tokens = _without_single(tokens)
+    if "switch" in texts and not texts.isdisjoint(("which", "what")):
+        tokens = _wh_switch_port(tokens)
     if texts.isdisjoint(_POINTERS) or texts.isdisjoint(_SINGULAR_KIND_FIRST):
         return tokens, ()
     return _typed_pronouns(tokens)
@@ -2551,9 +2616,21 @@ def parse_request(text: str) -> Parsed:
         return _parse_tokens(tokens, it_kinds, text)
     except QueryError as exc:
         refusal = exc  # what is wrong with the request as said
-        restated = _restatement(tokens)
-        if restated is None:
-            raise
+    justified = _justified(tokens)
+    if justified is not None:
+        kept, name, gone = justified
+        try:
+            parsed = _parse_tokens(kept, it_kinds, text)
+        except QueryError:
+            pass
+        else:
+            first = parsed.query.steps[0]
+            if gone and not (isinstance(first, ir.Remove) and first.name == name):
+                raise refusal  # "X is retired; count its ports": retired by whom, when?
+            return parsed
+    restated = _restatement(tokens)
+    if restated is None:
+        raise refusal
     kept, verb = restated
     try:
         parsed = _parse_tokens(kept, it_kinds, text)
@@ -2624,6 +2701,67 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     if verb is None:
         return None
     return tokens[:start - 1] + tokens[end:], verb
+
+
+_CLAUSE_MARKS = frozenset({",", ";", ".", ":", "-", "--", "!"})
+_POSS = Token("POSS", "'s")
+_PRONOUNS = frozenset({"it", "its", "they", "them", "their", "this", "that", "these", "those",
+                       "one", "ones"})
+_GONE_CATS = frozenset({"REMOVE", "TAKE", "GONE", "REMOVAL", "OUT", "AWAY"})
+
+
+def _justified(tokens: list[Token]) -> tuple[list[Token], str, bool] | None:
+    """"X is dead, take it out of the graph", "The spine switch X is gone for good - delete
+    it": a first clause that only says how one named node is (its subject), then a request
+    that points back to that node with "it" / "its". Returns the request with the node said
+    for the pronoun, the node's name, and whether the first clause says the node is gone
+    (then the request must remove that node first); None when the first clause says more: a
+    second node or a noun a pronoun could mean ("X has a bad port; remove it"), a number, a
+    verb that asks or changes something else, or a word that may change what is meant
+    (negation, condition, time)."""
+    end = next((i for i, t in enumerate(tokens) if t.text in _CLAUSE_MARKS), None)
+    if not end:
+        return None
+    clause, rest = tokens[:end], tokens[end + 1:]
+    at = next((i for i, t in enumerate(clause) if t.kind == "NAME"), None)
+    if at is None or at + 1 == len(clause):
+        return None
+    name = clause[at]
+    before, after = clause[:at], clause[at + 1:]
+    if any(t.kind != "WORD" for t in (*before, *after)):
+        return None  # a second name, a number, a kind
+    said = " ".join(t.text for t in before)
+    if before and said not in P.DETERMINERS and not any(
+            said.endswith(kind) and said[:-len(kind)].strip() in P.DETERMINERS | {""}
+            for kind in P.KIND_WORDS):
+        return None  # only "the", a kind, or both may come before the name
+    gone = False
+    words = [t.text for t in after]
+    for i, word in enumerate(words):
+        if word in P.JUSTIFYING_STATES or (word == "no" and words[i + 1:i + 2] == ["longer"]):
+            continue
+        cats = P.LEXICON.get(word, frozenset())
+        if (word in P.CRITICAL or word in P.KIND_WORDS or word in _NODE_NOUNS
+                or word in _PRONOUNS or any(w in P.CRITICAL for w in (
+                    f"{word} {words[i + 1]}" if i + 1 < len(words) else "",))):
+            return None
+        if cats & _VERB_CATS or cats & _GONE_CATS:
+            if not cats & _GONE_CATS:
+                return None  # "X is added; ...", "X was counted, ...": a step, not a state
+            gone = True
+    replaced: list[Token] = []
+    pointed = False
+    for token in rest:
+        if token.kind == "WORD" and token.text in ("it", "its"):
+            replaced.extend((*before, name) if token.text == "it" else (name, _POSS))
+            pointed = True
+        elif token.kind == "WORD" and token.text in _PRONOUNS - {"one"}:
+            return None  # "them", "that": which?
+        else:
+            replaced.append(token)
+    if not pointed:
+        return None  # nothing points back: the first clause is not part of the request
+    return replaced, str(name.value), gone
 
 
 def _strip_words(words: list[str], phrases, *, front: bool) -> list[str]:

@@ -674,6 +674,11 @@ CRITICAL: frozenset[str] = frozenset({
     "some", "several", "few", "a few", "many", "most of", "dozen", "majority", "rest",
     "others",
 })
+# States a first clause may give as the reason for a request about its node ("X is down,
+# remove it", "X is no longer needed; delete it"): words that would restrict a set elsewhere.
+JUSTIFYING_STATES: frozenset[str] = frozenset({
+    "down", "up", "broken", "failed", "faulty", "unused", "idle", "disabled", "enabled",
+    "active", "inactive", "free", "longer"})
 # Negations written without the apostrophe ("dont", "isnt"): never skipped either.
 CRITICAL = CRITICAL | frozenset(
     f"{aux}nt" for aux in ("do", "does", "did", "is", "are", "was", "were", "ca", "can", "wo",
@@ -1480,6 +1485,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ASK [ALL] [DIRECT] CHILD COMMA node:p", "children"),  # "show direct children: A"
         ("ASK [SUM:t] CAP COMMA node:p", "capacity_of"),  # "get capacity: switch S"
         ("COUNT KIND_PL:k (ARROW|COMMA) node:p", "count_kind"),  # "count ports -> S"
+        # "among the switches in A, list the two (that have) the most ports"
+        ("(OF|AMONG) core:s [COMMA] ASK NUM:k (WITH|HOLDING|REL [auxes] HAVE) sup:d metric:m",
+         "top_set_k"),
         # the object before the verb, the verb last ("please the children of A list", "the
         # ports in the graph count", "the child nodes of A by capacity rank")
         ("what:w ASK [IT] [ALL]", None),
