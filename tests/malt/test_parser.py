@@ -371,6 +371,16 @@ JUSTIFIED = [
     ("Pull the list of switches in the ju1.s2.dom control domain.",
      "list the switches in ju1.s2.dom"),
     ("pull ju1.a2.m2.s2c3.p4", "remove ju1.a2.m2.s2c3.p4"),
+    ("Action: remove ju1.a1.m2.s2c2; after that, count switches in ju1.a1.m2.",
+     "remove ju1.a1.m2.s2c2, then count the switches in ju1.a1.m2"),
+    ("@bot remove ju1.a1.m1.s2c3.p4", "remove ju1.a1.m1.s2c3.p4"),
+    ("hey bot, mind dropping port ju1.a2.m1.s2c4.p2?", "remove ju1.a2.m1.s2c4.p2"),
+    ("any chance you could delete switch ju1.s1.s1c2?", "remove ju1.s1.s1c2"),
+    ("I was hoping you could drop port ju1.s2.s2c3.p1 out of the topology?",
+     "remove ju1.s2.s2c3.p1"),
+    ("Basically what I want is a list of all the child nodes of ju1.a2.m2.",
+     "list the children of ju1.a2.m2"),
+    ("Alright, next thing: count the ports in ju1.a2.m2.", "count the ports in ju1.a2.m2"),
 ]
 
 
@@ -382,6 +392,8 @@ JUSTIFIED = [
     "ju1.a1.m1.s2c4 and ju1.a1.m1.s2c3 are dead; remove it.",
     "ju1.a1.m1.s2c4 is dead; remove them.",
     "Pull every port in superblock ju1.a1.",  # take out, or fetch?
+    "Never mind, remove ju1.s2.s2c3.p1.",
+    "target: ju1.a1.m1.s2c1; action: remove; except: ju1.a1.m1.s2c1.p1",
     "Pull ports in ju1.a1.m1 with capacity greater than 2 Gb/s.",
 ])
 def test_a_reason_or_a_verb_that_leaves_the_request_open_is_refused(text: str) -> None:

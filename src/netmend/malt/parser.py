@@ -160,6 +160,8 @@ def tokenize(text: str) -> list[Token]:
         text = _CURLY_APOSTROPHE.sub("'", text)
     if "->" in text:  # an arrow written against the word before it: "high->low", "S->remove"
         text = _ARROW_AFTER_WORD.sub(" ->", text)
+    if "@" in text:  # "@bot remove X", "@netops": a chat mention says whom, never what
+        text = _MENTION.sub(" ", text)
     tokens: list[Token] = []
     append = tokens.append
     # One C-level scan; every non-space character belongs to some token (a "bad" one at
@@ -226,6 +228,7 @@ def tokenize(text: str) -> list[Token]:
 
 
 _ARROWS = frozenset({"->", "=>", "→", "|"})
+_MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
 _TOP_N = re.compile(r"((?i:top|bottom))-(\d+)")
 
 
@@ -2602,15 +2605,33 @@ def parse_request(text: str) -> Parsed:
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
-    said = text
     if ":" in text:  # a request written as fields: "target: S; action: remove"
         try:
             fields = records.split_fields(text)
-            if fields is not None:
-                said = records.to_request(fields)
+            record = None if fields is None else records.to_request(fields)
         except records.RecordError as exc:
-            raise UnknownRequest(str(exc), expected="fields such as 'target: <node name>; "
-                                 "action: remove'", text=text) from None
+            refusal: QueryError = UnknownRequest(
+                str(exc), expected="fields such as 'target: <node name>; action: remove'",
+                text=text)
+            record = None
+        else:
+            if record is None:
+                return _parse_said(text, text)
+            try:
+                return _parse_said(record, text)
+            except QueryError as exc:
+                refusal = exc
+        # "Action: remove X; after that, count ...": a label and a sentence, not fields
+        try:
+            return _parse_said(text, text)
+        except QueryError:
+            raise refusal from None
+    return _parse_said(text, text)
+
+
+def _parse_said(said: str, text: str) -> Parsed:
+    """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
+    stands for); ``text`` is what was written, for messages."""
     tokens, it_kinds = _normalized(tokenize(said))
     try:
         return _parse_tokens(tokens, it_kinds, text)

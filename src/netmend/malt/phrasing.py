@@ -558,6 +558,19 @@ FILLERS: frozenset[str] = frozenset({
     # a check that the request can be done, said last: "..., can you do that?"
     "can you do that", "can you do it", "could you do that", "could you do it",
     "can you do this", "could you do this", "can that be done", "can this be done",
+    # a chat bot addressed, and requests wrapped in a hope or a question about ability
+    "bot", "hey bot", "hi bot", "hello bot", "yo bot", "yo", "mind", "do you mind",
+    "any chance you could", "any chance u could", "any chance you can", "any chance",
+    "would you be able to", "will you be able to", "are you able to", "could you be able to",
+    "i was hoping you could", "i was hoping you would", "i am hoping you could",
+    "i was hoping you would be able to", "i was wondering if you could",
+    "i was wondering if you would", "i wonder if you could", "i was wondering whether you could",
+    "do you think you could", "do you think you can",
+    # spoken leads: "basically what I want is ...", "alright, next thing: ..."
+    "basically", "basically what i want is", "basically what i need is", "what i want is",
+    "what i need is", "what i would like is", "all i need is", "all i want is", "next thing",
+    "the next thing", "first thing", "the first thing", "one more thing", "that is all for now",
+    "that is it for now", "that is all", "that is it", "end to end",
 })
 # A ticket or change label that leads a request ("Ticket 7731:", "Change request -",
 # "[OPS-12]", "INVENTORY REQUEST:"): bookkeeping that says nothing about what is asked. The
@@ -572,6 +585,7 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "wo", "item", "job", "sr", "service", "support", "helpdesk", "maintenance", "planning",
     "audit", "lookup", "query", "report", "priority", "urgent", "routine", "todo", "to-do",
     "action", "re", "subject", "note", "network", "team", "id", "number", "work",
+    "runbook", "runbook step", "playbook", "playbook step",
     "handover", "shift handover", "fyi", "record", "change record",
     "goal", "objective", "aim", "user story", "story", "scenario", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
