@@ -381,6 +381,15 @@ JUSTIFIED = [
     ("Basically what I want is a list of all the child nodes of ju1.a2.m2.",
      "list the children of ju1.a2.m2"),
     ("Alright, next thing: count the ports in ju1.a2.m2.", "count the ports in ju1.a2.m2"),
+    ("fyi we're decommissioning ju1.a1.m2.s2c4, so pls yank it from the topology",
+     "remove ju1.a1.m2.s2c4"),
+    ("fyi we're expanding ju1.a1.dom, so add a new sw named sw7 to it",
+     "add switch sw7 to ju1.a1.dom"),
+    ("We're trying to spot the heavy hitters, so would you mind ranking everything directly "
+     "under ju1.a1.m1 by capacity?", "rank the children of ju1.a1.m1 by capacity"),
+    ("I think we need to remove port ju1.a2.m2.s2c1.p4", "remove ju1.a2.m2.s2c1.p4"),
+    ("Could you add a packet switch named sw7 to ju1.a2.m2 and then give me the graph back?",
+     "add switch sw7 to ju1.a2.m2. Return the graph."),
 ]
 
 
@@ -393,6 +402,8 @@ JUSTIFIED = [
     "ju1.a1.m1.s2c4 is dead; remove them.",
     "Pull every port in superblock ju1.a1.",  # take out, or fetch?
     "Never mind, remove ju1.s2.s2c3.p1.",
+    "We're testing things, so remove ju1.a1.m2.s2c4.",  # a test: meant for real?
+    "If it works, remove ju1.a1.m2.s2c4.",
     "target: ju1.a1.m1.s2c1; action: remove; except: ju1.a1.m1.s2c1.p1",
     "Pull ports in ju1.a1.m1 with capacity greater than 2 Gb/s.",
 ])

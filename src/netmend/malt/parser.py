@@ -2731,50 +2731,82 @@ _PRONOUNS = frozenset({"it", "its", "they", "them", "their", "this", "that", "th
 _GONE_CATS = frozenset({"REMOVE", "TAKE", "GONE", "REMOVAL", "OUT", "AWAY"})
 
 
-def _justified(tokens: list[Token]) -> tuple[list[Token], str, bool] | None:
-    """"X is dead, take it out of the graph", "The spine switch X is gone for good - delete
-    it": a first clause that only says how one named node is (its subject), then a request
-    that points back to that node with "it" / "its". Returns the request with the node said
-    for the pronoun, the node's name, and whether the first clause says the node is gone
-    (then the request must remove that node first); None when the first clause says more: a
-    second node or a noun a pronoun could mean ("X has a bad port; remove it"), a number, a
-    verb that asks or changes something else, or a word that may change what is meant
-    (negation, condition, time)."""
-    end = next((i for i, t in enumerate(tokens) if t.text in _CLAUSE_MARKS), None)
-    if not end:
-        return None
-    clause, rest = tokens[:end], tokens[end + 1:]
-    at = next((i for i, t in enumerate(clause) if t.kind == "NAME"), None)
-    if at is None or at + 1 == len(clause):
-        return None
-    name = clause[at]
-    before, after = clause[:at], clause[at + 1:]
-    if any(t.kind != "WORD" for t in (*before, *after)):
-        return None  # a second name, a number, a kind
-    said = " ".join(t.text for t in before)
-    if before and said not in P.DETERMINERS and not any(
-            said.endswith(kind) and said[:-len(kind)].strip() in P.DETERMINERS | {""}
-            for kind in P.KIND_WORDS):
-        return None  # only "the", a kind, or both may come before the name
+_REASON_LEADS = frozenset({"fyi", "btw", "so", "okay", "ok", "alright"})
+_SUBJECTS_OF_REASON = frozenset({"we", "i", "they", "you", "are", "am", "have", "has", "had",
+                                 "were", "was", "is", "be", "been", "being", "will", "would"})
+# Words that make a reason a condition, a test or a supposition: the request would then not
+# be meant as said.
+_NOT_A_REASON = frozenset({"if", "suppose", "supposing", "assume", "assuming", "imagine",
+                           "pretend", "say", "whether", "test", "testing", "trial", "dry",
+                           "draft", "demo", "rehearsal", "simulation", "hypothetically"})
+
+
+def _reason_words(words: list[str]) -> bool | None:
+    """Whether words may be a reason's: None when not (a word that may change what is meant,
+    a noun a pronoun could stand for, a verb that asks or changes something); else whether
+    they say a node is gone ("decommissioned", "pulled", "out of service")."""
     gone = False
-    words = [t.text for t in after]
     for i, word in enumerate(words):
         if word in P.JUSTIFYING_STATES or (word == "no" and words[i + 1:i + 2] == ["longer"]):
             continue
-        cats = P.LEXICON.get(word, frozenset())
-        if (word in P.CRITICAL or word in P.KIND_WORDS or word in _NODE_NOUNS
-                or word in _PRONOUNS or any(w in P.CRITICAL for w in (
-                    f"{word} {words[i + 1]}" if i + 1 < len(words) else "",))):
+        pair = f"{word} {words[i + 1]}" if i + 1 < len(words) else ""
+        if (word in P.CRITICAL or pair in P.CRITICAL or word in _NOT_A_REASON
+                or word in P.KIND_WORDS or word in _NODE_NOUNS or word in _PRONOUNS):
             return None
-        if cats & _VERB_CATS or cats & _GONE_CATS:
-            if not cats & _GONE_CATS:
-                return None  # "X is added; ...", "X was counted, ...": a step, not a state
+        cats = P.LEXICON.get(word, frozenset())
+        if cats & _GONE_CATS:
             gone = True
+        elif cats & _VERB_CATS:
+            return None  # "X is added; ...", "X was counted, ...": a step, not a state
+    return gone
+
+
+def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | None:
+    """A reason said first, then the request: "X is dead, take it out of the graph", "fyi
+    we're decommissioning X, so yank it", "I'm filling in an inventory sheet - how many ports
+    does A have?". The reason is the first clause (up to a comma, dash, colon or full stop,
+    and a "so" after it); it says how one named node is, or what we do to it, and the request
+    points back to that node with "it" / "its"; or it names no node and the request needs
+    nothing from it. Returns the request (the node said for its pronoun), the node's name
+    (None when the reason names none), and whether the reason says the node is gone (then
+    the request must remove that node first). None when the reason says more: a second node,
+    a noun a pronoun could stand for ("X has a bad port; remove it"), a number, a verb that
+    asks or changes something, or a word that may change what is meant (a negation, a
+    condition, a time, a test)."""
+    end = next((i for i, t in enumerate(tokens) if t.text in _CLAUSE_MARKS), None)
+    if not end or end + 1 >= len(tokens):
+        return None
+    clause, rest = tokens[:end], tokens[end + 1:]
+    if rest[0].text == "so":
+        rest = rest[1:]
+    while clause and clause[0].text in _REASON_LEADS:
+        clause = clause[1:]
+    names = [i for i, t in enumerate(clause) if t.kind == "NAME"]
+    if any(t.kind not in ("WORD", "NAME") for t in clause) or len(names) > 1 or not clause:
+        return None  # a number, a kind, a second name
+    if not names:
+        gone = _reason_words([t.text for t in clause])
+        if gone is None or gone or any(t.text in ("it", "its") for t in rest):
+            return None
+        return rest, None, False
+    at = names[0]
+    name, before, after = clause[at], clause[:at], clause[at + 1:]
+    words = [t.text for t in before]
+    kind = next((k for k in P.KIND_WORDS if " ".join(words).endswith(k)), None)
+    head = words[:len(words) - len(kind.split())] if kind else words
+    while head and head[-1] in P.DETERMINERS:
+        head.pop()
+    if head and not (head[0] in _SUBJECTS_OF_REASON and len(head) <= 4):
+        return None  # only "the", a kind, or "we're decommissioning" may come before it
+    gone = _reason_words([*head, *(t.text for t in after)])
+    if gone is None or (not after and not head):
+        return None
+    kind_words = before[len(before) - len(kind.split()):] if kind else []
     replaced: list[Token] = []
     pointed = False
     for token in rest:
         if token.kind == "WORD" and token.text in ("it", "its"):
-            replaced.extend((*before, name) if token.text == "it" else (name, _POSS))
+            replaced.extend((*kind_words, name) if token.text == "it" else (name, _POSS))
             pointed = True
         elif token.kind == "WORD" and token.text in _PRONOUNS - {"one"}:
             return None  # "them", "that": which?

@@ -110,7 +110,8 @@ _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out"
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "find out", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
-     "dump", "lookup", "query", "read", "reveal", "get")
+     "dump", "lookup", "query", "read", "reveal", "get", "telling", "telling me",
+     "letting me know", "letting us know", "let us know", "tell us")
 _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
      "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
@@ -131,7 +132,8 @@ _say("RETURN", "return", "give back", "give me back", "give us back", "hand back
 # such a phrase is a Return only when nothing but punctuation or politeness follows it.
 for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "send us", "send",
               "share", "output", "provide", "get me", "hand me", "hand over", "display", "dump",
-              "print", "let me see", "get", "fetch", "produce"):
+              "print", "let me see", "get", "fetch", "produce", "pass me", "pass back",
+              "pass me back", "hand me back", "give me back", "send me back"):
     for _adjective in ("", "updated ", "new ", "resulting ", "modified ", "final ", "changed ",
                        "whole ", "full ", "entire ", "complete ", "whole updated ",
                        "full updated "):
@@ -140,7 +142,9 @@ for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "se
                  f"{_verb} an {_adjective}{_noun}" if _adjective[:1] in "aeiou" and _adjective
                  else f"{_verb} a {_adjective}{_noun}")
             _say("RETURN WHOLE_GRAPH", f"get the {_adjective}{_noun} back",
-                 f"get back the {_adjective}{_noun}")
+                 f"get back the {_adjective}{_noun}",
+                 *(f"{_giver} the {_adjective}{_noun} back" for _giver in (
+                     "give me", "send me", "hand me", "pass me", "give us", "send us")))
             for _passive in ("should be returned", "is returned", "must be returned",
                              "needs to be returned", "gets returned", "is to be returned",
                              "returned", "to be returned"):
@@ -566,6 +570,11 @@ FILLERS: frozenset[str] = frozenset({
     "i was hoping you would be able to", "i was wondering if you could",
     "i was wondering if you would", "i wonder if you could", "i was wondering whether you could",
     "do you think you could", "do you think you can",
+    # a request said as an opinion or a wish: "I think we need to ...", "it'd be great to
+    # get ..."
+    "i think", "i think that", "i believe", "i guess", "it would be great to",
+    "it would be great if", "it would be nice to", "it would be nice if", "it would be good to",
+    "it would be helpful to", "it would be great to get", "it would be nice to get",
     # spoken leads: "basically what I want is ...", "alright, next thing: ..."
     "basically", "basically what i want is", "basically what i need is", "what i want is",
     "what i need is", "what i would like is", "all i need is", "all i want is", "next thing",
