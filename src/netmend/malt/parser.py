@@ -2792,7 +2792,9 @@ def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | No
     at = names[0]
     name, before, after = clause[at], clause[:at], clause[at + 1:]
     words = [t.text for t in before]
-    kind = next((k for k in P.KIND_WORDS if " ".join(words).endswith(k)), None)
+    said = " ".join(words)
+    kind = max((k for k in P.KIND_WORDS if said == k or said.endswith(f" {k}")), key=len,
+               default=None)
     head = words[:len(words) - len(kind.split())] if kind else words
     while head and head[-1] in P.DETERMINERS:
         head.pop()
