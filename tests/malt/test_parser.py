@@ -390,6 +390,18 @@ JUSTIFIED = [
     ("I think we need to remove port ju1.a2.m2.s2c1.p4", "remove ju1.a2.m2.s2c1.p4"),
     ("Could you add a packet switch named sw7 to ju1.a2.m2 and then give me the graph back?",
      "add switch sw7 to ju1.a2.m2. Return the graph."),
+    ("Pull the physical capacity for ju1.a2.m2.s2c2.p4.",
+     "what is the capacity of ju1.a2.m2.s2c2.p4"),
+    ("Take out ju1.a1.m1.s2c4, then pull the total number of ports in ju1.a1.m1.",
+     "remove ju1.a1.m1.s2c4, then count the ports in ju1.a1.m1"),
+    ("each port of ju1.s2.s2c2 set to ten gigs a second, please",
+     "set the capacity of every port of ju1.s2.s2c2 to 10 Gbps"),
+    ("[NET-1402] Decom `ju1.a1.m1.s2c2`, then rank `ju1.a1.m1`'s children by capacity.",
+     "remove ju1.a1.m1.s2c2, then rank the children of ju1.a1.m1 by capacity"),
+    ("Who's the biggest switch in agg block ju1.a1.m1 by total capacity?",
+     "list the switch in ju1.a1.m1 with the highest total capacity"),
+    ("What's the mean port speed in agg block ju1.a2.m1?",
+     "what is the average capacity of the ports in ju1.a2.m1"),
 ]
 
 
@@ -404,6 +416,9 @@ JUSTIFIED = [
     "Never mind, remove ju1.s2.s2c3.p1.",
     "We're testing things, so remove ju1.a1.m2.s2c4.",  # a test: meant for real?
     "If it works, remove ju1.a1.m2.s2c4.",
+    "Pull the two most port-heavy switches in ju1.a2.m2.",  # take out, or fetch?
+    "Who owns ju1.a1.m1?",  # a person
+    "Kill port ju1.a1.m2.s2c4.p3.",  # shut it down, or take it out?
     "target: ju1.a1.m1.s2c1; action: remove; except: ju1.a1.m1.s2c1.p1",
     "Pull ports in ju1.a1.m1 with capacity greater than 2 Gb/s.",
 ])

@@ -87,7 +87,7 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<word>[A-Za-z_]WORD*(?:\.WORD+)*)
   | (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|'t)\b)
-  | (?P<poss>(?<=[\w"'])'s\b|(?<=[sS])'(?=\s|$|[,.;:?!]))
+  | (?P<poss>(?<=[\w"'`”’])'s\b|(?<=[sS])'(?=\s|$|[,.;:?!]))
   | (?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|‘[^’]*’|“[^”]*”)
   | (?P<arrow>->|=>|→|\|)
   | (?P<hash>\#)
@@ -2466,9 +2466,11 @@ _SHOW = Token("WORD", "show", "show")
 
 def _pull(tokens: list[Token]) -> list[Token]:
     """"Pull" takes a node out ("pull ju1.a1.m1.s2c1", "pull it from the graph") or fetches
-    a report ("pull the list of switches", "pull up the ports of S"). Read as "show" before
-    "the list" or "a report"; kept as a removal before a name, a pronoun or "out"; any other
-    object ("pull every port in A") could mean either, and is refused."""
+    a report ("pull the list of switches", "pull up the ports of S", "pull the capacity for
+    P"). Read as "show" when what it pulls is a value or a list (the head of its object, the
+    word before "of", "for", "in", ...); kept as a removal before a name, a pronoun or "out";
+    any other object ("pull every port in A", "pull the 2 biggest switches") could mean
+    either, and is refused."""
     out = list(tokens)
     for i, token in enumerate(out):
         if token.kind != "WORD" or token.text not in _PULLS:
@@ -2481,12 +2483,44 @@ def _pull(tokens: list[Token]) -> list[Token]:
                 _kind_phrase(out, j) and j + _kind_phrase(out, j) < len(out)
                 and out[j + _kind_phrase(out, j)].kind == "NAME"):
             continue
-        if after.text in ("list", "listing", "report", "numbers", "up"):
-            out[i] = _SHOW if after.text != "up" else out[i]
+        if after.text == "up":
+            continue  # "pull up": a read already
+        head = j
+        while head + 1 < len(out) and out[head + 1].kind == "WORD" \
+                and out[head + 1].text not in _OBJECT_ENDS:
+            head += 1
+        if out[head].text in _PULLED_VALUES:
+            out[i] = _SHOW
             continue
         raise AmbiguousRequest(
             f"'{token.text}' may mean take out or fetch here",
             expected="'remove <node name>' or 'list the <kind> in <node name>'")
+    return out
+
+
+# Where the object of "pull" ends, and the heads that make it a read: a value or a list.
+_OBJECT_ENDS = frozenset({"of", "for", "on", "in", "under", "across", "anywhere", "from", "at",
+                          "within", "by", "with", "whose", "that", "which", "below", "beneath",
+                          "inside", "to", "and", "then"})
+_PULLED_VALUES = frozenset({
+    "list", "listing", "number", "numbers", "count", "total", "capacity", "capacities",
+    "figure", "figures", "report", "breakdown", "tally", "inventory", "speed", "speeds", "sum",
+    "average", "avg", "mean", "max", "maximum", "min", "minimum", "stats", "details", "data",
+    "value", "values", "rundown", "overview"})
+
+
+_DECOMMISSION = Token("WORD", "decommission", "decommission")
+
+
+def _decom(tokens: list[Token]) -> list[Token]:
+    """"Decom X": the shortening is a verb only before what it takes out (a name, or a kind
+    and a name); elsewhere it may be the noun ("slated for decom") and stays unread."""
+    out = list(tokens)
+    for i, token in enumerate(out[:-1]):
+        if token.kind == "WORD" and token.text in ("decom", "decomm"):
+            j = i + 1 + _kind_phrase(out, i + 1)
+            if j < len(out) and out[j].kind == "NAME":
+                out[i] = _DECOMMISSION
     return out
 
 
@@ -2589,6 +2623,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _after_alone(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
+    if "decom" in texts or "decomm" in texts:
+        tokens = _decom(tokens)
     if not texts.isdisjoint(_PULLS):
         tokens = _pull(tokens)
     if "single" in texts or "sole" in texts:

@@ -71,6 +71,7 @@ _say("REMOVE", "strike", "strike out", "striking", "excising", "remove", "removi
      "pulling", "pulling out", "yanking", "stripping", "stripping out", "ripping out", "taking away",
      "axing", "ditching", "unlinking", "tearing down", "tearing out", "phasing out", "culling")
 _say("REMOVE", "rm", "del")
+_say("GONE", "decommed", "decommd")
 _say("TAKE", "taking", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
 _say("OUT", "out")
 # "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
@@ -153,7 +154,7 @@ for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "se
                  f"and return the {_adjective}{_noun}")
 
 # questions
-_say("WH", "what", "which", "whichever", "which one", "what one")
+_say("WH", "what", "which", "whichever", "which one", "what one", "who is", "who are")
 _say("HOWMANY", "how many", "how many of", "what number of", "count how many", "tell me how many", "show me how many",
      "find out how many", "work out how many", "figure out how many", "calculate how many",
      "determine how many", "let me know how many", "i want to know how many",
@@ -222,7 +223,7 @@ _say("CAP", "capacity figure", "capacity figures", "caps", "phys cap", "phys cap
      "physical capacities", "physical_capacity_bps", "physical capacity bps",
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
-     "physical capacity values", "capacity attribute", "port speed", "port speeds")
+     "physical capacity values", "capacity attribute")
 _say("NUMBER", "num", "number", "count", "counts", "total number", "amount", "quantity", "tally", "total count",
      "overall number", "overall count")
 _say("NAME_N", "name", "names", "id", "identifier")
@@ -575,6 +576,7 @@ FILLERS: frozenset[str] = frozenset({
     "i think", "i think that", "i believe", "i guess", "it would be great to",
     "it would be great if", "it would be nice to", "it would be nice if", "it would be good to",
     "it would be helpful to", "it would be great to get", "it would be nice to get",
+    "fyi", "btw", "heads up",
     # spoken leads: "basically what I want is ...", "alright, next thing: ..."
     "basically", "basically what i want is", "basically what i need is", "what i want is",
     "what i need is", "what i would like is", "all i need is", "all i want is", "next thing",
@@ -783,7 +785,9 @@ _unit(10**12, "tbps", "tb/s", "tbit/s", "tbits/s", "terabits per second", "terab
 # The same units said per second in other ways: "40 Gb per second", "40 gbit/sec", "40 gigabits a second".
 for _prefix, _multiplier in (("", 1), ("k", 10**3), ("m", 10**6), ("g", 10**9), ("t", 10**12)):
     _long = {"": "", "k": "kilo", "m": "mega", "g": "giga", "t": "tera"}[_prefix]
-    for _base in {f"{_prefix}b", f"{_prefix}bit", f"{_prefix}bits", f"{_long}bit", f"{_long}bits"}:
+    _spoken = {"k": ("k",), "m": ("meg", "megs"), "g": ("gig", "gigs")}.get(_prefix, ())
+    for _base in {f"{_prefix}b", f"{_prefix}bit", f"{_prefix}bits", f"{_long}bit", f"{_long}bits",
+                  *_spoken}:
         for _per in (" per second", " per sec", "/sec", "/s", " a second", " each second", " /s",
                      " / s", " /sec"):
             _unit(_multiplier, _base + _per)
