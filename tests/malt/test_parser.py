@@ -402,6 +402,15 @@ JUSTIFIED = [
      "list the switch in ju1.a1.m1 with the highest total capacity"),
     ("What's the mean port speed in agg block ju1.a2.m1?",
      "what is the average capacity of the ports in ju1.a2.m1"),
+    ("remove ju1.a1.m1.s2c2; with it gone, rank the kids of ju1.a1.m1 by capacity",
+     "remove ju1.a1.m1.s2c2, then rank the children of ju1.a1.m1 by capacity"),
+    ("[DC-411] What does ju1.a2.m1rack directly contain? List all of its child nodes.",
+     "list the children of ju1.a2.m1rack"),
+    ("Action: report the child nodes of ju1.a2 (direct only).", "list the children of ju1.a2"),
+    ("Action: list every port beneath superblock ju1.a1 (all depths).",
+     "list all ports under ju1.a1"),
+    ("could you rank the direct children of ju1.a1.m2 by capacity, going from smallest to "
+     "largest?", "rank the children of ju1.a1.m2 by capacity in ascending order"),
 ]
 
 
@@ -418,6 +427,9 @@ JUSTIFIED = [
     "If it works, remove ju1.a1.m2.s2c4.",
     "Pull the two most port-heavy switches in ju1.a2.m2.",  # take out, or fetch?
     "Who owns ju1.a1.m1?",  # a person
+    "What does ju1.a2.m1rack directly contain? Count its ports.",  # two questions
+    "With it gone, list the child nodes of ju1.a2.m2.",  # gone: which?
+    "List the child nodes of ju1.a2 (all depths).",  # children or descendants?
     "Kill port ju1.a1.m2.s2c4.p3.",  # shut it down, or take it out?
     "target: ju1.a1.m1.s2c1; action: remove; except: ju1.a1.m1.s2c1.p1",
     "Pull ports in ju1.a1.m1 with capacity greater than 2 Gb/s.",

@@ -2509,6 +2509,22 @@ _PULLED_VALUES = frozenset({
     "value", "values", "rundown", "overview"})
 
 
+_THEN = Token("WORD", "then", "then")
+
+
+def _with_it_gone(tokens: list[Token]) -> list[Token]:
+    """"Remove X; with it gone, list ...": the condition only says again the removal just
+    asked for, so it is read as "then". Only after a removal verb, and only with "it" /
+    "that" / "this" and a word that says gone ("gone", "removed", "out")."""
+    out = list(tokens)
+    for i in range(len(out) - 2, 0, -1):
+        if (out[i - 1].text == "with" and out[i].text in ("it", "that", "this")
+                and "GONE" in P.LEXICON.get(out[i + 1].text, frozenset())
+                and any("REMOVE" in P.LEXICON.get(t.text, frozenset()) for t in out[:i - 1])):
+            out[i - 1:i + 2] = [_THEN]
+    return out
+
+
 _DECOMMISSION = Token("WORD", "decommission", "decommission")
 
 
@@ -2623,6 +2639,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _after_alone(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
+    if "with" in texts and not texts.isdisjoint(("it", "that", "this")):
+        tokens = _with_it_gone(tokens)
     if "decom" in texts or "decomm" in texts:
         tokens = _decom(tokens)
     if not texts.isdisjoint(_PULLS):
@@ -2685,6 +2703,9 @@ def _parse_said(said: str, text: str) -> Parsed:
             if gone and not (isinstance(first, ir.Remove) and first.name == name):
                 raise refusal  # "X is retired; count its ports": retired by whom, when?
             return parsed
+    twice = _asked_twice(tokens, it_kinds, text)
+    if twice is not None:
+        return twice
     restated = _restatement(tokens)
     if restated is None:
         raise refusal
@@ -2698,6 +2719,27 @@ def _parse_said(said: str, text: str) -> Parsed:
             verb in ("one", "nodes", "value") and not isinstance(steps[-1], _RESTATED[verb])):
         raise refusal
     return parsed
+
+
+def _asked_twice(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed | None:
+    """"What does A directly contain? List all of its child nodes.": a first sentence that
+    names one node, then a second that asks the same of it by a pronoun. The request is the
+    first sentence when both ask exactly the same; None otherwise (or when either fails)."""
+    end = next((i for i, t in enumerate(tokens) if t.kind == "PUNCT"
+                and t.text in _SENTENCE_ENDS), None)
+    if end is None:
+        return None
+    first, second = tokens[:end], tokens[end + 1:]
+    names = [t for t in first if t.kind == "NAME"]
+    if len(names) != 1 or not any(t.text in ("it", "its") for t in second):
+        return None
+    said = [t for u in second for t in ((names[0],) if u.text == "it" else (
+        (names[0], _POSS) if u.text == "its" else (u,)))]
+    try:
+        asked, again = _parse_tokens(first, it_kinds, text), _parse_tokens(said, it_kinds, text)
+    except QueryError:
+        return None
+    return asked if asked.query == again.query else None
 
 
 # "..., please update it", "... - remove it", "Please list them all.": a last clause that

@@ -248,7 +248,11 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "over all its switches", "in all its switches", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
      "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
      "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
-     "in the subtree", "at whatever depth", "directly or indirectly")
+     "in the subtree", "at whatever depth", "directly or indirectly", "all depths",
+     "every depth", "at every depth", "whatever level", "at whatever level")
+# A direct read said again with "only": "(direct only)", "children only, one level".
+_say("DIRECT", "direct only", "directly only", "one level only", "one level down only",
+     "immediate only", "only one level", "only one level down")
 _say("TOP", "top")
 _say("BOTTOM", "bottom")
 _say("MOST", "most", "highest", "largest", "biggest", "greatest", "maximum", "max", "maximal",
@@ -287,7 +291,7 @@ for _high in _HIGH_END:
     for _low in _LOW_END:
         _say("ORDER_DESC", f"{_high} -> {_low}")  # "high->low"
         _say("ORDER_ASC", f"{_low} -> {_high}")
-        for _from in ("", "from ", "from the "):
+        for _from in ("", "from ", "from the ", "going from ", "going from the "):
             _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
             _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
 for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
@@ -576,7 +580,8 @@ FILLERS: frozenset[str] = frozenset({
     "i think", "i think that", "i believe", "i guess", "it would be great to",
     "it would be great if", "it would be nice to", "it would be nice if", "it would be good to",
     "it would be helpful to", "it would be great to get", "it would be nice to get",
-    "fyi", "btw", "heads up",
+    "fyi", "btw", "heads up", "full set of", "the full set of", "complete set of",
+    "the complete set of",
     # spoken leads: "basically what I want is ...", "alright, next thing: ..."
     "basically", "basically what i want is", "basically what i need is", "what i want is",
     "what i need is", "what i would like is", "all i need is", "all i want is", "next thing",
@@ -1622,6 +1627,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "children": (
         ("[ALL] [DIRECT] CHILD [NAME_N] (OF|IN|FROM) node:p", "children"),
+        # the same, with "direct" said again after it: "the child nodes of A (direct only)"
+        ("[ALL] [DIRECT] (CHILD|NODE) [NAME_N] (OF|IN|FROM) node:p COMMA DIRECT", "children"),
+        ("node:p POSS [ALL] [DIRECT] CHILD COMMA DIRECT", "children"),
         ("[ALL] [DIRECT] CHILD", "children_here"),
         ("[ALL] [DIRECT] NODE [DIRECT] (OF|IN) node:p", "children"),
         ("node:p POSS [ALL] [DIRECT] CHILD", "children"),
