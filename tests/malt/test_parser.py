@@ -411,6 +411,16 @@ JUSTIFIED = [
      "list all ports under ju1.a1"),
     ("could you rank the direct children of ju1.a1.m2 by capacity, going from smallest to "
      "largest?", "rank the children of ju1.a1.m2 by capacity in ascending order"),
+    ("Kindly do the needful and remove ju1.a2.m2.s2c1 from the topology.",
+     "remove ju1.a2.m2.s2c1"),
+    ("Kindly add switch sw11 to ju1.a1.m1; post that, revert with the count of switches in "
+     "ju1.a1.m1.", "add switch sw11 to ju1.a1.m1, then count the switches in ju1.a1.m1"),
+    ("Chuck ju1.a2.m2.s2c3 out of the graph.", "remove ju1.a2.m2.s2c3"),
+    ("Chuck a new port np3 on ju1.a2.m2.", "add port np3 to ju1.a2.m2"),
+    ("Update the physical capacity of the ju1.s2.s2c2.p4 port to 10G.",
+     "set the capacity of ju1.s2.s2c2.p4 to 10 Gbps"),
+    ("List the ports on the ju1.s2.s2c4 switch whose capacity is less than forty gigabits per "
+     "second.", "list the ports of ju1.s2.s2c4 with capacity below 40 Gbps"),
 ]
 
 
@@ -427,6 +437,7 @@ JUSTIFIED = [
     "If it works, remove ju1.a1.m2.s2c4.",
     "Pull the two most port-heavy switches in ju1.a2.m2.",  # take out, or fetch?
     "Who owns ju1.a1.m1?",  # a person
+    "Revert ju1.a1.m1.s2c1.p1 to 10 Gbps.",  # undo: to what it was?
     "What does ju1.a2.m1rack directly contain? Count its ports.",  # two questions
     "With it gone, list the child nodes of ju1.a2.m2.",  # gone: which?
     "List the child nodes of ju1.a2 (all depths).",  # children or descendants?

@@ -1856,7 +1856,8 @@ class _Analysis:
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
 _COLON_VERBS = frozenset({"ADD", "REMOVE", "SET", "ASK", "COUNT", "RANK", "SUMV"})
-_NEW_WORDS = frozenset({"new", "a new", "brand new", "brand-new", "fresh", "additional",
+_NEW_WORDS = frozenset({"new", "a new", "one new", "one additional", "one extra", "brand new",
+                        "brand-new", "fresh", "additional",
                         "an additional", "another", "extra", "an extra", "one more"})
 _CHANGE_VERBS = frozenset({"ADD", "MAKE", "GIVE", "REMOVE", "TAKE", "SET", "FOREACH"})
 _READ_VERBS = frozenset({"ASK", "COUNT", "RANK", "WH", "HOWMANY", "HOWMUCH", "SUMV"})
@@ -2607,7 +2608,11 @@ def _kind_after_name(tokens: list[Token]) -> list[Token]:
             1 if i + 1 < len(out) and out[i + 1].text in _NODE_NOUNS else 0)
         end = i + 1 + length
         if length and (end == len(out) or out[end].kind == "PUNCT"
-                       or out[end].text in _PHRASE_ENDS):
+                       or out[end].text in _PHRASE_ENDS or (
+                           # "the S switch whose ...", "the P port to 10G": "the" before the
+                           # name makes name and kind one phrase, unless a new node is named
+                           i and out[i - 1].text == "the" and out[end].kind != "NAME"
+                           and out[end].text not in ("named", "called"))):
             out[i:end] = [*out[i + 1:end], out[i]]
     return out
 

@@ -72,7 +72,13 @@ _say("REMOVE", "strike", "strike out", "striking", "excising", "remove", "removi
      "axing", "ditching", "unlinking", "tearing down", "tearing out", "phasing out", "culling")
 _say("REMOVE", "rm", "del")
 _say("GONE", "decommed", "decommd")
-_say("TAKE", "taking", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook")
+_say("TAKE", "taking", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook",
+     "chuck")
+# British slang: "chuck a new port on S" adds, "chuck X out of the graph" / "bin X" removes
+_say("ADD", "chuck")
+_say("REMOVE", "bin")
+# "revert with": Indian English for "reply with" (never "undo" when "with" follows)
+_say("ASK", "revert with", "please revert with", "kindly revert with")
 _say("OUT", "out")
 # "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
 # other rule accepts them, so "turn off X" or "power off X" is still refused).
@@ -357,7 +363,7 @@ _say("SLASH", "/")
 # "every port across agg block A": a place said as a span (also AMONG: "across all switches")
 _say("ACROSS", "across", "throughout", "all across", "anywhere in")
 _say("IN", "anywhere in")  # "the highest port capacity anywhere in A" (a set is all below A)
-_say("THEN", "then", "and then", "after that", "afterwards", "afterward", "next",
+_say("THEN", "post that", "and post that", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
      "and afterwards", "and subsequently", "and next", "following that", "after which",
@@ -580,6 +586,10 @@ FILLERS: frozenset[str] = frozenset({
     "i think", "i think that", "i believe", "i guess", "it would be great to",
     "it would be great if", "it would be nice to", "it would be nice if", "it would be good to",
     "it would be helpful to", "it would be great to get", "it would be nice to get",
+    "do the needful and", "kindly do the needful and", "please do the needful and",
+    "do the needful", "kindly do the needful", "please do the needful", "reckon you could",
+    "reckon u could", "do you reckon you could", "i reckon", "ta", "mate", "cheers mate",
+    "i ask you to", "i would ask you to", "one new", "one additional", "one extra",
     "fyi", "btw", "heads up", "full set of", "the full set of", "complete set of",
     "the complete set of",
     # spoken leads: "basically what I want is ...", "alright, next thing: ..."
