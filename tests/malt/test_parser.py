@@ -417,6 +417,10 @@ JUSTIFIED = [
      "ju1.a1.m1.", "add switch sw11 to ju1.a1.m1, then count the switches in ju1.a1.m1"),
     ("Chuck ju1.a2.m2.s2c3 out of the graph.", "remove ju1.a2.m2.s2c3"),
     ("Chuck a new port np3 on ju1.a2.m2.", "add port np3 to ju1.a2.m2"),
+    ("Of the ports of switch ju1.a1.m1.s2c2, list those with a capacity below two gigabits per "
+     "second.", "list the ports of ju1.a1.m1.s2c2 with capacity below 2 Gbps"),
+    ("Among the switches in agg block ju1.a2.m2, list those whose name ends with c4.",
+     "list the switches in ju1.a2.m2 whose name ends with c4"),
     ("Update the physical capacity of the ju1.s2.s2c2.p4 port to 10G.",
      "set the capacity of ju1.s2.s2c2.p4 to 10 Gbps"),
     ("List the ports on the ju1.s2.s2c4 switch whose capacity is less than forty gigabits per "

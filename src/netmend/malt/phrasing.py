@@ -1397,6 +1397,11 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "set": (
         ("core:s [filters:f]", "filtered"),
     ),
+    # a set said first, then which of it: "of the ports of S, list those with capacity below
+    # 2 Gbps", "among the switches in A, list those whose name ends with c4"
+    "picked": (
+        ("(OF|AMONG) core:s [COMMA] ASK filters:f", "filtered"),
+    ),
     "core": (
         # "all ports located (anywhere) under A", "every port contained anywhere within A"
         ("[ALL] [DIRECT:d] KIND_PL:k BE [DIRECT:d2] [DEEP:e2] loc:p [[COMMA] DEEP:e3]", "core"),
@@ -1527,6 +1532,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("ASK [ALL] [DIRECT] CHILD COMMA node:p", "children"),  # "show direct children: A"
         ("ASK [SUM:t] CAP COMMA node:p", "capacity_of"),  # "get capacity: switch S"
         ("COUNT KIND_PL:k (ARROW|COMMA) node:p", "count_kind"),  # "count ports -> S"
+        ("picked:s", "list_set"),
         # "among the switches in A, list the two (that have) the most ports"
         ("(OF|AMONG) core:s [COMMA] ASK NUM:k (WITH|HOLDING|REL [auxes] HAVE) sup:d metric:m",
          "top_set_k"),
