@@ -162,6 +162,8 @@ def tokenize(text: str) -> list[Token]:
         text = _ARROW_AFTER_WORD.sub(" ->", text)
     if "@" in text:  # "@bot remove X", "@netops": a chat mention says whom, never what
         text = _MENTION.sub(" ", text)
+    if "\n" in text:  # a chat message sent as lines: each line ends a sentence
+        text = _LINE_END.sub(". ", text.strip())
     tokens: list[Token] = []
     append = tokens.append
     # One C-level scan; every non-space character belongs to some token (a "bad" one at
@@ -175,6 +177,9 @@ def tokenize(text: str) -> list[Token]:
             if ranked:  # "top-3", "Bottom-10": the word and its number
                 tokens += [_classify_word(ranked.group(1)),
                            Token("NUM", ranked.group(2), _decimal_number(ranked.group(2)))]
+                continue
+            if raw in ("em", "Em"):  # "list em": them
+                append(_VOCABULARY_TOKENS["them"])
                 continue
             token = _classify_word(raw)
             if token.kind == "NAME" and "/" in raw and _slashed_names(raw, tokens):
@@ -229,6 +234,8 @@ def tokenize(text: str) -> list[Token]:
 
 _ARROWS = frozenset({"->", "=>", "→", "|"})
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
+# A line break after a word or a name (not after punctuation, which ends the line already).
+_LINE_END = re.compile(r"(?<=[\w`'\")])[ \t]*\n\s*")
 _TOP_N = re.compile(r"((?i:top|bottom))-(\d+)")
 
 
@@ -2771,8 +2778,9 @@ _RESTATING_QUESTIONS = {
     ("what", "is", "the", "total"): "value"}
 _RESTATING_PRONOUNS = (("its", "capacity"), ("its", "physical", "capacity"), ("their", "capacity"),
                        ("their", "capacities"), ("their", "physical", "capacity"), (), ("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
-                       ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",))
-_RESTATING_LEADS = (("please",), ("kindly",), ("can", "you"), ("could", "you"),
+                       ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",),
+                       ("both",), ("them", "both"), ("both", "of", "them"))
+_RESTATING_LEADS = (("please",), ("pls",), ("plz",), ("kindly",), ("can", "you"), ("could", "you"),
                     ("please", "go", "ahead", "and"), ("go", "ahead", "and"), ("and",),
                     ("then",), ("so", "please"))
 _RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", "well"),
@@ -2807,7 +2815,7 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     return tokens[:start - 1] + tokens[end:], verb
 
 
-_CLAUSE_MARKS = frozenset({",", ";", ".", ":", "-", "--", "!"})
+_CLAUSE_MARKS = frozenset({",", ";", ".", ":", "-", "--", "!", "->"})
 _POSS = Token("POSS", "'s")
 _PRONOUNS = frozenset({"it", "its", "they", "them", "their", "this", "that", "these", "those",
                        "one", "ones"})
@@ -2833,6 +2841,9 @@ def _reason_words(words: list[str]) -> bool | None:
         if word in P.JUSTIFYING_STATES or (word == "no" and words[i + 1:i + 2] == ["longer"]):
             continue
         pair = f"{word} {words[i + 1]}" if i + 1 < len(words) else ""
+        if word in ("get", "gets", "getting", "got") and "GONE" in P.LEXICON.get(
+                words[i + 1] if i + 1 < len(words) else "", frozenset()):
+            continue  # "X is getting decommed": a passive, not a read
         if (word in P.CRITICAL or pair in P.CRITICAL or word in _NOT_A_REASON
                 or word in P.KIND_WORDS or word in _NODE_NOUNS or word in _PRONOUNS):
             return None

@@ -70,7 +70,9 @@ _say("REMOVE", "strike", "strike out", "striking", "excising", "remove", "removi
      "ejecting", "cull", "prune", "scrub out", "chop", "chop off", "expunge", "delist",
      "pulling", "pulling out", "yanking", "stripping", "stripping out", "ripping out", "taking away",
      "axing", "ditching", "unlinking", "tearing down", "tearing out", "phasing out", "culling")
-_say("REMOVE", "rm", "del")
+_say("REMOVE", "rm", "del", "nuking", "binning", "chucking out")
+_say("ASK", "checking", "computing", "calculating", "determining", "finding", "fetching",
+     "retrieving", "looking up", "working out", "figuring out")
 _say("GONE", "decommed", "decommd")
 _say("TAKE", "taking", "take", "pull", "knock", "rip", "yank", "strip", "tear", "unplug", "unhook",
      "chuck")
