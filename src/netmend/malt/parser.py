@@ -173,7 +173,7 @@ def tokenize(text: str) -> list[Token]:
         if "B" in raw and _byte_unit(raw, tokens, text):
             continue
         if first.isalpha() or first == "_":  # words and names: the common case
-            ranked = _TOP_N.fullmatch(raw)
+            ranked = _TOP_N.fullmatch(raw) if "-" in raw else None
             if ranked:  # "top-3", "Bottom-10": the word and its number
                 tokens += [_classify_word(ranked.group(1)),
                            Token("NUM", ranked.group(2), _decimal_number(ranked.group(2)))]
@@ -1730,12 +1730,15 @@ _FORMAT_OPEN = frozenset({"as", "and", "with", "each", "of", "their", "its", "in
 
 
 def _format_word(tok: Token) -> bool:
-    if tok.kind == "NAME":
+    kind = tok.kind
+    if kind == "WORD" or kind == "PUNCT":  # their text is lower case already
+        text = tok.text
+        if "/" not in text:
+            return text in P.FORMAT_WORDS
+        return all(part in P.FORMAT_WORDS for part in text.split("/") if part)
+    if kind == "NAME":
         return tok.text.lower() == "physical_capacity_bps"
-    if tok.kind not in ("WORD", "PUNCT", "POSS"):
-        return False
-    return all(part in P.FORMAT_WORDS for part in tok.text.lower().split("/") if part) \
-        or tok.kind == "POSS"
+    return kind == "POSS"
 
 
 def _layout(words: set[str]) -> str | None:
@@ -1980,6 +1983,7 @@ def _says_total(shape: tuple[str, ...]) -> bool:
 
 
 _CLOSINGS = sorted((tuple(c.split()) for c in P.CLOSINGS), key=len, reverse=True)
+_CLOSING_ENDS = frozenset(c[-1] for c in _CLOSINGS)
 _NOUN_CATS = frozenset({"CHILD", "NODE", "CAP", "NUMBER", "DESC", "PARENT", "ANCESTOR",
                         "EVERYTHING", "NAME_N"})
 # The last words of the noun phrases a request says (kinds, "children", "capacity", ...), and
@@ -2013,6 +2017,8 @@ def _dangling(said: tuple[str, ...]) -> str | None:
         if words[-1] in _COMMAS:
             words.pop()
             continue
+        if words[-1] not in _CLOSING_ENDS:
+            break
         closing = next((c for c in _CLOSINGS if tuple(words[-len(c):]) == c), None)
         if closing is None:
             break
@@ -2072,6 +2078,8 @@ def _says_nothing_more(rest: tuple[str, ...]) -> bool:
     if words[-1:] in (["afterwards"], ["afterward"], ["after"], ["thereafter"]):
         words.pop()
     while words:
+        if words[-1] not in _CLOSING_ENDS:
+            return False
         closing = next((c for c in _CLOSINGS if tuple(words[-len(c):]) == c), None)
         if closing is None:
             return False
@@ -2640,7 +2648,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     tokens = _without_label(tokens)
     if not texts.isdisjoint(_PURPOSE_FIRST):
         tokens = _without_purpose(tokens)
-    if ")" in texts or any(x.startswith("step") for x in texts) or (
+    if ")" in texts or " step" in " " + " ".join(texts) or (
             tokens and tokens[0].text == "1"):
         tokens = _without_step_numbers(tokens)
     if "(" in texts:
