@@ -426,6 +426,13 @@ JUSTIFIED = [
     ("any ports on ju1.s1.s1c3 under 10 gig? list em",
      "list the ports of ju1.s1.s1c3 with capacity below 10 Gbps"),
     ("mind nuking ju1.s2.s2c3.p1?", "remove ju1.s2.s2c3.p1"),
+    ("Request: list the switches in `ju1.a2.m2` (agg block).", "list the switches in ju1.a2.m2"),
+    ("Action: add a new EK_PORT node called n9 to ju1.a2.m2.s2c2. Output: the updated graph.",
+     "add EK_PORT n9 to ju1.a2.m2.s2c2. Return the graph."),
+    ("[NET-2211] How many switches does ju1.a2.dom contain? Please count them.",
+     "count the switches in ju1.a2.dom"),
+    ("[DC-2210] Capacity of port ju1.s2.s2c2.p1? Please report.",
+     "what is the capacity of ju1.s2.s2c2.p1"),
     ("Of the ports of switch ju1.a1.m1.s2c2, list those with a capacity below two gigabits per "
      "second.", "list the ports of ju1.a1.m1.s2c2 with capacity below 2 Gbps"),
     ("Among the switches in agg block ju1.a2.m2, list those whose name ends with c4.",
@@ -450,6 +457,8 @@ JUSTIFIED = [
     "If it works, remove ju1.a1.m2.s2c4.",
     "Pull the two most port-heavy switches in ju1.a2.m2.",  # take out, or fetch?
     "Who owns ju1.a1.m1?",  # a person
+    "How many switches does ju1.a2.dom contain? Please list them.",  # a count, and a list?
+    "List the switches in ju1.a2.dom. Please count them.",
     "Revert ju1.a1.m1.s2c1.p1 to 10 Gbps.",  # undo: to what it was?
     "What does ju1.a2.m1rack directly contain? Count its ports.",  # two questions
     "With it gone, list the child nodes of ju1.a2.m2.",  # gone: which?
@@ -461,6 +470,15 @@ JUSTIFIED = [
 def test_a_reason_or_a_verb_that_leaves_the_request_open_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+def test_a_kind_in_brackets_after_a_name_is_checked_against_the_topology() -> None:
+    from netmend.malt import topology
+    from netmend.malt.validate import validate
+
+    parsed = parse_request("List the switches in ju1.a2.m2 (control domain).")
+    with pytest.raises(QueryError, match="EK_AGG_BLOCK, not a EK_CONTROL_DOMAIN"):
+        validate(parsed, topology.default())
 
 
 @pytest.mark.parametrize(("text", "same_as"), SHORTHAND + NON_NATIVE + FORMAL + JUSTIFIED)

@@ -2609,6 +2609,23 @@ _PHRASE_ENDS = frozenset({"-", "--", "from", "and", "then", "should", "must", "n
                           "by"})
 
 
+_OUTPUT_LABELS = frozenset({"output", "expected", "result", "deliverable", "returns"})
+_RETURN = Token("WORD", "return", "return")
+
+
+def _output_label(tokens: list[Token]) -> list[Token]:
+    """"... . Output: the updated graph.", "Expected: the modified graph returned.": a
+    sentence labelled with what the answer should be is a Return clause ("return the
+    updated graph"), read and checked as one."""
+    out = list(tokens)
+    for i in range(len(out) - 2, -1, -1):
+        at = i + (out[i].text == "expected" and out[i + 1].text == "output")
+        if (out[i].text in _OUTPUT_LABELS and (i == 0 or out[i - 1].text in _SENTENCE_ENDS)
+                and at + 1 < len(out) and out[at + 1].text == ":"):
+            out[i:at + 2] = [_RETURN]
+    return out
+
+
 def _kind_after_name(tokens: list[Token]) -> list[Token]:
     """A kind (or "node") said after a name and last in its phrase ("the ju1.a2.dom control
     domain", "the capacity of the S switch?", "delete the S node from the graph"): said
@@ -2616,6 +2633,12 @@ def _kind_after_name(tokens: list[Token]) -> list[Token]:
     "and", "should", "contain", ...), so "add to A a new switch N" keeps its kind with the new
     node."""
     out = list(tokens)
+    for i in range(len(out) - 3, -1, -1):  # "S (agg block)", "S (the control domain)"
+        if out[i].kind == "NAME" and out[i + 1].text == "(":
+            start = i + 2 + (out[i + 2].text == "the")
+            length = _kind_phrase(out, start)
+            if length and start + length < len(out) and out[start + length].text == ")":
+                out[i:start + length + 1] = [*out[start:start + length], out[i]]
     for i in range(len(out) - 2, -1, -1):
         if out[i].kind != "NAME":
             continue
@@ -2655,6 +2678,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _call_notation(tokens)
     if not texts.isdisjoint(_SINGULAR_KIND_FIRST):
         tokens = _kind_after_name(tokens)
+    if texts & _OUTPUT_LABELS and ":" in texts:
+        tokens = _output_label(tokens)
     if "after" in texts or "first" in texts:
         tokens = _after_alone(tokens)
     if "much" in texts:
@@ -2765,10 +2790,11 @@ def _asked_twice(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> P
 # "..., please update it", "... - remove it", "Please list them all.": a last clause that
 # only says again, with a pronoun, what the request already asks (its verb's kind of step
 # must be among the request's steps, else the request is refused as it stands).
-_RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list"}
+_RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list",
+                   "COUNT": "count"}
 _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd),
-             "set": (ir.Update, ir.UpdateAll),
-             "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top),
+             "set": (ir.Update, ir.UpdateAll), "count": (ir.Count,),
+             "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top), "any": ir.READS,
              "one": (ir.Top, ir.ListNodes), "nodes": (ir.ListChildren, ir.ListNodes, ir.Top),
              "value": (ir.CapacityOf, ir.Aggregate, ir.Count)}
 # "..., which one is it?", "... - what is the total?": a question that only asks again what
@@ -2796,6 +2822,8 @@ _RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", 
                      for noun in ("graph", "topology", "network")),
                    ("from", "graph"), ("from", "topology"))
 _SEPARATORS = frozenset({",", ";", ".", ":", "-", "--", "!", "?"})
+# Verbs that, said alone, ask for the answer to what was asked, whatever it is.
+_ANSWERING = frozenset({"report", "advise", "confirm", "share", "provide", "answer"})
 
 
 def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
@@ -2820,6 +2848,8 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
                  if c in _RESTATED_VERBS), None)
     if verb is None:
         return None
+    if len(words) == 1 and words[0] in _ANSWERING:  # "Capacity of P? Please report."
+        verb = "any"
     return tokens[:start - 1] + tokens[end:], verb
 
 
