@@ -2795,6 +2795,7 @@ _RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list"
 _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd),
              "set": (ir.Update, ir.UpdateAll), "count": (ir.Count,),
              "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top), "any": ir.READS,
+             "removed": (ir.Remove, ir.RemoveAll),
              "one": (ir.Top, ir.ListNodes), "nodes": (ir.ListChildren, ir.ListNodes, ir.Top),
              "value": (ir.CapacityOf, ir.Aggregate, ir.Count)}
 # "..., which one is it?", "... - what is the total?": a question that only asks again what
@@ -2809,12 +2810,16 @@ _RESTATING_QUESTIONS = {
     ("which", "ones", "are", "they"): "nodes", ("which", "are", "they"): "nodes",
     ("what", "are", "they"): "nodes", ("which", "ones"): "nodes",
     ("what", "is", "it"): "value", ("what", "is", "that"): "value",
+    ("the", "one"): "one", ("give", "me", "the", "one"): "one", ("the", "immediate", "ones"): "nodes",
+    ("immediate", "ones"): "nodes", ("the", "direct", "ones"): "nodes",
+    ("do", "the", "removal", "first"): "removed", ("go", "ahead", "and", "do", "the", "removal", "first"): "removed",
     ("what", "is", "the", "total"): "value"}
 _RESTATING_PRONOUNS = (("its", "capacity"), ("its", "physical", "capacity"), ("their", "capacity"),
                        ("their", "capacities"), ("their", "physical", "capacity"), (), ("it",), ("them",), ("them", "all"), ("all", "of", "them"), ("that",),
                        ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",),
-                       ("both",), ("them", "both"), ("both", "of", "them"))
-_RESTATING_LEADS = (("please",), ("pls",), ("plz",), ("kindly",), ("can", "you"), ("could", "you"),
+                       ("both",), ("them", "both"), ("both", "of", "them"), ("those",),
+                       ("them", "out"), ("them", "out", "for", "me"))
+_RESTATING_LEADS = (("just",), ("please",), ("pls",), ("plz",), ("kindly",), ("can", "you"), ("could", "you"),
                     ("please", "go", "ahead", "and"), ("go", "ahead", "and"), ("and",),
                     ("then",), ("so", "please"))
 _RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", "well"),

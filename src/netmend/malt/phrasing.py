@@ -207,7 +207,7 @@ _say("RUNAT", "provisioned with", "run at", "runs at", "operate at", "operates a
      "provisioned at", "provisioned for", "rated for", "specced at")
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
 _say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
-_say("LISTED", "stated", "established", "confirmed", "provided", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
+_say("LISTED", "listed out", "stated", "established", "confirmed", "provided", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
      "identified", "determined", "worked out", "looked up", "retrieved")
 
 # nouns
@@ -257,7 +257,10 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
      "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
      "in the subtree", "at whatever depth", "directly or indirectly", "all depths",
-     "every depth", "at every depth", "whatever level", "at whatever level")
+     "every depth", "at every depth", "whatever level", "at whatever level",
+     "whatever level it is at", "whatever level it is on", "whatever switch it is on",
+     "whichever switch it is on", "on all of its switches", "across all its agg blocks and switches",
+     "across all of its agg blocks and switches", "on every switch")
 # A direct read said again with "only": "(direct only)", "children only, one level".
 _say("DIRECT", "direct only", "directly only", "one level only", "one level down only",
      "immediate only", "only one level", "only one level down")
@@ -309,6 +312,13 @@ for _start in ("starting with", "starting from", "beginning with", "start with",
         _say("ORDER_ASC", f"{_start} the {_low}", f"{_start} {_low}")
 for _high in _HIGH_END:
     _say("ORDER_DESC", f"{_high} first", f"{_high} capacity first", f"the {_high} first")
+    for _top in ("at the top", "on top"):  # "biggest at the top", "with the highest on top"
+        _say("ORDER_DESC", f"{_high} {_top}", f"the {_high} {_top}", f"the {_high} one {_top}",
+             f"with the {_high} {_top}", f"{_high} capacity {_top}")
+for _low in _LOW_END:
+    for _top in ("at the top", "on top"):
+        _say("ORDER_ASC", f"{_low} {_top}", f"the {_low} {_top}", f"the {_low} one {_top}",
+             f"with the {_low} {_top}", f"{_low} capacity {_top}")
 for _low in _LOW_END:
     _say("ORDER_ASC", f"{_low} first", f"{_low} capacity first", f"the {_low} first")
 _say("ORDER_DESC", "desc", "descending", "high-low")
@@ -338,7 +348,7 @@ _say("WITH", "with", "w/", "having", "that have", "which have", "that has", "whi
      "with a", "possessing", "carrying")
 _say("WHOSE", "whose", "of which the", "where the", "where their", "where its")
 _say("REL", "that", "which", "who", "where")
-_say("BY", "by", "based on", "according to", "in terms of", "using", "with respect to",
+_say("BY", "going by", "by", "based on", "according to", "in terms of", "using", "with respect to",
      "w.r.t.", "wrt", "on the basis of", "in order of", "ordered by", "sorted by", "ranked by",
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
@@ -595,6 +605,9 @@ FILLERS: frozenset[str] = frozenset({
     "fyi", "btw", "heads up", "full set of", "the full set of", "complete set of",
     "the complete set of",
     # spoken leads: "basically what I want is ...", "alright, next thing: ..."
+    "basically what i want to know is", "what i want to know is", "what i would like to know is",
+    "all i want to know is", "what i want is for", "basically what i want is for",
+    "what i want is you to", "basically what i want is you to", "what i want is for you to",
     "basically", "basically what i want is", "basically what i need is", "what i want is",
     "what i need is", "what i would like is", "all i need is", "all i want is", "next thing",
     "the next thing", "first thing", "the first thing", "one more thing", "that is all for now",
