@@ -435,7 +435,8 @@ JUSTIFIED = [
      "rank the ports of ju1.a1.m2.s2c3 by capacity"),
     ("So with ju1.a2.m2.s2c1 gone from the graph, what are the children of ju1.a2.m2? Go ahead "
      "and do the removal first.", "remove ju1.a2.m2.s2c1, then list the children of ju1.a2.m2"),
-    ("the four biggest switches in aggregation block ju1.a1.m2, going by total capacity",
+    ("Basically what I want is the four biggest switches in aggregation block ju1.a1.m2, going "
+     "by total capacity.",
      "list the 4 switches in ju1.a1.m2 with the highest total capacity"),
     ("Action: add a new EK_PORT node called n9 to ju1.a2.m2.s2c2. Output: the updated graph.",
      "add EK_PORT n9 to ju1.a2.m2.s2c2. Return the graph."),

@@ -1768,7 +1768,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) metric:m", "top_by"),
         ("(TOP|BOTTOM):d NUM:k core:s [filters:f] (BY|IN|WITH) sup:d2 metric:m", "top"),
         ("[NUM:k] (FASTEST|SLOWEST):d core:s", "top_speed"),
-        ("[TOP] NUM:k sup:d core:s [filters:f] BY metric:m", "top"),
+        ("[TOP] NUM:k sup:d core:s [filters:f] [COMMA] BY metric:m", "top"),
         ("KIND_SG:ks (WITH|HOLDING) sup:d metric:m [scope:p]", "top_one"),
         ("sup:d metric:m KIND_SG:ks scope:p", "top_one"),
         ("sup:d KIND_SG:ks scope:p BY metric:m", "top_one"),
