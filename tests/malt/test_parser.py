@@ -427,6 +427,11 @@ JUSTIFIED = [
      "list the ports of ju1.s1.s1c3 with capacity below 10 Gbps"),
     ("mind nuking ju1.s2.s2c3.p1?", "remove ju1.s2.s2c3.p1"),
     ("Request: list the switches in `ju1.a2.m2` (agg block).", "list the switches in ju1.a2.m2"),
+    ("I think we need a new port np2 in ju1.a2.m1 - could you add it and afterwards show me "
+     "ju1.a2.m1's children ranked by capacity?",
+     "add port np2 to ju1.a2.m1, then rank the children of ju1.a2.m1 by capacity"),
+    ("I think we need to remove port ju1.a2.m2.s2c1.p4 - could you take it out of the topology?",
+     "remove ju1.a2.m2.s2c1.p4"),
     ("Basically what I want to know is which agg block port ju1.a2.m1.s2c4.p3 belongs to.",
      "which agg block contains ju1.a2.m1.s2c4.p3"),
     ("Okay so which switch in agg block ju1.a2.m1 has the most ports? Just give me the one.",
@@ -468,6 +473,7 @@ JUSTIFIED = [
     "If it works, remove ju1.a1.m2.s2c4.",
     "Pull the two most port-heavy switches in ju1.a2.m2.",  # take out, or fetch?
     "Who owns ju1.a1.m1?",  # a person
+    "List the ports of ju1.a1.m1.s2c1 - remove it and then count the ports in ju1.a1.m1.",
     "How many switches does ju1.a2.dom contain? Please list them.",  # a count, and a list?
     "List the switches in ju1.a2.dom. Please count them.",
     "Revert ju1.a1.m1.s2c1.p1 to 10 Gbps.",  # undo: to what it was?

@@ -2751,7 +2751,7 @@ def _parse_said(said: str, text: str) -> Parsed:
     twice = _asked_twice(tokens, it_kinds, text)
     if twice is not None:
         return twice
-    restated = _restatement(tokens)
+    restated = _restatement(tokens) or _restated_within(tokens)
     if restated is None:
         raise refusal
     kept, verb = restated
@@ -2790,8 +2790,8 @@ def _asked_twice(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> P
 # "..., please update it", "... - remove it", "Please list them all.": a last clause that
 # only says again, with a pronoun, what the request already asks (its verb's kind of step
 # must be among the request's steps, else the request is refused as it stands).
-_RESTATED_VERBS = {"REMOVE": "remove", "ADD": "add", "SET": "set", "ASK": "list",
-                   "COUNT": "count"}
+_RESTATED_VERBS = {"REMOVE": "remove", "TAKE": "remove", "ADD": "add", "SET": "set",
+                   "ASK": "list", "COUNT": "count"}
 _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd),
              "set": (ir.Update, ir.UpdateAll), "count": (ir.Count,),
              "list": (ir.ListChildren, ir.ListNodes, ir.Rank, ir.Top), "any": ir.READS,
@@ -2819,7 +2819,7 @@ _RESTATING_PRONOUNS = (("its", "capacity"), ("its", "physical", "capacity"), ("t
                        ("this",), ("so",), ("it", "for", "me"), ("them", "for", "me"), ("all",),
                        ("both",), ("them", "both"), ("both", "of", "them"), ("those",),
                        ("them", "out"), ("them", "out", "for", "me"))
-_RESTATING_LEADS = (("just",), ("please",), ("pls",), ("plz",), ("kindly",), ("can", "you"), ("could", "you"),
+_RESTATING_LEADS = (("would", "you", "mind"), ("mind",), ("would", "you"), ("just",), ("please",), ("pls",), ("plz",), ("kindly",), ("can", "you"), ("could", "you"),
                     ("please", "go", "ahead", "and"), ("go", "ahead", "and"), ("and",),
                     ("then",), ("so", "please"))
 _RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", "well"),
@@ -2842,6 +2842,8 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
         start -= 1
     if start == 0:
         return None
+    if tokens[start].text in ("and", "then"):
+        start += 1  # "..., and then list them"
     words = [t.text for t in tokens[start:end]]
     words = _strip_words(words, _RESTATING_LEADS, front=True)
     words = _strip_words(words, _RESTATING_ENDS, front=False)
@@ -2856,6 +2858,33 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     if len(words) == 1 and words[0] in _ANSWERING:  # "Capacity of P? Please report."
         verb = "any"
     return tokens[:start - 1] + tokens[end:], verb
+
+
+def _restated_within(tokens: list[Token]) -> tuple[list[Token], str] | None:
+    """"I think we need a new port N in A - could you add it and then count ...": a clause
+    that says again, with a pronoun, the change the request already asks for, followed by
+    the request's next step. The tokens without that clause, and the kind of step it names
+    (see :func:`_restatement`); None when there is none."""
+    for i, token in enumerate(tokens[:-3]):
+        if token.text not in _SEPARATORS:
+            continue
+        words = [t.text for t in tokens[i + 1:i + 8]]
+        lead = next((len(p) for p in sorted(_RESTATING_LEADS, key=len, reverse=True)
+                     if tuple(words[:len(p)]) == p), 0)
+        at = i + 1 + lead
+        if at + 2 >= len(tokens) or tokens[at + 1].text not in ("it", "them"):
+            continue
+        verb = next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(tokens[at].text,
+                                                                      frozenset()))
+                     if c in _RESTATED_VERBS), None)
+        after = tokens[at + 2]
+        if verb is None or verb == "list" or after.text not in ("and", ","):
+            continue
+        rest = tokens[at + 3:]
+        if not rest or rest[0].text not in ("then", "afterwards", "after"):
+            rest = [_THEN, *rest]
+        return [*tokens[:i + 1], *rest], verb
+    return None
 
 
 _CLAUSE_MARKS = frozenset({",", ";", ".", ":", "-", "--", "!", "->"})
