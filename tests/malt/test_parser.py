@@ -427,6 +427,12 @@ JUSTIFIED = [
      "list the ports of ju1.s1.s1c3 with capacity below 10 Gbps"),
     ("mind nuking ju1.s2.s2c3.p1?", "remove ju1.s2.s2c3.p1"),
     ("Request: list the switches in `ju1.a2.m2` (agg block).", "list the switches in ju1.a2.m2"),
+    ("set the capacity of all of ju1.a2.m1.s2c1's ports to 25 gigabits per second",
+     "set the capacity of every port of ju1.a2.m1.s2c1 to 25 Gbps"),
+    ("Please set the capacity for all ports in aggregation block ju1.a2.m1 to 25,000 Mbps.",
+     "set the capacity of every port in ju1.a2.m1 to 25 Gbps"),
+    ("Which switch has port ju1.a1.m2.s2c3.p2 on it?", "which switch contains ju1.a1.m2.s2c3.p2"),
+    ("Give us a list of ju1.s2rack's children, ta.", "list the children of ju1.s2rack"),
     ("I think we need a new port np2 in ju1.a2.m1 - could you add it and afterwards show me "
      "ju1.a2.m1's children ranked by capacity?",
      "add port np2 to ju1.a2.m1, then rank the children of ju1.a2.m1 by capacity"),

@@ -120,7 +120,7 @@ _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out"
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "find out", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
      "dump", "lookup", "query", "read", "reveal", "get", "telling", "telling me",
-     "letting me know", "letting us know", "let us know", "tell us")
+     "letting me know", "letting us know", "let us know", "tell us", "give us", "get us")
 _say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
      "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
@@ -602,6 +602,7 @@ FILLERS: frozenset[str] = frozenset({
     "do the needful", "kindly do the needful", "please do the needful", "reckon you could",
     "reckon u could", "do you reckon you could", "i reckon", "ta", "mate", "cheers mate",
     "i ask you to", "i would ask you to", "one new", "one additional", "one extra",
+    "circling back", "just circling back", "circling back on this", "following up",
     "fyi", "btw", "heads up", "full set of", "the full set of", "complete set of",
     "the complete set of",
     # spoken leads: "basically what I want is ...", "alright, next thing: ..."
@@ -1227,6 +1228,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "set the capacity to 40 Gbps for every port in A"
         ("SET [ITS] CAP (TO|AS) amount:v (OF|IN) targets:t", "update"),
         ("SET [ITS] CAP (TO|AS) amount:v FOREACH each:t", "update_each"),
+        ("SET CAP FOREACH each:t (TO|AS) amount:v", "update_each"),  # "the capacity for all ports in A to"
         ("cap_target:t (TO|AS) amount:v SET", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
@@ -1349,6 +1351,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     ),
     "cap_target": (
         ("CAP (OF|FOR|AMONG) targets:t", None),
+        ("CAP AMONG OF targets:t", None),  # "the capacity of all of S's ports"
         ("CAP IN names:t", "targets_names"),  # "the capacity on P1 and P2"
         ("CAP IN set:t", "targets_set"),  # "set the capacity on all ports of S to ..."
         ("targets:t POSS CAP", None),
@@ -1839,6 +1842,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH core:s [auxes] [BE] test:f", "set_test_q"),
         ("WH core:s [auxes] HAVE have_test:f", "set_test_q"),
         ("WH KIND_SG:k [auxes] HAVE node:p", "ancestor"),
+        ("WH KIND_SG:k [auxes] HAVE node:p IN IT", "ancestor"),  # "which switch has P on it"
         ("WH KIND_SG:k (HOLDING) node:p", "ancestor"),
         ("WH KIND_SG:k [auxes] node:p [auxes] [BE] IN", "ancestor"),
         ("WH KIND_SG:k node:p IN", "ancestor"),  # "which superblock switch S belongs to"
