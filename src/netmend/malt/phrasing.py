@@ -1215,7 +1215,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "update": (
         ("SET one_set:a (COMMA|AND|COMMA AND) more_sets:rest", "update_more"),
         ("SET (names|cap_names):t (TO|AS) amounts:vs [COMMA] RESP", "update_resp"),
-        ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v", "update"),
+        ("SET cap_target:t (TO|AS|IN|UPTO|EQ) amount:v [EACHW]", "update"),
         ("SET CAP COMMA targets:t (EQ|ARROW) amount:v", "update"),  # "update capacity: P = 25G"
         # the object before the verb: "the capacity of P change to 40G", "... to 40G set"
         ("cap_target:t SET (TO|AS) amount:v", "update"),
@@ -1531,6 +1531,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("COUNT NUMBER OF counted:w", None),
         ("RANK ranked:w", None),
         ("SUMV CAP (OF|FOR|AMONG) set:s", "sum_set"),
+        # "what do the ports of S add up to in capacity?", "how much capacity do they total?"
+        ("WH [auxes] set:s (SUMV [TO]|ADDUP) [IN] CAP", "sum_set"),
+        ("HOWMUCH CAP [auxes] set:s SUMV", "sum_set"),
         ("SUMV set:s POSS CAP", "sum_set"),
         ("SUMV [ALL] CAP (OF|FOR|IN) node:p", "capacity_total"),
         ("SUMV node:p POSS [SUM] CAP", "capacity_total"),
@@ -1546,6 +1549,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # capacity, rank the children of A"
         ("BY metric:m [order:o] [COMMA] RANK set:s", "rank_set"),
         ("BY metric:m COMMA RANK set:s order:o", "rank_set"),
+        # "by capacity, in descending order, rank the child nodes of A"
+        ("BY metric:m COMMA order:o COMMA RANK set:s", "rank_set"),
+        ("by_cap COMMA order:o COMMA RANK children:c", "rank"),
         ("order:o COMMA RANK children:c [by_cap]", "rank_order_only"),
         ("ASK [ALL] [DIRECT] CHILD COMMA node:p", "children"),  # "show direct children: A"
         ("ASK [SUM:t] CAP COMMA node:p", "capacity_of"),  # "get capacity: switch S"
