@@ -238,7 +238,11 @@ _say("NAME_N", "name", "names", "id", "identifier")
 _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center", "dc",
      "whole graph", "entire graph", "whole topology", "entire topology", "whole network",
      "entire network", "model", "inventory", "the fabric", "data centre", "datacentre",
-     "topology graph", "network graph", "network topology", "graph of the network")
+     "topology graph", "network graph", "network topology", "graph of the network",
+     "full graph", "complete graph", "full topology", "complete topology", "full network",
+     "complete network", "whole fabric", "entire fabric")
+# "the superblock above switch S": the node of a kind that holds it
+_say("ABOVE", "above")
 _say("CALLED", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
      "whose name is", "known as")
@@ -627,7 +631,8 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "wo", "item", "job", "sr", "service", "support", "helpdesk", "maintenance", "planning",
     "audit", "lookup", "query", "report", "priority", "urgent", "routine", "todo", "to-do",
     "action", "re", "subject", "note", "network", "team", "id", "number", "work",
-    "runbook", "runbook step", "playbook", "playbook step",
+    "runbook", "runbook step", "playbook", "playbook step", "follow-up", "follow up",
+    "followup",
     "handover", "shift handover", "fyi", "record", "change record",
     "goal", "objective", "aim", "user story", "story", "scenario", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
@@ -1794,7 +1799,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("[TOP] NUM:k KIND_PL:kp (WITH|HOLDING) sup:d metric:m scope:p", "top_q"),
     ),
     "ancestry": (
-        ("KIND_SG:k (OF|FOR) node:p", "ancestor"),
+        ("KIND_SG:k (OF|FOR|ABOVE) node:p", "ancestor"),
         ("KIND_SG:k (HOLDING|REL HAVE|REL [auxes] HAVE) node:p", "ancestor"),
         ("KIND_SG:k REL node:p [auxes] [BE] IN", "ancestor"),
         ("node:p POSS KIND_SG:k", "ancestor"),
