@@ -48,13 +48,18 @@ TUNING_3 = "paraphrases-tuning-3.yaml"
 # writers who saw neither the code nor the tuning batches, measured (counts only) before any
 # change and at the end; see its header for both measurements.
 HELD_BACK_3 = "paraphrases-heldback-3.yaml"
+# The fourth parts: nine tuning batches in other voices (chat, hedges, tickets, speech,
+# analysts, many countries, systematic variants, a paraphrasing assistant, many roles) and
+# three held-back batches written alongside them and measured only (see their headers).
+TUNING_4 = "paraphrases-tuning-4.yaml"
+HELD_BACK_4 = "paraphrases-heldback-4.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
 # held-back part and the first tuning parts, a floor holding what was reached for the rest).
 # The held-back parts are measured only: the front end is never adjusted to their phrasings.
 FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.90,
-          TUNING_3: 0.91, HELD_BACK_3: 0.87}
+          TUNING_3: 0.92, HELD_BACK_3: 0.90, TUNING_4: 0.89, HELD_BACK_4: 0.91}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
