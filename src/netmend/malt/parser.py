@@ -2137,6 +2137,7 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
 
 
 _LABEL_PHRASES = {tuple(p.split()): len(p.split()) for p in P.LABEL_WORDS}
+_LABEL_FIRST = frozenset(words[0] for words in _LABEL_PHRASES)
 _LABEL_ID = re.compile(r"#?([A-Za-z]{0,10})[-_]?\d+[A-Za-z]?")
 _LABEL_ENDS = frozenset({":", "-", "--"})
 # An issue tracker's key ("RMA-318", "NET-1234"): capitals, a hyphen, digits.
@@ -2162,6 +2163,8 @@ def _label_end(tokens: list[Token], start: int) -> int | None:
     while i < len(tokens) and i - start < 8:
         token = tokens[i]
         if token.kind == "WORD":
+            if token.text not in _LABEL_FIRST:
+                break
             length = next((n for n in (3, 2, 1)
                            if all(t.kind == "WORD" for t in tokens[i:i + n])
                            and tuple(t.text for t in tokens[i:i + n]) in _LABEL_PHRASES), None)
@@ -2564,6 +2567,8 @@ _ITS = _VOCABULARY_TOKENS["its"]
 
 def _kind_phrase(tokens: list[Token], at: int) -> int:
     """How many tokens at ``at`` say a singular kind ("switch", "control domain"), or 0."""
+    if at >= len(tokens) or tokens[at].text not in _SINGULAR_KIND_FIRST:
+        return 0
     for length in _SINGULAR_KIND_LENGTHS:
         words = tokens[at:at + length]
         if len(words) == length and all(w.kind == "WORD" for w in words) \
