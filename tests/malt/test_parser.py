@@ -436,6 +436,12 @@ JUSTIFIED = [
     ("What's the superblock above switch ju1.a1.m1.s2c4?",
      "which superblock contains ju1.a1.m1.s2c4"),
     ("Please, how many ports there are in the full graph?", "count the ports in the graph"),
+    ("Once every agg block has had a new port added, what's the port count for the entire "
+     "graph?", "for each agg block, add a new port to it. Count the ports in the graph."),
+    ("Once each control domain has a new switch, how many switches are there in the whole "
+     "graph?", "for each control domain, add a new switch to it. Count the switches in the graph."),
+    ("With a new port added to each agg block, how many ports does the graph contain in total?",
+     "for each agg block, add a new port to it. Count the ports in the graph."),
     ("By capacity, in descending order, rank the child nodes of ju1.a1.m1.",
      "rank the children of ju1.a1.m1 by capacity"),
     ("What do the ports of ju1.a2.m1.s2c4 add up to in capacity?",

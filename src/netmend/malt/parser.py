@@ -1903,10 +1903,15 @@ def _distributes(lexemes: list[Lexeme]) -> bool:
                                                                           | _READ_VERBS)), None)
             if verb is None or "AFTER" in verb.cats:
                 # "if each agg block got a new port, ...": the verb after it says whose it is
-                after = next((x for x in lexemes[at + 1:]
+                later = lexemes[at + 1:]
+                after = next((x for x in later
                               if x.cats & (changes | _READ_VERBS | {"GET", "GONE"})), None)
                 if after is not None and after.cats & (changes | {"GET", "GONE"}) and not (
                         after.cats & _READ_VERBS):
+                    continue
+                # "once each domain has a new switch, ...": the change is had by each
+                if any("HAVE" in x.cats and "KIND" in y.cats and "WH" not in lexemes[0].cats
+                       for x, y in zip(later, later[1:], strict=False)):
                     continue
             if verb is None or not verb.cats & changes or verb.cats & _READ_VERBS:
                 return True
@@ -1929,6 +1934,9 @@ def _licensed(lexemes: list[Lexeme], at: int) -> bool:
             if "NAME" in lexeme.cats:
                 return True
             break
+    if at and lexemes[at - 1].cats & {"HAVE", "GET"} and any(
+            x.cats & {"ALL", "EACHW"} for x in lexemes[:at - 1]):
+        return True  # "once each domain has (got) a new switch, ...": one added to each
     before = at - 1  # "N should be a new port on S", "S must have a new port N": a wish
     while (before >= 0 and lexemes[before].cats & {"AUX", "HAVE"}
            and "MODAL" not in lexemes[before].cats):

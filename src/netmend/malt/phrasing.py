@@ -1032,6 +1032,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t [auxes] BECOME amount:v", "set_to"),
         ("targets:t [auxes] SETP (TO|IN|AS) RATE:v", "set_to_rate"),
         ("new_kind:k [auxes] ADDED (TO|IN) ALL KIND:pk", "for_each"),
+        # "every agg block has had a new port added (to it)", "each domain has a new switch"
+        ("(ALL|EACHW) KIND:pk [auxes] (HAVE|GET) [auxes] new_kind:k [ADDED] [(TO|IN) IT]",
+         "for_each"),
     ),
     "state": (
         ("targets:t GONE [from_part:f]", "removed"),
@@ -1042,6 +1045,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t SETP (TO|IN|AS) amount:v", "set_to"),
         ("targets:t SETP (TO|IN|AS) RATE:v", "set_to_rate"),
         ("targets:t (IN|TO) RATE:v", "set_to_rate"),
+        ("new_kind:k ADDED (TO|IN) (ALL|EACHW) KIND:pk", "for_each"),  # "with a new port added to each agg block"
     ),
     "auxes": (
         ("(AUX|ALL) [auxes]", None),
