@@ -442,6 +442,8 @@ JUSTIFIED = [
      "graph?", "for each control domain, add a new switch to it. Count the switches in the graph."),
     ("With a new port added to each agg block, how many ports does the graph contain in total?",
      "for each agg block, add a new port to it. Count the ports in the graph."),
+    ("Ports in ju1.a1.m1 at 10 Gbps or above, please.",
+     "list the ports in ju1.a1.m1 with capacity at least 10 Gbps"),
     ("By capacity, in descending order, rank the child nodes of ju1.a1.m1.",
      "rank the children of ju1.a1.m1 by capacity"),
     ("What do the ports of ju1.a2.m1.s2c4 add up to in capacity?",

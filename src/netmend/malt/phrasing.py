@@ -1485,6 +1485,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cmp:c RATE:v", "cap_filter"),
         ("speed:c amount:v", "speed_filter"),
         ("RATE:v post:c", "cap_post"),
+        ("(IN|OF) RATE:v post:c", "cap_post"),  # "the ports in A at 10 Gbps or above"
         ("WITH cmp:c NUM:v (KIND_PL|KIND_SG):k", "count_filter"),
         ("WITH NUM:v (KIND_PL|KIND_SG):k", "count_equal"),
         ("WITH EQ NUM:v (KIND_PL|KIND_SG):k", "count_equal"),
