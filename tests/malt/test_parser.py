@@ -442,6 +442,10 @@ JUSTIFIED = [
      "graph?", "for each control domain, add a new switch to it. Count the switches in the graph."),
     ("With a new port added to each agg block, how many ports does the graph contain in total?",
      "for each agg block, add a new port to it. Count the ports in the graph."),
+    ("So go ahead and find me the one switch in ju1.a1.m1 whose total capacity is the highest.",
+     "list the switch in ju1.a1.m1 with the highest total capacity"),
+    ("What's the total capacity of sw ju1.a2.m1.s2c1 (sum over its ports)?",
+     "what is the total capacity of ju1.a2.m1.s2c1"),
     ("Ports in ju1.a1.m1 at 10 Gbps or above, please.",
      "list the ports in ju1.a1.m1 with capacity at least 10 Gbps"),
     ("By capacity, in descending order, rank the child nodes of ju1.a1.m1.",
@@ -498,6 +502,7 @@ JUSTIFIED = [
     "If it works, remove ju1.a1.m2.s2c4.",
     "Pull the two most port-heavy switches in ju1.a2.m2.",  # take out, or fetch?
     "Who owns ju1.a1.m1?",  # a person
+    "remove the one port of ju1.a1.m1.s2c1",  # which one?
     "List the ports of ju1.a1.m1.s2c1 - remove it and then count the ports in ju1.a1.m1.",
     "How many switches does ju1.a2.dom contain? Please list them.",  # a count, and a list?
     "List the switches in ju1.a2.dom. Please count them.",

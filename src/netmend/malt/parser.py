@@ -2481,7 +2481,9 @@ def _without_single(tokens: list[Token]) -> list[Token]:
     what "which" and "the" ask for already. Dropped only right after those words (elsewhere
     "single" is the number one: "switches with a single port")."""
     return [t for i, t in enumerate(tokens)
-            if not (t.text in ("single", "sole") and i and tokens[i - 1].text in ("which", "the"))]
+            if not (t.text in ("single", "sole") and i and tokens[i - 1].text in ("which", "the"))
+            and not (t.text == "one" and i and tokens[i - 1].text == "the"
+                     and _kind_phrase(tokens, i + 1))]  # "the one switch in A whose ..."
 
 
 _PULLS = frozenset({"pull", "pulling"})
@@ -2703,7 +2705,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _decom(tokens)
     if not texts.isdisjoint(_PULLS):
         tokens = _pull(tokens)
-    if "single" in texts or "sole" in texts:
+    if "single" in texts or "sole" in texts or "one" in texts:
         tokens = _without_single(tokens)
     if "switch" in texts and not texts.isdisjoint(("which", "what")):
         tokens = _wh_switch_port(tokens)

@@ -307,8 +307,10 @@ for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_high} -> {_low}")  # "high->low"
         _say("ORDER_ASC", f"{_low} -> {_high}")
         for _from in ("", "from ", "from the ", "going from ", "going from the "):
-            _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
-            _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
+            _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}",
+                 f"{_from}{_high} capacity to {_low}")
+            _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}",
+                 f"{_from}{_low} capacity to {_high}")
 for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
     for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}")
@@ -522,6 +524,7 @@ FILLERS: frozenset[str] = frozenset({
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
     "identification of", "the identification of", "across all of its ports", "across all its ports",
     "summed over its ports", "summed over all its ports", "over all of its ports",
+    "sum over its ports", "sum over all its ports", "summed across its ports",
     "we should be grateful if you would", "we should be grateful if you could",
     "i should be grateful if you would", "i should be grateful if you could",
     "it is no longer required", "as it is no longer required", "it is no longer needed",
