@@ -1821,7 +1821,7 @@ def _return_as_read(sentence: list[Token], at: int, text: str) -> list[Token]:
         for length in _PHRASE_LENGTHS.get(shape[at], ()):
             found = _PHRASES.get(shape[at:at + length])
             if found is not None and found[0] == "CATS" and "RETURN" in found[1]:
-                return sentence[:at] + [Token("WORD", "show", "show")] + sentence[at + length:]
+                return sentence[:at] + [_VOCABULARY_TOKENS["show"]] + sentence[at + length:]
     words = " ".join(t.text for t in sentence[at:])
     raise UnknownRequest(f"{words!r} names nodes, so it is more than a form of answer",
                          expected="'return a graph', 'return a list' or 'return the count'",
@@ -2390,7 +2390,7 @@ def _without_step_numbers(tokens: list[Token]) -> list[Token]:
 
 
 _CALLABLE = frozenset({"CHILD", "CAP", "PARENT", "DESC", "ANCESTOR", "NUMBER"})
-_OF = Token("WORD", "of", "of")
+_OF = _VOCABULARY_TOKENS["of"]
 
 
 def _callable(token: Token) -> bool:
@@ -2427,10 +2427,10 @@ _SINGULAR_KIND_FIRST = frozenset(words[0] for words in _SINGULAR_KINDS) | _NODE_
 
 _PLURAL_KIND_WORDS = frozenset(text.split()[0] for text, (_, number) in P.KIND_WORDS.items()
                                if "PL" in number)
-_MANY = Token("WORD", "many", "many")
+_MANY = _VOCABULARY_TOKENS["many"]
 
 
-_AFTERWARDS = Token("WORD", "afterwards", "afterwards")
+_AFTERWARDS = _VOCABULARY_TOKENS["afterwards"]
 
 
 def _after_alone(tokens: list[Token]) -> list[Token]:
@@ -2461,7 +2461,7 @@ def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
     return out
 
 
-_THE = Token("WORD", "the", "the")
+_THE = _VOCABULARY_TOKENS["the"]
 
 
 def _wh_switch_port(tokens: list[Token]) -> list[Token]:
@@ -2490,7 +2490,7 @@ _PULLS = frozenset({"pull", "pulling"})
 # What may follow "pull" for it to mean "remove": a name, a pronoun, a kind before a name, or
 # the particle of "pull out / off / from".
 _PULLED = frozenset({"out", "off", "from", "it", "them", "that", "this", "these", "those"})
-_SHOW = Token("WORD", "show", "show")
+_SHOW = _VOCABULARY_TOKENS["show"]
 
 
 def _pull(tokens: list[Token]) -> list[Token]:
@@ -2508,9 +2508,9 @@ def _pull(tokens: list[Token]) -> list[Token]:
         while j < len(out) and out[j].text in ("the", "a", "an"):
             j += 1
         after = out[j] if j < len(out) else None
+        named = j + _kind_phrase(out, j)  # "pull switch S": the kind, then the name
         if after is None or after.kind == "NAME" or after.text in _PULLED or (
-                _kind_phrase(out, j) and j + _kind_phrase(out, j) < len(out)
-                and out[j + _kind_phrase(out, j)].kind == "NAME"):
+                named > j and named < len(out) and out[named].kind == "NAME"):
             continue
         if after.text == "up":
             continue  # "pull up": a read already
@@ -2538,7 +2538,7 @@ _PULLED_VALUES = frozenset({
     "value", "values", "rundown", "overview"})
 
 
-_THEN = Token("WORD", "then", "then")
+_THEN = _VOCABULARY_TOKENS["then"]
 
 
 def _with_it_gone(tokens: list[Token]) -> list[Token]:
@@ -2554,7 +2554,7 @@ def _with_it_gone(tokens: list[Token]) -> list[Token]:
     return out
 
 
-_DECOMMISSION = Token("WORD", "decommission", "decommission")
+_DECOMMISSION = _VOCABULARY_TOKENS["decommission"]
 
 
 def _decom(tokens: list[Token]) -> list[Token]:
@@ -2625,7 +2625,7 @@ _PHRASE_ENDS = frozenset({"-", "--", "from", "and", "then", "should", "must", "n
 
 
 _OUTPUT_LABELS = frozenset({"output", "expected", "result", "deliverable", "returns"})
-_RETURN = Token("WORD", "return", "return")
+_RETURN = _VOCABULARY_TOKENS["return"]
 
 
 def _output_label(tokens: list[Token]) -> list[Token]:
@@ -2793,8 +2793,7 @@ def _asked_twice(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> P
     names = [t for t in first if t.kind == "NAME"]
     if len(names) != 1 or not any(t.text in ("it", "its") for t in second):
         return None
-    said = [t for u in second for t in ((names[0],) if u.text == "it" else (
-        (names[0], _POSS) if u.text == "its" else (u,)))]
+    said, _ = _said_for_it(second, (names[0],), names[0])
     try:
         asked, again = _parse_tokens(first, it_kinds, text), _parse_tokens(said, it_kinds, text)
     except QueryError:
@@ -2841,6 +2840,7 @@ _RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", 
                    *((*lead, "the", noun) for lead in (("from",), ("out", "of"))
                      for noun in ("graph", "topology", "network")),
                    ("from", "graph"), ("from", "topology"))
+_LEADS_LONGEST_FIRST = sorted(_RESTATING_LEADS, key=len, reverse=True)
 _SEPARATORS = frozenset({",", ";", ".", ":", "-", "--", "!", "?"})
 # Verbs that, said alone, ask for the answer to what was asked, whatever it is.
 _ANSWERING = frozenset({"report", "advise", "confirm", "share", "provide", "answer"})
@@ -2866,13 +2866,18 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
         return tokens[:start - 1] + tokens[end:], _RESTATING_QUESTIONS[tuple(words)]
     if not words or tuple(words[1:]) not in _RESTATING_PRONOUNS:
         return None
-    verb = next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(words[0], frozenset()))
-                 if c in _RESTATED_VERBS), None)
+    verb = _restated_verb(words[0])
     if verb is None:
         return None
     if len(words) == 1 and words[0] in _ANSWERING:  # "Capacity of P? Please report."
         verb = "any"
     return tokens[:start - 1] + tokens[end:], verb
+
+
+def _restated_verb(word: str) -> str | None:
+    """The kind of step a verb that says a request again names ("remove", "list", ...)."""
+    return next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(word, frozenset()))
+                 if c in _RESTATED_VERBS), None)
 
 
 def _restated_within(tokens: list[Token]) -> tuple[list[Token], str] | None:
@@ -2884,14 +2889,11 @@ def _restated_within(tokens: list[Token]) -> tuple[list[Token], str] | None:
         if token.text not in _SEPARATORS:
             continue
         words = [t.text for t in tokens[i + 1:i + 8]]
-        lead = next((len(p) for p in sorted(_RESTATING_LEADS, key=len, reverse=True)
-                     if tuple(words[:len(p)]) == p), 0)
+        lead = next((len(p) for p in _LEADS_LONGEST_FIRST if tuple(words[:len(p)]) == p), 0)
         at = i + 1 + lead
         if at + 2 >= len(tokens) or tokens[at + 1].text not in ("it", "them"):
             continue
-        verb = next((_RESTATED_VERBS[c] for c in sorted(P.LEXICON.get(tokens[at].text,
-                                                                      frozenset()))
-                     if c in _RESTATED_VERBS), None)
+        verb = _restated_verb(tokens[at].text)
         after = tokens[at + 2]
         if verb is None or verb == "list" or after.text not in ("and", ","):
             continue
@@ -2906,6 +2908,7 @@ _CLAUSE_MARKS = frozenset({",", ";", ".", ":", "-", "--", "!", "->"})
 _POSS = Token("POSS", "'s")
 _PRONOUNS = frozenset({"it", "its", "they", "them", "their", "this", "that", "these", "those",
                        "one", "ones"})
+_OTHER_PRONOUNS = _PRONOUNS - {"it", "its", "one"}
 _GONE_CATS = frozenset({"REMOVE", "TAKE", "GONE", "REMOVAL", "OUT", "AWAY"})
 
 
@@ -2984,20 +2987,28 @@ def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | No
     gone = _reason_words([*head, *(t.text for t in after)])
     if gone is None or (not after and not head):
         return None
+    if any(t.kind == "WORD" and t.text in _OTHER_PRONOUNS for t in rest):
+        return None  # "them", "that": which?
     kind_words = before[len(before) - len(kind.split()):] if kind else []
-    replaced: list[Token] = []
-    pointed = False
-    for token in rest:
-        if token.kind == "WORD" and token.text in ("it", "its"):
-            replaced.extend((*kind_words, name) if token.text == "it" else (name, _POSS))
-            pointed = True
-        elif token.kind == "WORD" and token.text in _PRONOUNS - {"one"}:
-            return None  # "them", "that": which?
-        else:
-            replaced.append(token)
+    replaced, pointed = _said_for_it(rest, (*kind_words, name), name)
     if not pointed:
         return None  # nothing points back: the first clause is not part of the request
     return replaced, str(name.value), gone
+
+
+def _said_for_it(tokens: list[Token], it: tuple[Token, ...], name: Token
+                 ) -> tuple[list[Token], bool]:
+    """``tokens`` with ``it`` said for "it" and the name's possessive for "its", and whether
+    there was one to replace."""
+    out: list[Token] = []
+    pointed = False
+    for token in tokens:
+        if token.kind == "WORD" and token.text in ("it", "its"):
+            out.extend(it if token.text == "it" else (name, _POSS))
+            pointed = True
+        else:
+            out.append(token)
+    return out, pointed
 
 
 def _strip_words(words: list[str], phrases, *, front: bool) -> list[str]:

@@ -316,17 +316,13 @@ for _start in ("starting with", "starting from", "beginning with", "start with",
         _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}")
     for _low in _LOW_END:
         _say("ORDER_ASC", f"{_start} the {_low}", f"{_start} {_low}")
-for _high in _HIGH_END:
-    _say("ORDER_DESC", f"{_high} first", f"{_high} capacity first", f"the {_high} first")
-    for _top in ("at the top", "on top"):  # "biggest at the top", "with the highest on top"
-        _say("ORDER_DESC", f"{_high} {_top}", f"the {_high} {_top}", f"the {_high} one {_top}",
-             f"with the {_high} {_top}", f"{_high} capacity {_top}")
-for _low in _LOW_END:
-    for _top in ("at the top", "on top"):
-        _say("ORDER_ASC", f"{_low} {_top}", f"the {_low} {_top}", f"the {_low} one {_top}",
-             f"with the {_low} {_top}", f"{_low} capacity {_top}")
-for _low in _LOW_END:
-    _say("ORDER_ASC", f"{_low} first", f"{_low} capacity first", f"the {_low} first")
+# "biggest first", "lowest capacity first", "biggest at the top", "with the lowest on top"
+for _order, _ends in (("ORDER_DESC", _HIGH_END), ("ORDER_ASC", _LOW_END)):
+    for _end in _ends:
+        for _top in ("first", "at the top", "on top"):
+            _say(_order, f"{_end} {_top}", f"the {_end} {_top}", f"{_end} capacity {_top}")
+        for _top in ("at the top", "on top"):
+            _say(_order, f"the {_end} one {_top}", f"with the {_end} {_top}")
 _say("ORDER_DESC", "desc", "descending", "high-low")
 _say("ORDER_ASC", "asc", "ascending", "low-high")
 
