@@ -499,6 +499,7 @@ JUSTIFIED = [
     "Pull every port in superblock ju1.a1.",  # take out, or fetch?
     "Never mind, remove ju1.s2.s2c3.p1.",
     "We're testing things, so remove ju1.a1.m2.s2c4.",  # a test: meant for real?
+    "We are doing a sandbox exercise, so remove ju1.a1.m2.s2c4.",  # as a purpose would say it
     "If it works, remove ju1.a1.m2.s2c4.",
     "Pull the two most port-heavy switches in ju1.a2.m2.",  # take out, or fetch?
     "Who owns ju1.a1.m1?",  # a person

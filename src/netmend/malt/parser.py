@@ -2916,10 +2916,9 @@ _REASON_LEADS = frozenset({"fyi", "btw", "so", "okay", "ok", "alright"})
 _SUBJECTS_OF_REASON = frozenset({"we", "i", "they", "you", "are", "am", "have", "has", "had",
                                  "were", "was", "is", "be", "been", "being", "will", "would"})
 # Words that make a reason a condition, a test or a supposition: the request would then not
-# be meant as said.
-_NOT_A_REASON = frozenset({"if", "suppose", "supposing", "assume", "assuming", "imagine",
-                           "pretend", "say", "whether", "test", "testing", "trial", "dry",
-                           "draft", "demo", "rehearsal", "simulation", "hypothetically"})
+# be meant as said (the words that say so of a purpose, and those of a condition).
+_NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "assuming",
+                                     "imagine", "say", "whether", "hypothetically"})
 
 
 def _reason_words(words: list[str]) -> bool | None:
