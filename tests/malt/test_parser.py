@@ -532,3 +532,45 @@ def test_a_kind_in_brackets_after_a_name_is_checked_against_the_topology() -> No
 @pytest.mark.parametrize(("text", "same_as"), SHORTHAND + NON_NATIVE + FORMAL + JUSTIFIED)
 def test_free_phrasing_reads_as_the_plain_request(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+FOCUSED = [
+    ("Removing ju1.a2.m1.s2c1 is what I need.", "Remove ju1.a2.m1.s2c1 from the graph."),
+    ("Getting rid of ju1.a1.m1.s2c3.p4 from the graph is the whole task.",
+     "Remove ju1.a1.m1.s2c3.p4 from the graph."),
+    ("Removing ju1.a2.m1.s2c1 is step one. Step two: rank the child nodes of ju1.a2.m1 by "
+     "capacity.", "Remove ju1.a2.m1.s2c1 from the graph. Rank the child nodes of ju1.a2.m1 by "
+                  "capacity."),
+    ("Adding port np3 to ju1.a2.m2 is step one; ranking the children of ju1.a2.m2 by capacity "
+     "is step two.", "Add a new port named np3 to ju1.a2.m2. Rank the child nodes of ju1.a2.m2 "
+                     "by capacity."),
+    ("Adding a new switch, sw5, to ju1.a1.dom comes first; after that, list all child nodes of "
+     "ju1.a1.dom.", "Add a new switch named sw5 to ju1.a1.dom. List the child nodes of "
+                    "ju1.a1.dom."),
+    ("What's needed is the removal of switch ju1.s2.s2c3 from the topology.",
+     "Remove ju1.s2.s2c3 from the graph."),
+    ("What we want is a new port, new_p2, on switch ju1.s1.s1c2.",
+     "Add a new port named new_p2 to ju1.s1.s1c2."),
+    ("It's ju1.a2.m2.s2c1 that needs to go - delete it from the graph.",
+     "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("It's every port of aggregation block ju1.a2.m1 that should be set to 25G.",
+     "Set the capacity of every port in agg block ju1.a2.m1 to 25 Gbps."),
+]
+
+
+@pytest.mark.parametrize(("text", "same_as"), FOCUSED, ids=[t[:50] for t, _ in FOCUSED])
+def test_a_request_said_as_a_gerund_or_a_cleft_reads_as_the_plain_request(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Removing ju1.a2.m1.s2c1 is not what I need.",
+    "Removing ju1.a2.m1.s2c1 is step two.",  # a step number that is not the sentence's own
+    "Ranking the children of ju1.a2.m2 by capacity is step two; adding port np3 to ju1.a2.m2 "
+    "is step one.",
+    "Is removing ju1.a2.m1.s2c1 what I need?",
+    "Removing ju1.a2.m1.s2c1 is what I would never want.",
+])
+def test_a_focus_that_says_more_than_wanting_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -36,7 +36,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import ir, records
+from netmend.malt import ir, records, slots
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -2675,6 +2675,89 @@ _AFTER_PRONOUN = frozenset({"has", "have", "holds", "contains", "by", "and", "th
                             "from", "is", "was", "should", "now", "afterwards", "after"})
 
 
+_FOCUS_TAILS = sorted((tuple(t.split()) for t in P.FOCUS_TAILS), key=len, reverse=True)
+_FOCUS_TAIL_FIRST = frozenset(t[0] for t in _FOCUS_TAILS)
+_GERUNDS = frozenset(text.split()[0] for text, cats in P.LEXICON.items()
+                     if text.split()[0].endswith("ing") and cats & _VERB_CATS)
+_AFTER_TAIL = frozenset({",", "-", "--", ":"}) | _SENTENCE_ENDS
+
+
+def _gerund_subject(tokens: list[Token]) -> list[Token]:
+    """"Removing X is what I need", "Adding N to S comes first; then ...": a request said
+    as a gerund, with a predicate that only says it is wanted (``P.FOCUS_TAILS``); the
+    predicate goes and the gerund reads as the request. Only a sentence that starts with
+    the gerund, and only a predicate that ends the sentence or a clause."""
+    out: list[Token] = []
+    start = 0
+    said = 0  # sentences so far
+    for at, tok in enumerate(tokens + [Token("PUNCT", ".", ".")]):
+        if not (tok.kind == "PUNCT" and tok.text in _SENTENCE_ENDS):
+            continue
+        sentence = tokens[start:at]
+        if sentence:
+            said += 1
+            if sentence[0].text.lower() in _GERUNDS:
+                sentence = _without_focus_tail(sentence, said)
+        out += sentence + tokens[at:at + 1]
+        start = at + 1
+    return out
+
+
+_ORDINAL_STEPS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _step_said(words: list[str], i: int) -> tuple[int, int] | None:
+    """"is step two" / "is step 2" / "is the second step" at ``i``: (its number, its end)."""
+    if words[i:i + 2] == ["is", "step"] and i + 2 < len(words):
+        said = words[i + 2]
+        number = int(said) if said.isdigit() else P.NUMBER_WORDS.get(said)
+        return None if number is None else (number, i + 3)
+    if words[i:i + 2] == ["is", "the"] and words[i + 3:i + 4] == ["step"]:
+        number = _ORDINAL_STEPS.get(words[i + 2])
+        return None if number is None else (number, i + 4)
+    return None
+
+
+def _without_focus_tail(sentence: list[Token], nth: int) -> list[Token]:
+    """The ``nth`` sentence of a request (a gerund first) without its focus predicate. A
+    predicate that numbers the step ("is step two") becomes a step label ("Step 2:") when
+    the number is the sentence's own, as numbered steps are read."""
+    words = [t.text.lower() for t in sentence]
+    for i in range(1, len(words)):
+        if words[i] not in _FOCUS_TAIL_FIRST:
+            continue
+        step = _step_said(words, i)
+        if step is not None:
+            number, end = step
+            if number == nth and (end == len(words) or words[end] in _AFTER_TAIL):
+                return [Token("WORD", "step", "step"), Token("NUM", str(nth), Decimal(nth)),
+                        Token("PUNCT", ":", None)] + sentence[:i] + sentence[end:]
+            return sentence
+        for tail in _FOCUS_TAILS:
+            end = i + len(tail)
+            if tuple(words[i:end]) == tail and (end == len(words) or words[end] in _AFTER_TAIL):
+                return sentence[:i] + sentence[end:]
+    return sentence
+
+
+_CLEFT_VERBS = frozenset({"needs", "need", "has", "have", "should", "must", "is", "are", "can",
+                          "will", "ought", "requires", "require", "wants"})
+_RELATIVES = frozenset({"that", "which", "who"})
+
+
+def _it_cleft(tokens: list[Token]) -> list[Token]:
+    """"It's X that needs to go" -> "X needs to go": a cleft sentence whose focus (X, naming
+    a node) is the subject of what follows the relative word."""
+    if len(tokens) < 5 or [t.text.lower() for t in tokens[:2]] != ["it", "is"]:
+        return tokens
+    rel = next((i for i, t in enumerate(tokens) if t.text.lower() in _RELATIVES), None)
+    if rel is None or rel + 1 >= len(tokens) or tokens[rel + 1].text.lower() not in _CLEFT_VERBS \
+            or not any(t.kind == "NAME" for t in tokens[2:rel]) \
+            or any(t.kind == "PUNCT" and t.text in _SENTENCE_ENDS for t in tokens[2:rel]):
+        return tokens
+    return tokens[2:rel] + tokens[rel + 1:]
+
+
 def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     """The token passes that read what the grammar does not (closings, labels, purposes, step
     numbers, call notation, kinds after names, "after"/"first" alone, "how much" of a kind,
@@ -2684,6 +2767,10 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
     tokens = _without_label(tokens)
+    if not texts.isdisjoint(_FOCUS_TAIL_FIRST) and not texts.isdisjoint(_GERUNDS):
+        tokens = _gerund_subject(tokens)
+    if "it" in texts and not texts.isdisjoint(_RELATIVES):
+        tokens = _it_cleft(tokens)
     if not texts.isdisjoint(_PURPOSE_FIRST):
         tokens = _without_purpose(tokens)
     if ")" in texts or " step" in " " + " ".join(texts) or (
@@ -2745,7 +2832,73 @@ def parse_request(text: str) -> Parsed:
 
 def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
-    stands for); ``text`` is what was written, for messages."""
+    stands for); ``text`` is what was written, for messages. What no rule reads may still
+    be one addition said in another order (:mod:`netmend.malt.slots`)."""
+    try:
+        return _parse_ruled(said, text)
+    except (UnknownRequest, IncompleteRequest):
+        filled = _slot_filled(said, text)
+        if filled is None:
+            raise
+        return filled
+
+
+_SENTENCE_JOINT = Lexeme(frozenset({"COMMA"}), None, ".")
+
+
+_THEN_WORDS = frozenset({"then", "afterwards", "after", "that", "and", "once", "done", "next",
+                         "finally", "subsequently", "thereafter", "so", "also", "->", "=>",
+                         ",", "-", "--", ":"})
+
+
+def _slot_filled(said: str, text: str) -> Parsed | None:
+    """``said`` read as one addition by :func:`slots.addition`, or as one addition followed
+    (after a sentence's end or "then") by what the grammar reads; None when neither."""
+    tokens, it_kinds = _normalized(tokenize(said))
+    if not slots.asked([(t.kind, t.text.lower()) for t in tokens]):
+        return None
+    whole = _addition(tokens, text)
+    if whole is not None:
+        return whole
+    for at, tok in enumerate(tokens):
+        if not (tok.text in _SENTENCE_ENDS or tok.text.lower() == "then"):
+            continue
+        first = _addition(tokens[:at], text)
+        if first is None:
+            continue
+        rest = at + (tok.text in _SENTENCE_ENDS)
+        while rest < len(tokens) and tokens[rest].text.lower() in _THEN_WORDS:
+            rest += 1
+        try:
+            return _parse_tokens(tokens[rest:], it_kinds, text, done=first)
+        except QueryError:
+            return None
+    return None
+
+
+def _addition(tokens: list[Token], text: str) -> Parsed | None:
+    """``tokens`` read as one addition by :func:`slots.addition`, or None."""
+    lexemes: list[Lexeme] = []
+    for sentence in _sentences(tokens):
+        sentence, layout = _format_tail(sentence)
+        analysis = _analyze(_shape_of(sentence))
+        if layout is not None or analysis.dangling is not None:
+            return None
+        if analysis.return_at is not None and _return_promise(
+                sentence[analysis.return_at:], text) not in (None, "graph"):
+            return None
+        lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _materialize(analysis.lexemes, sentence)
+    frame = slots.addition([x.cats for x in lexemes])
+    if frame is None:
+        return None
+    resolver = _Resolve(lexemes, text)
+    steps, _ = resolver.steps(frame, None)
+    return Parsed(ir.Query(tuple(steps)), tuple(dict.fromkeys(resolver.qualifiers)))
+
+
+def _parse_ruled(said: str, text: str) -> Parsed:
+    """The request read by the grammar and the fallbacks around it (a reason said first, a
+    question asked twice, a request restated)."""
     tokens, it_kinds = _normalized(tokenize(said))
     try:
         return _parse_tokens(tokens, it_kinds, text)
@@ -3020,14 +3173,19 @@ def _strip_words(words: list[str], phrases, *, front: bool) -> list[str]:
     return words
 
 
-def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed:
-    steps: list[ir.Step] = []
+def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
+                  done: Parsed | None = None) -> Parsed:
+    """``tokens`` read by the grammar; ``done`` is what an earlier part of the request asked
+    (one addition), which the steps read here follow ("it" is its parent)."""
+    steps: list[ir.Step] = list(done.query.steps) if done else []
     promises: list[str] = []
-    qualifiers: list[tuple[str, str]] = []
+    qualifiers: list[tuple[str, str]] = list(done.qualifiers) if done else []
     focus: str | None = None
     pending_condition = False
     hypothetical = False
     placed: str | None = None  # where an earlier change said it happens ("add N to A")
+    if done is not None:
+        focus = placed = Place(done.query.steps[0].parent)
     placed_now: str | None = None
     for sentence in _sentences(tokens):
         sentence, layout = _format_tail(sentence)

@@ -479,6 +479,22 @@ _say("ENDS", "terminate in", "terminates in", "terminating in", "terminate in th
      "suffixed with", "suffixed by", "with suffix", "with the suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
 
+# Saying what is wanted as the focus of a sentence. A lead ("what we want is X", "all I
+# need is X") is a filler; a tail after a request said as a gerund ("Removing X is what I
+# need", "Adding N to S comes first; then ...") is dropped by the parser, and only there.
+_WANTED = tuple(f"{who} {verb}" for who, be in (("i", "am"), ("we", "are")) for verb in (
+    "need", "want", "would like", "require", f"{be} after", f"{be} asking for",
+    f"{be} looking for"))
+FOCUS_LEADS: frozenset[str] = frozenset(
+    {f"{lead} {wanted} is" for lead in ("what", "all", "basically what") for wanted in _WANTED}
+    | {"what is needed is", "what is wanted is", "what is required is"})
+FOCUS_TAILS: frozenset[str] = frozenset(
+    {f"is {lead} {wanted}" for lead in ("what", "all") for wanted in _WANTED}
+    | {f"is {the}{what}" for the in ("the ", "the whole ", "the only ", "my ", "our ")
+       for what in ("task", "ask", "request", "job", "change")}
+    | {"is first", "comes first", "goes first", "is needed", "is wanted", "is required", "is requested", "is what is needed",
+       "is what is required", "is all that is needed"})
+
 # Words (and phrases) that carry no meaning for the request: dropped before parsing.
 FILLERS: frozenset[str] = frozenset({
     "the", "a", "an", "please", "kindly", "thanks", "thank you", "thank you very much",
@@ -616,7 +632,7 @@ FILLERS: frozenset[str] = frozenset({
     "what i need is", "what i would like is", "all i need is", "all i want is", "next thing",
     "the next thing", "first thing", "the first thing", "one more thing", "that is all for now",
     "that is it for now", "that is all", "that is it", "end to end",
-})
+}) | FOCUS_LEADS
 # A ticket or change label that leads a request ("Ticket 7731:", "Change request -",
 # "[OPS-12]", "INVENTORY REQUEST:"): bookkeeping that says nothing about what is asked. The
 # parser drops one only at the very start of a request (or in brackets at its very end), only
