@@ -574,3 +574,29 @@ def test_a_request_said_as_a_gerund_or_a_cleft_reads_as_the_plain_request(text, 
 def test_a_focus_that_says_more_than_wanting_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+DEPTH_SAID_AGAIN = [
+    ("How many ports are there, at any depth, within superblock ju1.a1?",
+     "Count the ports in ju1.a1."),
+    ("How many ports are there in agg block ju1.a1.m1, at any depth?",
+     "Count the ports in ju1.a1.m1."),
+    ("Under ju1.a1, count all the ports at any depth.", "Count the ports in ju1.a1."),
+]
+
+
+@pytest.mark.parametrize(("text", "same_as"), DEPTH_SAID_AGAIN)
+def test_a_depth_said_where_no_rule_has_it_reads_when_every_set_goes_that_deep(text,
+                                                                              same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "List the children of ju1.a1.m1, at any depth.",
+    "Rank the children of ju1.a1 at any depth by capacity",
+    "How many ports are directly under ju1.a1.m1.s2c1, at any depth?",
+    "Count the switches in ju1.a1.m1, directly.",
+])
+def test_a_depth_said_against_what_is_asked_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

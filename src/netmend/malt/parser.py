@@ -28,6 +28,7 @@ contradicts the request each raise a :class:`QueryError`.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable
@@ -1862,6 +1863,7 @@ class _Analysis:
     says_would: bool = False  # "how many ports would S have": true only after a change
     says_total: bool = False  # "in total", "overall", "in the graph": over the whole graph
     dangling: str | None = None  # a last word that needs what the sentence does not say
+    depth: str | None = None  # a depth said where no rule has it: every set must go that deep
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
@@ -2125,7 +2127,38 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
     colonless = [x for i, x in enumerate(lexemes)
                  if not (x.text in (":", "(", "->") and i and lexemes[i - 1].cats & _COLON_VERBS)]
     bases = (colonless,) if len(colonless) == len(lexemes) else (colonless, lexemes)
-    lexemes = colonless
+    said = shape[:return_at]
+    found = _parsed(bases, said, return_at)
+    if found is not None:
+        return found
+    # "How many ports are there, at any depth, in A?": a word that says how deep a set goes,
+    # where no rule has it, is read as said again (checked against the reading: see ``depth``)
+    for cat, depth in (("DEEP", "descendants"), ("DIRECT", "children")):
+        if any(cat in x.cats for x in colonless):
+            found = _parsed(tuple(_without_cat(base, cat) for base in bases), said, return_at)
+            if found is not None:
+                return dataclasses.replace(found, depth=depth)
+    return _Analysis(return_at, tuple(colonless), ())
+
+
+def _without_cat(lexemes: list[Lexeme], cat: str) -> list[Lexeme]:
+    """``lexemes`` without those of ``cat``, each with the commas that set it apart."""
+    gone: set[int] = set()
+    for i, x in enumerate(lexemes):
+        if cat in x.cats:
+            gone.add(i)
+            before = i > 0 and "COMMA" in lexemes[i - 1].cats
+            if before:
+                gone.add(i - 1)
+            if (before or i == 0) and i + 1 < len(lexemes) and "COMMA" in lexemes[i + 1].cats:
+                gone.add(i + 1)
+    return [x for i, x in enumerate(lexemes) if i not in gone]
+
+
+def _parsed(bases: tuple[list[Lexeme], ...], said: tuple[str, ...],
+            return_at: int | None) -> _Analysis | None:
+    """The analysis of the first variant of ``bases`` the grammar parses, or None."""
+    lexemes = bases[0]
     for variant in (v for base in bases for v in _variants(base)):
         found = _parses(tuple(x.cats for x in variant))
         if found:
@@ -2134,14 +2167,13 @@ def _analyze(shape: tuple[str, ...]) -> _Analysis:
                         for i, x in enumerate(lexemes))
             if _any_change(variant):
                 found = ()  # "remove any port of S": one of them, or all? (refused below)
-            said = shape[:return_at]
             says_graph = _says_graph(said)
             return _Analysis(return_at, tuple(variant), found, stray, _distributes(variant),
                              says_graph,
                              "would" in said and any(x.text == "would" and "AUX" in x.cats
                                                      for x in variant),
                              says_graph or _says_total(said))
-    return _Analysis(return_at, tuple(lexemes), ())
+    return None
 
 
 _LABEL_PHRASES = {tuple(p.split()): len(p.split()) for p in P.LABEL_WORDS}
@@ -3231,6 +3263,12 @@ def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
             except QueryError as exc:
                 errors.append(exc)
                 continue
+            if analysis.depth is not None and not _goes(found, analysis.depth):
+                errors.append(AmbiguousRequest(
+                    f"the request says a set goes to the {analysis.depth} of a node, and what "
+                    "it asks does not (or not only)", expected="'all ports under <node name>' or "
+                    "'the child nodes of <node name>'", text=text))
+                continue
             if analysis.each_read and any(isinstance(s, _FOLDS) and not _per_node(s)
                                           for s in found):
                 # "the total capacity of each switch": one answer per switch, not one in all
@@ -3297,6 +3335,21 @@ def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
 
 _LAYOUTS = {"names": (ir.ListChildren, ir.ListNodes), "pairs": (ir.Rank, ir.Top)}
 _LAYOUT_TEXT = {"names": "names", "pairs": "(name, value) pairs"}
+
+
+_DEEP_READS = (ir.Count,)  # "count the ports in A": every port below A
+_DIRECT_READS = (ir.ListChildren, ir.Rank)  # "the child nodes of A": one level down
+
+
+def _goes(steps: list[ir.Step], depth: str) -> bool:
+    """Whether every set ``steps`` read goes ``depth`` deep (``children`` or ``descendants``),
+    and there is at least one."""
+    axes = [s.nodes.axis for s in steps if isinstance(getattr(s, "nodes", None), ir.Select)]
+    fixed = _DEEP_READS if depth == "descendants" else _DIRECT_READS
+    other = _DIRECT_READS if depth == "descendants" else _DEEP_READS
+    said = axes + [depth for s in steps if isinstance(s, fixed)]
+    return bool(said) and all(axis == depth for axis in said) and not any(
+        isinstance(s, other) for s in steps)
 
 
 def _per_node(step: ir.Step) -> bool:
