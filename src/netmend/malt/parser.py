@@ -2865,7 +2865,7 @@ def parse_request(text: str) -> Parsed:
 def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
-    be one addition said in another order (:mod:`netmend.malt.slots`)."""
+    be one change said in another order (:mod:`netmend.malt.slots`)."""
     try:
         return _parse_ruled(said, text)
     except (UnknownRequest, IncompleteRequest):
@@ -2875,7 +2875,7 @@ def _parse_said(said: str, text: str) -> Parsed:
         return filled
 
 
-_SENTENCE_JOINT = Lexeme(frozenset({"COMMA"}), None, ".")
+_SENTENCE_JOINT = Lexeme(frozenset({"COMMA", "STOP"}), None, ".")  # a comma no list crosses
 
 
 _THEN_WORDS = frozenset({"then", "afterwards", "after", "that", "and", "once", "done", "next",
@@ -2884,43 +2884,54 @@ _THEN_WORDS = frozenset({"then", "afterwards", "after", "that", "and", "once", "
 
 
 def _slot_filled(said: str, text: str) -> Parsed | None:
-    """``said`` read as one addition by :func:`slots.addition`, or as one addition followed
-    (after a sentence's end or "then") by what the grammar reads; None when neither."""
+    """``said`` read as one change by :func:`slots.change`, or as one change followed (after
+    a sentence's end or "then") by what the grammar reads; None when neither."""
     tokens, it_kinds = _normalized(tokenize(said))
-    if not slots.asked([(t.kind, t.text.lower()) for t in tokens]):
-        return None
-    whole = _addition(tokens, text)
+    whole = _change(tokens, text)
     if whole is not None:
         return whole
     for at, tok in enumerate(tokens):
         if not (tok.text in _SENTENCE_ENDS or tok.text.lower() == "then"):
             continue
-        first = _addition(tokens[:at], text)
-        if first is None:
-            continue
-        rest = at + (tok.text in _SENTENCE_ENDS)
+        rest = at + (tok.text in _SENTENCE_ENDS)  # a sentence's end is the change's own
+        first = _change(tokens[:rest], text)
+        if first is None or _grammar_reads(tokens[:rest], it_kinds, text):
+            continue  # a change the grammar reads: its refusal of the whole request stands
         while rest < len(tokens) and tokens[rest].text.lower() in _THEN_WORDS:
             rest += 1
         try:
-            return _parse_tokens(tokens[rest:], it_kinds, text, done=first)
+            parsed = _parse_tokens(tokens[rest:], it_kinds, text, done=first)
         except QueryError:
             return None
+        return parsed if len(parsed.query.steps) > len(first.query.steps) else None
     return None
 
 
-def _addition(tokens: list[Token], text: str) -> Parsed | None:
-    """``tokens`` read as one addition by :func:`slots.addition`, or None."""
+def _grammar_reads(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> bool:
+    try:
+        _parse_tokens(tokens, it_kinds, text)
+    except QueryError:
+        return False
+    return True
+
+
+def _change(tokens: list[Token], text: str) -> Parsed | None:
+    """``tokens`` read as one change by :func:`slots.change`, or None."""
+    if not slots.asked([(t.kind, t.text.lower()) for t in tokens]):
+        return None
     lexemes: list[Lexeme] = []
     for sentence in _sentences(tokens):
         sentence, layout = _format_tail(sentence)
         analysis = _analyze(_shape_of(sentence))
-        if layout is not None or analysis.dangling is not None:
-            return None
-        if analysis.return_at is not None and _return_promise(
-                sentence[analysis.return_at:], text) not in (None, "graph"):
-            return None
+        if layout is not None or analysis.dangling is not None or analysis.says_new:
+            return None  # "set P to 10G extra": what the grammar refuses after parsing
+        if analysis.return_at is not None and (
+                _return_promise(sentence[analysis.return_at:], text) not in (None, "graph")
+                or any(tok.kind in _NAMED or tok.kind == "POSS" or tok.text in _KIND_TEXTS
+                       for tok in sentence[analysis.return_at:])):
+            return None  # "... and return the graph's ports": a read, not the graph
         lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _materialize(analysis.lexemes, sentence)
-    frame = slots.addition([x.cats for x in lexemes])
+    frame = slots.change([x.cats for x in lexemes])
     if frame is None:
         return None
     resolver = _Resolve(lexemes, text)
@@ -3208,7 +3219,7 @@ def _strip_words(words: list[str], phrases, *, front: bool) -> list[str]:
 def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
                   done: Parsed | None = None) -> Parsed:
     """``tokens`` read by the grammar; ``done`` is what an earlier part of the request asked
-    (one addition), which the steps read here follow ("it" is its parent)."""
+    (one change), which the steps read here follow ("it" is an addition's parent)."""
     steps: list[ir.Step] = list(done.query.steps) if done else []
     promises: list[str] = []
     qualifiers: list[tuple[str, str]] = list(done.qualifiers) if done else []
@@ -3216,7 +3227,7 @@ def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
     pending_condition = False
     hypothetical = False
     placed: str | None = None  # where an earlier change said it happens ("add N to A")
-    if done is not None:
+    if done is not None and isinstance(done.query.steps[0], ir.Add):
         focus = placed = Place(done.query.steps[0].parent)
     placed_now: str | None = None
     for sentence in _sentences(tokens):

@@ -428,7 +428,7 @@ _say("GONE", "needs deleting", "need deleting", "needs deletion", "decommissione
      "taken off", "trashed", "unlinked", "offboarded", "ejected", "took away", "took out",
      "took off", "pulled off", "ripped off", "stripped off")
 _say("NEW", "new", "a new", "brand new", "brand-new", "fresh", "additional", "an additional",
-     "another", "extra", "an extra", "one more")
+     "another", "extra", "an extra", "one more", "one new", "one additional", "one extra")
 _say("ADDED", "incorporated", "added", "inserted", "created", "attached", "installed", "plugged in",
      "provisioned", "deployed", "put", "placed", "appended", "introduced", "mounted", "set up",
      "hooked up", "put in", "needs adding", "need adding", "wants adding", "brought in", "wired up", "wired in", "connected", "slotted in",
@@ -664,7 +664,8 @@ GRAPH_FILLERS: frozenset[str] = frozenset(
 SOFT_FILLERS: frozenset[str] = frozenset({"total", "overall", "remaining", "remain", "left",
                                           "now", "in total", "new", "a new", "brand new",
                                           "brand-new", "fresh", "additional", "an additional",
-                                          "another", "extra", "an extra", "one more"})
+                                          "another", "extra", "an extra", "one more",
+                                          "one new", "one additional", "one extra"})
 # A sentence's last word that leaves a part of it unsaid: a word that needs something after
 # it ("how many ports does", "count the ports in the", "which switches sit"). Whatever the
 # grammar could read without that part (a count over the whole graph, a list of every port)

@@ -1,55 +1,97 @@
-"""Slot filling: a request no grammar rule fits, read by the roles its words give.
+"""Slot filling: a change no grammar rule fits, read by the roles its words give.
 
 The grammar of :mod:`netmend.malt.parser` reads a request by its word order. Some
 requests say everything a change needs in an order no rule has ("ju1.s1.s1c3 needs
-another port -> call it new_p5", "a new port bearing the name ... is to be added to
-...", "new node new_X (EK_PORT) -> parent S"). For one *addition*, the frame is small
-and fixed: one new node (a name and a kind), one parent. This module fills those
-slots from the lexemes' categories, and answers only when:
+another port -> call it new_p5", "new node new_X (EK_PORT) -> parent S", "X gone, Y
+gone, all out of the graph", "capacity on P and on Q, make both 40G", "one new port per
+agg block"). A change has a small, fixed frame: an addition has new names, their kind
+and one parent; a removal has the names to remove; an update has the names and one
+rate; an addition to each node of a kind has two kinds. This module fills those slots
+from the lexemes' categories, and answers only when:
 
-* every word belongs to the frame: a change word or "new", the names, the kinds, the
-  words that give a name its role ("called", "name it", "to", "under", "parent") and
-  glue (commas, auxiliaries, "need"). Any other word, known or unknown, leaves the
-  request to the grammar's refusal: a word that could change the meaning ("not",
-  "once", "count", "faulty") is never skipped;
-* each slot is filled exactly once: one parent (by a place word, or the only name
-  left), the new names (by a naming word or a kind said next to them), the kinds of
-  the new nodes (a kind said next to the parent is the parent's).
+* every word belongs to the frame of exactly one kind of change: its change words, the
+  names, the kinds, the words that give a name its role ("called", "name it", "to",
+  "under", "parent") and glue (commas, auxiliaries, "need"). Any other word, known or
+  unknown, leaves the request to the grammar's refusal: a word that could change the
+  meaning ("not", "once", "count", "faulty", "of S" after a kind) is never skipped;
+* each slot is filled exactly once (one parent, one rate, the kinds said where they
+  belong: a kind next to a parent is the parent's), and a number said is checked
+  against the names given when the frame is resolved.
 
 It returns the same frame tuples as the grammar (lexeme positions, not values), so
-names, kinds and the checks on them are resolved by the same code. Pure: categories
-in, a frame or None out.
+names, kinds, numbers and the checks on them are resolved by the same code. Whether a
+request asks for a change at all (and is not a statement or a question about what can
+be) is :func:`asked`, read from its words as written. Pure: categories in, a frame or
+None out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-# words that may be in an addition, each with no other meaning in it
+Cats = Sequence[frozenset[str]]
+
+_KINDS = frozenset({"KIND", "KIND_SG", "KIND_PL"})
+_GLUE = frozenset({"COMMA", "STOP", "AND", "AUX", "MODAL", "INVERT", "WANT", "GET", "REL",
+                   "THERE", "BE", "ARROW", "THEN", "IT", "NODE", "LIKE"})
+# words of an addition
 _ADDING = frozenset({"ADD", "ADDED", "ADDITION", "GOES"})
 _NEW = frozenset({"NEW"})
 _NAMING = frozenset({"CALLED", "NAME_N", "CALL", "AS"})
 _PLACING = frozenset({"TO", "IN", "BY", "OF", "PARENT", "CHILD"})
-_KINDS = frozenset({"KIND", "KIND_SG", "KIND_PL"})
-_GLUE = frozenset({"COMMA", "AND", "AUX", "MODAL", "INVERT", "WANT", "GET", "HELD", "REL",
-                   "THERE", "BE", "ARROW", "THEN", "IT", "NODE", "HAS", "HAVE", "LIKE"})
-# a word whose categories are all of these is part of an addition; "name" is also a
-# verb that asks ("name the ports of S"), "under" a comparison ("under 10 Gbps"): both
-# read here only as what they are in an addition
-_FRAME = _ADDING | _NEW | _NAMING | _PLACING | _KINDS | _GLUE | {"NAME"}
+# words of a removal ("remove", "take ... out", "gone", "the removal of", "from the graph")
+_REMOVING = frozenset({"REMOVE", "TAKE", "GONE", "REMOVAL", "OUT", "OUTOF", "AWAY"})
+# words of an update of capacity ("set", "make", "run at", "capacity", "to")
+_SETTING = frozenset({"SET", "SETP", "MAKE", "RUNAT"})
+# words that say "each" / "every" / "per" before a kind
+_EVERY = frozenset({"EACHW", "ALL", "PER", "FOREACH"})
+
+# The words each kind of change may have. "name" is also a verb that asks ("name the
+# ports of S"), "under" a comparison ("under 10 Gbps"), "get" a verb that asks ("get me
+# the list"): they read here only as what they are in that change.
 _ALSO_MEANS = {"NAME_N": frozenset({"ASK"}), "IN": frozenset({"LT"}), "GET": frozenset({"ASK"})}
+_ADDITION_WORDS = _ADDING | _NEW | _NAMING | _PLACING | _KINDS | _GLUE | {"NAME", "NUM"}
+_REMOVAL_WORDS = _REMOVING | _KINDS | _GLUE | {"NAME", "NUM", "ALL", "EACHW", "FROM", "GRAPH",
+                                               "OF"}
+_UPDATE_WORDS = _SETTING | _KINDS | _GLUE | {"NAME", "RATE", "CAP", "OF", "TO", "AS", "IN",
+                                             "BY", "ALL", "EACHW", "ITS", "EQ"}
+_FOR_EACH_WORDS = _ADDING | _NEW | _EVERY | _KINDS | _GLUE | {"NUM", "TO", "IN", "BY", "SETP"}
+
+
+# A change said only by a participle ("N added to S", "X removed", "P set to 10G") states
+# what is, unless a word wants it ("is to be added", "needs removing", "should be set").
+_WANTING = frozenset({"MODAL", "INVERT", "WANT", "GET"})
+
+
+def _wanted(cats: Cats, verbs: frozenset[str], participles: frozenset[str]) -> bool:
+    """Whether ``cats`` ask for the change: a verb that says it, or a participle that says
+    it with a word that wants it."""
+    said = frozenset().union(*cats) if cats else frozenset()
+    return bool(said & verbs) or bool(said & participles) and bool(said & _WANTING)
+
+
+def _fits(cats: Cats, words: frozenset[str]) -> bool:
+    for said in cats:
+        rest = set(said) - words
+        for cat, also in _ALSO_MEANS.items():
+            if cat in said and cat in words:
+                rest -= also
+        if rest:
+            return False
+    return True
 
 
 # a part that only asks for the graph back: "..., and return the graph", "Graph back
 # please.", "with the resulting graph returned afterwards"
 _GRAPH_SAID = frozenset({"GRAPH", "WHOLE_GRAPH", "RETURN"})
-_GRAPH_TAIL = _GRAPH_SAID | frozenset({"GIVE", "ASK", "WANT", "GET", "HELD", "THEN", "SETP",
+_GRAPH_TAIL = _GRAPH_SAID | frozenset({"GIVE", "ASK", "WANT", "GET", "THEN", "SETP",
                                        "WITH", "AND", "AUX", "MODAL", "IT", "LIKE", "AFTER",
                                        "ADDITION", "HAS", "HAVE"})
 _JOINT = frozenset({"COMMA"})
+_FROM_GRAPH = (frozenset({"FROM"}), frozenset({"GRAPH"}))
 
 
-def _without_graph_tail(cats: Sequence[frozenset[str]]) -> list[frozenset[str]]:
+def _without_graph_tail(cats: Cats) -> list[frozenset[str]]:
     """``cats`` with each part between commas that only asks for the graph back made a
     comma (positions kept: the frame's positions are the lexemes')."""
     out = list(cats)
@@ -64,21 +106,38 @@ def _without_graph_tail(cats: Sequence[frozenset[str]]) -> list[frozenset[str]]:
     return out
 
 
-def _fits(cats: frozenset[str]) -> bool:
-    rest = set(cats) - _FRAME
-    for cat, also in _ALSO_MEANS.items():
-        if cat in cats:
-            rest -= also
-    return not rest
+def _lists(cats: Cats) -> list[list[int]]:
+    """The names, as lists said together ("A, B and C", "A, and B"); two names with nothing
+    between them are two lists ("named zorp new_p1" names one node, not two), and so are
+    names in two sentences (a sentence's end is a comma with ``STOP``)."""
+    lists: list[list[int]] = []
+    joined = False  # a comma or "and" since the last name, and nothing else
+    for i, said in enumerate(cats):
+        if "NAME" in said:
+            if joined:
+                lists[-1].append(i)
+            else:
+                lists.append([i])
+            joined = False
+        elif said & {"COMMA", "AND"} and "STOP" not in said:
+            joined = bool(lists) and "NAME" in cats[i - 1] or joined
+        else:
+            joined = False
+    return lists
 
 
-def _before(cats: Sequence[frozenset[str]], at: int) -> int:
+# ---------------------------------------------------------------- additions
+
+
+def _before(cats: Cats, at: int) -> int:
     """The position of the word that gives the name at ``at`` its role: the word before
     it, past a kind said with the name ("to switch S", "new port N") and past "it" after
     a naming verb ("call it N")."""
     i = at - 1
     if i >= 0 and cats[i] & (_KINDS | {"NODE"}):
         i -= 1
+    if i >= 1 and "COMMA" in cats[i] and cats[i - 1] & {"PARENT", "NAME_N", "CALLED"}:
+        i -= 1  # "parent: S", "name: N"
     if i >= 1 and "IT" in cats[i] and cats[i - 1] & {"CALL", "NAME_N"}:
         i -= 1
     if i >= 1 and "AUX" in cats[i] and "PARENT" in cats[i - 1]:  # "parent is S"
@@ -86,12 +145,16 @@ def _before(cats: Sequence[frozenset[str]], at: int) -> int:
     return i
 
 
-def _role(cats: Sequence[frozenset[str]], at: int) -> str | None:
+def _role(cats: Cats, at: int) -> str | None:
     """``parent``, ``new`` or None (no word says which) for the name or "it" at ``at``."""
     i = _before(cats, at)
     if i < 0:
         return None
     said = cats[i]
+    if "ARROW" in said:  # "N -> S": N goes under S; "3 new ports -> N1, N2, N3"
+        if i and "NAME" in cats[i - 1]:
+            return "parent"
+        return "new" if i and cats[i - 1] & (_KINDS | {"NODE"}) else None
     if said & _PLACING:
         return "parent"
     if said & _NAMING:
@@ -102,57 +165,189 @@ def _role(cats: Sequence[frozenset[str]], at: int) -> str | None:
     return None
 
 
+def addition(cats: Cats) -> tuple | None:
+    """``("add", (("new", n, kinds, count), ...), ("node", p, k))``: one or more new nodes
+    under one parent, or None."""
+    if not _fits(cats, _ADDITION_WORDS) or not _wanted(cats, _NEW | {"ADD", "ADDITION"},
+                                                       frozenset({"ADDED", "GOES"})):
+        return None
+    lists = _lists(cats)
+    roles = {tuple(said): _role(cats, said[0]) for said in lists}
+    placed_it = any("IT" in c and _role(cats, i) == "parent" for i, c in enumerate(cats))
+    parents = [said for said, role in roles.items() if role == "parent"]
+    news = [said for said, role in roles.items() if role == "new"]
+    unsaid = [said for said, role in roles.items() if role is None]
+    if placed_it and not parents:  # "S needs another port: create N on it": "it" is S
+        if len(unsaid) != 1:
+            return None
+        parents, unsaid = unsaid, []
+    if len(unsaid) == 1 and len(parents) + len(news) == 1:
+        (parents if news else news).append(unsaid[0])
+    elif unsaid:
+        return None
+    if len(parents) != 1 or len(parents[0]) != 1 or len(news) != 1:
+        return None
+    parent, new = parents[0][0], news[0]
+    if len(new) > 1 and not any("AND" in cats[i] for i in range(new[0], new[-1])) and not any(
+            "NUM" in c or c & _KINDS == {"KIND", "KIND_PL"} for c in cats):
+        return None  # "N, S ..." is two new nodes only when said so: "N and M", "3 ports"
+    parent_kind = next((k for k in (parent - 1, parent + 1)
+                        if 0 <= k < len(cats) and cats[k] & _KINDS), None)
+    kinds = tuple(i for i, c in enumerate(cats) if c & _KINDS and i != parent_kind)
+    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    if len(counts) > 1 or any("KIND_SG" not in cats[k] for k in kinds) and len(new) == 1:
+        return None  # "add ports N to S": how many?
+    count = counts[0] if counts else None
+    return ("add", tuple(("new", n, kinds, count) for n in new), ("node", parent, parent_kind))
+
+
+# ---------------------------------------------------------------- removals and updates
+
+
+def _targets(cats: Cats, places: frozenset[str] = frozenset()) -> tuple | None:
+    """``("names", (("node", n, k), ...), count)`` for the names of one list, each with the
+    kind said right before it (a plural kind before the list is said of all of them), or
+    None: a name said apart from the list, a kind not said of a name ("the ports of S"),
+    more than one number, or a name after a word in ``places``."""
+    lists = _lists(cats)
+    if len(lists) != 1:
+        return None
+    names = lists[0]
+    kinds = {i: None for i in names}
+    for i, said in enumerate(cats):
+        if said & _KINDS:
+            if i + 1 in kinds:
+                if "KIND_SG" in said and "KIND_PL" not in said:
+                    kinds[i + 1] = i
+            elif not (i and "NUM" in cats[i - 1] and "KIND_PL" in said):
+                return None  # a kind said of no name ("the ports of S"), not counted
+    if any(cats[i - 1] & places for i in names if i):
+        return None
+    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    if len(counts) > 1:
+        return None
+    return ("names", tuple(("node", n, kinds[n]) for n in names), counts[0] if counts else None)
+
+
+def removal(cats: Cats) -> tuple | None:
+    """``("remove", ("names", ...), None)``: the names of one list removed, or None."""
+    if not _fits(cats, _REMOVAL_WORDS) or not _wanted(
+            cats, frozenset({"REMOVE", "TAKE", "REMOVAL"}), frozenset({"GONE", "OUT", "OUTOF",
+                                                                     "AWAY"})):
+        return None
+    # "from" and "of" only in "from the graph", "all three of them": never a place
+    if any("FROM" in c and cats[i + 1:i + 2] != [frozenset({"GRAPH"})]
+           for i, c in enumerate(cats)):
+        return None
+    targets = _targets(cats, frozenset({"OF", "FROM", "OUTOF"}))
+    return None if targets is None else ("remove", targets, None)
+
+
+# what may come right before the rate of an update: "to 40G", "as 40G", "= 40G", "capacity
+# 40G", "run at 40G", "-> 40G", ": 40G", "make it 40G", "make both 40G"
+_TO_RATE = frozenset({"TO", "AS", "EQ", "CAP", "RUNAT", "ARROW", "COMMA", "IT", "MAKE", "SET",
+                      "SETP", "ALL", "EACHW"})
+
+
+def update(cats: Cats) -> tuple | None:
+    """``("update", ("names", ...), rate)``: the names of one list set to one rate, or None."""
+    if not _fits(cats, _UPDATE_WORDS) or not _wanted(cats, frozenset({"SET", "MAKE"}),
+                                                     frozenset({"SETP", "RUNAT"})):
+        return None
+    rates = [i for i, c in enumerate(cats) if "RATE" in c]
+    if len(rates) != 1 or not rates[0] or not cats[rates[0] - 1] & _TO_RATE:
+        return None  # "increase P by 5G" is not "set P to 5G"
+    targets = _targets(cats)
+    return None if targets is None else ("update", targets, rates[0])
+
+
+_EVERY_WORDS = frozenset({"ALL", "EACHW", "FOREACH", "AMONG"})
+_UPDATE_ALL_WORDS = _UPDATE_WORDS | _EVERY_WORDS | {"POSS", "DEEP", "ACROSS"}
+
+
+def update_all(cats: Cats) -> tuple | None:
+    """``("update", ("set_of", ("set", ("node", n, k), kind, "descendants", ())), rate)``:
+    every node of one kind under one named node set to one rate ("every port on switch S
+    at 10 Gb/s", "S's ports, all of them -> 25G"), or None. The set is said by "all" /
+    "every" / "each" or a plural kind, and the kind said right before the name is the
+    name's."""
+    if not _fits(cats, _UPDATE_ALL_WORDS) or not _wanted(cats, frozenset({"SET", "MAKE"}),
+                                                         frozenset({"SETP", "RUNAT"})):
+        return None
+    names = [i for i, c in enumerate(cats) if "NAME" in c]
+    rates = [i for i, c in enumerate(cats) if "RATE" in c]
+    if len(names) != 1 or len(rates) != 1 or not rates[0] or not cats[rates[0] - 1] & _TO_RATE:
+        return None
+    name = names[0]
+    name_kind = name - 1 if name and cats[name - 1] & _KINDS else None
+    kinds = [i for i, c in enumerate(cats) if c & _KINDS and i != name_kind]
+    if len(kinds) != 1 or not (any(c & _EVERY_WORDS for c in cats)
+                               or "KIND_SG" not in cats[kinds[0]]):
+        return None
+    return ("update", ("set_of", ("set", ("node", name, name_kind), kinds[0], "descendants",
+                                  ())), rates[0])
+
+
+# ---------------------------------------------------------------- an addition to each
+
+
+def for_each(cats: Cats) -> tuple | None:
+    """``("for_each", parent_kind, new_kind)``: a new node of one kind under each node of
+    another ("one new port per agg block", "every ctrl domain gets a new switch"), or None.
+    The parent kind is the one said after "each" / "every" / "per"; a number said is the
+    number of new nodes, which must be one (checked when resolved)."""
+    if not _fits(cats, _FOR_EACH_WORDS) or not _wanted(
+            cats, _NEW | {"ADD", "ADDITION"}, frozenset({"ADDED", "GOES", "GET", "SETP"})):
+        return None
+    kinds = [i for i, c in enumerate(cats) if c & _KINDS]
+    every = [k for k in kinds if k and cats[k - 1] & _EVERY]
+    if len(kinds) != 2 or len(every) != 1 or any("KIND_SG" not in cats[k] for k in kinds):
+        return None
+    parent_kind = every[0]
+    new_kind = kinds[0] if kinds[1] == parent_kind else kinds[1]
+    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    if len(counts) > 1 or any(c & _EVERY for i, c in enumerate(cats) if i + 1 != parent_kind
+                              and not (c & {"EACHW"} and i == len(cats) - 1)):
+        return None
+    return ("for_each", parent_kind, ("one", counts[0], new_kind) if counts else new_kind)
+
+
+_FRAMES: tuple[Callable[[Cats], tuple | None], ...] = (addition, removal, update, update_all,
+                                                       for_each)
+
+
+def change(cats: Cats) -> tuple | None:
+    """The frame of the one change ``cats`` say (see the module's doc), or None when they
+    say no change, more than one, or anything else."""
+    cats = _without_graph_tail(cats)
+    if not cats or cats[-1] & {"THEN", "AND", "ARROW"}:
+        return None  # "remove X then": a part is missing
+    found = [frame for frame in (build(cats) for build in _FRAMES) if frame is not None]
+    return found[0] if len(found) == 1 else None
+
+
+# ---------------------------------------------------------------- asked, not stated
+
 # words that make the request a statement or a question about what is or may be, not a
 # change to make: "S was given a new port N", "S might need a new port N"
 _NOT_ASKED = frozenset({"was", "were", "been", "had", "did", "does", "do", "already", "exists",
                         "exist", "existed", "existing", "still", "whether", "if", "might",
                         "maybe", "perhaps", "possibly", "probably", "likely"})
-_ASKING = frozenset({"can", "could", "would", "will", "may", "mind"})
+_ASKING = frozenset({"can", "could", "would", "will", "may"})
+_ASKED = frozenset({"you", "u", "ya", "we", "i"})
 
 
 def asked(said: Sequence[tuple[str, str]]) -> bool:
     """Whether the words as written (token kind, lower-case text; fillers included) ask
-    for a change: no word of a statement or a possibility, no modal right after a name
-    ("S could use a new port N"), and a question asks for the change ("can you ...?",
-    "could a new port ... be added ...?")."""
-    words = {text for _, text in said}
-    if not words.isdisjoint(_NOT_ASKED) or ("?" in words and words.isdisjoint(_ASKING)):
+    for a change: no word of a statement or a possibility ("was", "maybe"), no modal right
+    after a name ("S could use a new port N"), and a question asks someone to make the
+    change ("can you ...?", "would you mind ...?"), not whether it can be made ("could a
+    new port N be added to S?")."""
+    words = [text for _, text in said]
+    if not _NOT_ASKED.isdisjoint(words):
         return False
-    return not any(text in _ASKING and i and said[i - 1][0] == "NAME"
-                   for i, (_, text) in enumerate(said))
-
-
-def addition(cats: Sequence[frozenset[str]]) -> tuple | None:
-    """The frame of one addition (``("add", (("new", n, kinds, None),), ("node", p, k))``
-    with lexeme positions), or None when the words are not exactly one addition. Whether
-    the request asks for a change at all is :func:`asked`."""
-    cats = _without_graph_tail(cats)
-    if not all(_fits(c) for c in cats):
-        return None
-    if not any(c & (_ADDING | _NEW) for c in cats):
-        return None
-    names = [i for i, c in enumerate(cats) if "NAME" in c]
-    if len(names) != 2:
-        return None
-    roles = {i: _role(cats, i) for i in names}
-    placed_it = any("IT" in c and _role(cats, i) == "parent" for i, c in enumerate(cats))
-    parents = [i for i in names if roles[i] == "parent"]
-    news = [i for i in names if roles[i] == "new"]
-    unsaid = [i for i in names if roles[i] is None]
-    if placed_it and not parents:  # "S needs another port: create N on it": "it" is S
-        if len(unsaid) != 1:
-            return None
-        parents = unsaid
-    elif len(unsaid) == 1 and len(parents) + len(news) == 1:
-        (parents if news else news).append(unsaid[0])
-    elif unsaid:
-        return None
-    if len(parents) != 1 or len(news) != 1:
-        return None
-    parent, new = parents[0], news[0]
-    parent_kind = next((k for k in (parent - 1, parent + 1)
-                        if 0 <= k < len(cats) and cats[k] & _KINDS), None)
-    kinds = tuple(i for i, c in enumerate(cats) if c & _KINDS and i != parent_kind)
-    if any("KIND_SG" not in cats[k] for k in kinds):
-        return None  # "add ports N to S": how many?
-    return ("add", (("new", new, kinds, None),), ("node", parent, parent_kind))
+    if any(text in _ASKING and i and said[i - 1][0] == "NAME" for i, (_, text) in
+           enumerate(said)):
+        return False
+    return "?" not in words or "mind" in words or any(
+        a in _ASKING and b in _ASKED for a, b in zip(words, words[1:], strict=False))
