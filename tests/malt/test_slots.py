@@ -47,6 +47,14 @@ FILLED = [
      "For each agg block, add a new port to it. Count the ports in the graph."),
     ("new switch in each ctrl domain pls, then # of sw in the graph?",
      "For each control domain, add a new switch to it. Count the switches in the graph."),
+    # a question about one node: its capacity, the node of a kind it is in
+    ("ju1.s2.s2c1.p4 - how much capacity?", "What is the capacity of port ju1.s2.s2c1.p4?"),
+    ("How much capacity is configured on port ju1.a2.m2.s2c2.p1?",
+     "What is the capacity of port ju1.a2.m2.s2c2.p1?"),
+    ("ju1.a2.m2.s2c4.p4 - which agg block is that in?",
+     "Which agg block contains port ju1.a2.m2.s2c4.p4?"),
+    ("May I ask to which aggregation block port ju1.a2.m2.s2c4.p1 belongs?",
+     "Which agg block contains port ju1.a2.m2.s2c4.p1?"),
     # an addition, then what the grammar reads ("it" is the parent)
     ("ju1.s1.s1c3 needs another port -> call it new_p5. Then count the ports in it.",
      "Add a new port named new_p5 to ju1.s1.s1c3. Count the ports in ju1.s1.s1c3."),
@@ -54,7 +62,7 @@ FILLED = [
 
 
 @pytest.mark.parametrize(("text", "same_as"), FILLED, ids=[t[:50] for t, _ in FILLED])
-def test_an_addition_in_any_order_reads_as_the_plain_request(text: str, same_as: str) -> None:
+def test_a_change_or_a_question_in_any_order_reads_as_the_plain_request(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
 
 
@@ -94,13 +102,20 @@ REFUSED = [
     # names in two sentences are not one list; a name placed twice has no one role
     "Set the capacity of ju1.a1.m2.s2c2.p4. ju1.a1.m1 capacity: 40 Gbps",
     "new switch, name: below sw5; parent: ju1.a2.m1",
+    # a question about another node than the one named, or about many
+    "What's the capacity of ju1.a1.m1.s2c1.p1's switch?",
+    "What's the capacity of the switch ju1.a1.m1.s2c1.p1 is on?",
+    "ju1.a2.m2.s2c4.p4 - which agg blocks is that in?",
+    "ju1.a1.m1 - which switches are in it, how much capacity?",
+    "We're adding a packet switch to agg block ju1.a2.m1: call it new_EK_PACKET_SWITCH_2, and "
+    "old return the graph.",
     # a question whose answer is not asked for, before a read
     "Is there a new port called new_p9 on ju1.a1.m1.s2c1? Then count the ports in it.",
 ]
 
 
 @pytest.mark.parametrize("text", REFUSED)
-def test_what_is_not_exactly_one_addition_is_refused(text: str) -> None:
+def test_what_is_not_exactly_one_change_or_question_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
 

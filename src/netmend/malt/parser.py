@@ -2887,7 +2887,7 @@ def _slot_filled(said: str, text: str) -> Parsed | None:
     """``said`` read as one change by :func:`slots.change`, or as one change followed (after
     a sentence's end or "then") by what the grammar reads; None when neither."""
     tokens, it_kinds = _normalized(tokenize(said))
-    whole = _change(tokens, text)
+    whole = _change(tokens, text) or _filled(tokens, text, read=True)
     if whole is not None:
         return whole
     for at, tok in enumerate(tokens):
@@ -2916,8 +2916,14 @@ def _grammar_reads(tokens: list[Token], it_kinds: tuple[str, ...], text: str) ->
 
 
 def _change(tokens: list[Token], text: str) -> Parsed | None:
-    """``tokens`` read as one change by :func:`slots.change`, or None."""
-    if not slots.asked([(t.kind, t.text.lower()) for t in tokens]):
+    return _filled(tokens, text, read=False)
+
+
+def _filled(tokens: list[Token], text: str, *, read: bool) -> Parsed | None:
+    """``tokens`` read as one change by :func:`slots.change` (as one question about one
+    node by :func:`slots.question` when ``read``), or None."""
+    written = [(t.kind, t.text.lower()) for t in tokens]
+    if not (slots.said_now(written) if read else slots.asked(written)):
         return None
     lexemes: list[Lexeme] = []
     for sentence in _sentences(tokens):
@@ -2931,7 +2937,7 @@ def _change(tokens: list[Token], text: str) -> Parsed | None:
                        for tok in sentence[analysis.return_at:])):
             return None  # "... and return the graph's ports": a read, not the graph
         lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _materialize(analysis.lexemes, sentence)
-    frame = slots.change([x.cats for x in lexemes])
+    frame = (slots.question if read else slots.change)([x.cats for x in lexemes])
     if frame is None:
         return None
     resolver = _Resolve(lexemes, text)

@@ -188,9 +188,8 @@ def addition(cats: Cats) -> tuple | None:
     if len(parents) != 1 or len(parents[0]) != 1 or len(news) != 1:
         return None
     parent, new = parents[0][0], news[0]
-    if len(new) > 1 and not any("AND" in cats[i] for i in range(new[0], new[-1])) and not any(
-            "NUM" in c or c & _KINDS == {"KIND", "KIND_PL"} for c in cats):
-        return None  # "N, S ..." is two new nodes only when said so: "N and M", "3 ports"
+    if len(new) > 1 and not any("NUM" in c or c & _KINDS == {"KIND", "KIND_PL"} for c in cats):
+        return None  # "N, S ..." is two new nodes only when said so: "3 ports", "ports N, M"
     parent_kind = next((k for k in (parent - 1, parent + 1)
                         if 0 <= k < len(cats) and cats[k] & _KINDS), None)
     kinds = tuple(i for i, c in enumerate(cats) if c & _KINDS and i != parent_kind)
@@ -312,17 +311,85 @@ def for_each(cats: Cats) -> tuple | None:
     return ("for_each", parent_kind, ("one", counts[0], new_kind) if counts else new_kind)
 
 
+# ---------------------------------------------------------------- questions about one node
+
+_ASKING_WORDS = frozenset({"WH", "REL", "ASK", "WANT", "GIVE", "AUX", "MODAL", "INVERT", "GET",
+                           "COMMA", "STOP", "IT", "BE", "ARROW", "NUMBER", "AND"})
+_CAPACITY_WORDS = _ASKING_WORDS | _KINDS | {"NAME", "CAP", "HOWFAST", "HOWMUCH", "OF", "IN",
+                                            "BY", "ITS", "POSS", "RUNAT", "SETP"}
+_ANCESTOR_WORDS = _ASKING_WORDS | _KINDS | {"NAME", "IN", "LT", "BY", "GOES", "HOLDING",
+                                            "PARENT", "OF", "TO"}
+_CONTAINED = frozenset({"IN", "LT", "BY", "GOES", "HOLDING", "PARENT"})
+
+
+def _one_name(cats: Cats) -> tuple[int, int | None, list[int]] | None:
+    """The one name of ``cats``, the kind said right before or after it ("port P", "the
+    S switch"), and the other kinds; None when there is not one name. ("P's switch" is
+    another node: a kind after a possessive is one of the other kinds.)"""
+    names = [i for i, c in enumerate(cats) if "NAME" in c]
+    if len(names) != 1:
+        return None
+    name = names[0]
+    near = [k for k in (name - 1, name + 1) if 0 <= k < len(cats) and cats[k] & _KINDS]
+    said = near[0] if near else None
+    return name, said, [i for i, c in enumerate(cats) if c & _KINDS and i != said]
+
+
+def capacity(cats: Cats) -> tuple | None:
+    """``("capacity", ("node", n, k), False)``: the capacity of one named node ("P - how
+    much capacity?", "How much capacity is configured on port P?"), or None. Nothing that
+    folds a set ("total", "average", "the ports of"), no other kind, no number."""
+    if not _fits(cats, _CAPACITY_WORDS) or not any(c & {"CAP", "HOWFAST"} for c in cats):
+        return None
+    found = _one_name(cats)
+    if found is None or found[2]:
+        return None
+    name, kind, _ = found
+    if any(c & {"IN", "BY", "OF"} for c in cats[name + 1:]):
+        return None  # "the capacity of the switch P is on": another node
+    return ("capacity", ("node", name, kind), False)
+
+
+def ancestor(cats: Cats) -> tuple | None:
+    """``("nodes", ("set", ("node", n, k), kind, "ancestors", ()))``: the node of one kind
+    that a named node is in ("P - which agg block is that in?", "to which switch port P
+    belongs"), or None. The kind asked for is said once, in the singular, by "which" /
+    "what" or a word that asks; the named node is the one contained: a word of being in
+    ("in", "under", "belongs", "containing", "parent") is said, and none of holding it
+    ("contains", "has")."""
+    if not _fits(cats, _ANCESTOR_WORDS) or not any(c & _CONTAINED for c in cats) or not any(
+            c & {"WH", "REL", "ASK"} for c in cats):
+        return None
+    found = _one_name(cats)
+    if found is None or len(found[2]) != 1:
+        return None
+    name, kind, (asked_kind,) = found
+    if cats[asked_kind] & _KINDS != {"KIND", "KIND_SG"}:
+        return None  # "which switches ...": many, and maybe below
+    return ("nodes", ("set", ("node", name, kind), asked_kind, "ancestors", ()))
+
+
 _FRAMES: tuple[Callable[[Cats], tuple | None], ...] = (addition, removal, update, update_all,
                                                        for_each)
+_QUESTIONS: tuple[Callable[[Cats], tuple | None], ...] = (capacity, ancestor)
 
 
 def change(cats: Cats) -> tuple | None:
     """The frame of the one change ``cats`` say (see the module's doc), or None when they
     say no change, more than one, or anything else."""
-    cats = _without_graph_tail(cats)
+    return _one_of(_without_graph_tail(cats), _FRAMES)
+
+
+def question(cats: Cats) -> tuple | None:
+    """The frame of the one question about one node ``cats`` ask (its capacity, the node of
+    a kind it is in), or None."""
+    return _one_of(cats, _QUESTIONS)
+
+
+def _one_of(cats: Cats, frames: tuple[Callable[[Cats], tuple | None], ...]) -> tuple | None:
     if not cats or cats[-1] & {"THEN", "AND", "ARROW"}:
         return None  # "remove X then": a part is missing
-    found = [frame for frame in (build(cats) for build in _FRAMES) if frame is not None]
+    found = [frame for frame in (build(cats) for build in frames) if frame is not None]
     return found[0] if len(found) == 1 else None
 
 
@@ -335,6 +402,12 @@ _NOT_ASKED = frozenset({"was", "were", "been", "had", "did", "does", "do", "alre
                         "maybe", "perhaps", "possibly", "probably", "likely"})
 _ASKING = frozenset({"can", "could", "would", "will", "may"})
 _ASKED = frozenset({"you", "u", "ya", "we", "i"})
+
+
+def said_now(said: Sequence[tuple[str, str]]) -> bool:
+    """Whether the words as written ask about what is: no word of a statement, of the past
+    or of a possibility ("was", "did", "maybe", "if")."""
+    return _NOT_ASKED.isdisjoint(text for _, text in said)
 
 
 def asked(said: Sequence[tuple[str, str]]) -> bool:
