@@ -600,3 +600,23 @@ def test_a_depth_said_where_no_rule_has_it_reads_when_every_set_goes_that_deep(t
 def test_a_depth_said_against_what_is_asked_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Before the change window, list all children of ctrl domain ju1.a2.dom.",
+     "List all the child nodes of ju1.a2.dom."),
+    ("Ahead of the rack move, add switch new_sw6 to aggregation block ju1.a2.m1.",
+     "Add a new switch named new_sw6 to ju1.a2.m1."),
+])
+def test_a_purpose_or_occasion_said_first_is_not_part_of_the_request(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Before the removal, list all children of ctrl domain ju1.a2.dom.",  # an order of steps
+    "For a test, remove ju1.s2.s2c2",  # how it is meant
+    "Before removing ju1.a2.m1.s2c1, list the children of ju1.a2.m1.",  # unchanged: refused
+])
+def test_a_lead_that_says_when_or_how_is_kept_and_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

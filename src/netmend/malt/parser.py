@@ -2323,7 +2323,13 @@ _PURPOSE_WORDS = 5
 _PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
     "for the purposes of the", "for the purpose of the", "in preparation for the",
     "in preparation for", "with a view to", "as part of the", "as part of", "owing to the",
-    "owing to", "for the"))
+    "owing to", "for the", "for my", "for our", "for a", "for an", "ahead of the",
+    "in advance of the", "prior to the", "before the", "per", "as per", "per the", "as per the"))
+# leads that may also say where or when a request applies ("for the ports of S, ...", "before
+# the removal, ..."): the words after them must name nothing the grammar knows
+_STRICT_LEADS = frozenset(p for p in _PURPOSE_LEADS if p[0] in ("for", "before", "prior")
+                          and len(p) == 2 or p in (("ahead", "of", "the"),
+                                                   ("in", "advance", "of", "the")))
 _PURPOSE_FIRST = frozenset(p[0] for p in _PURPOSE_LEADS)
 
 
@@ -2347,7 +2353,7 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
     words = tokens[lead:comma]
     # "for the ..." could also say where ("for the ports of S, ..."): its last word must name
     # nothing; the other leads only ever say why
-    strict = tuple(t.text for t in tokens[:lead]) == ("for", "the")
+    strict = tuple(t.text for t in tokens[:lead]) in _STRICT_LEADS
     ok = _purpose_words(words) if strict else bool(words) and all(
         t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words)
     return tokens[comma + 1:] if ok else tokens
