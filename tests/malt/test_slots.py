@@ -55,6 +55,17 @@ FILLED = [
      "Which agg block contains port ju1.a2.m2.s2c4.p4?"),
     ("May I ask to which aggregation block port ju1.a2.m2.s2c4.p1 belongs?",
      "Which agg block contains port ju1.a2.m2.s2c4.p1?"),
+    # a set below one node: its child nodes, the nodes of a kind, their count, a ranking
+    ("Directly beneath superblock ju1.a1 - which nodes are there?",
+     "List all the child nodes of ju1.a1."),
+    ("Give me the list of nodes one level below ju1.a1.dom.",
+     "List all the child nodes of ju1.a1.dom."),
+    ("which ports live under ju1.a1.m1? all of them, any depth",
+     "List all ports under agg block ju1.a1.m1."),
+    ("Give me a capacity ranking of the ports on ju1.a1.m2.s2c3, top down.",
+     "Rank the ports of ju1.a1.m2.s2c3 by capacity."),
+    ("By capacity, descending: every child node of ju1.a2.m1.",
+     "Rank all child nodes of ju1.a2.m1 by capacity."),
     # an addition, then what the grammar reads ("it" is the parent)
     ("ju1.s1.s1c3 needs another port -> call it new_p5. Then count the ports in it.",
      "Add a new port named new_p5 to ju1.s1.s1c3. Count the ports in ju1.s1.s1c3."),
@@ -109,6 +120,14 @@ REFUSED = [
     "ju1.a1.m1 - which switches are in it, how much capacity?",
     "We're adding a packet switch to agg block ju1.a2.m1: call it new_EK_PACKET_SWITCH_2, and "
     "old return the graph.",
+    # a place after the name asks what the name is in; a list and a count at once; a modal
+    "ju1.a1.m1 is directly under which node?",
+    "can u pull the switch list count for ju1.s1.dom",
+    "which ports live under ju1.a1.m1? count all of them, any depth",
+    "How many ports would ju1.a1.m1.s2c1 have?",
+    # a ranking by something else than capacity, or in two directions
+    "Rank the child nodes of ju1.a1.m1, largest first, smallest first, by capacity.",
+    "Give me a port-count ranking of the switches in ju1.a1.m1.",
     # a question whose answer is not asked for, before a read
     "Is there a new port called new_p9 on ju1.a1.m1.s2c1? Then count the ports in it.",
 ]

@@ -369,9 +369,98 @@ def ancestor(cats: Cats) -> tuple | None:
     return ("nodes", ("set", ("node", name, kind), asked_kind, "ancestors", ()))
 
 
+# ---------------------------------------------------------------- sets below one node
+
+_PLACES = frozenset({"OF", "IN", "LT", "BY", "FROM", "AMONG", "ACROSS"})
+_COUNTING = frozenset({"COUNT", "HOWMANY", "NUMBER"})
+_BELOW_WORDS = _ASKING_WORDS | _PLACES | _KINDS | {"NAME", "ALL", "POSS", "ITS", "THERE", "HAVE",
+                                                   "CHILD", "DIRECT", "EVERYTHING", "NODE"}
+_ORDERS = frozenset({"ORDER_DESC", "ORDER_ASC"})
+
+
+def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
+    """The one named node a set is below (its position and the kind said with it) and the
+    other kinds, when every place word comes before the name ("the ports under A", not
+    "A is under which node") and a word of holding after it ("what A contains")."""
+    names = [i for i, c in enumerate(cats) if "NAME" in c]
+    if len(names) != 1:
+        return None
+    name = names[0]
+    if any(c & _PLACES for c in cats[name + 1:]) or any("HAVE" in c for c in cats[:name]):
+        return None
+    said = name - 1 if name and cats[name - 1] & _KINDS else None
+    if said is None and name + 1 < len(cats) and cats[name + 1] & _KINDS == {"KIND", "KIND_SG"}:
+        said = name + 1  # "the A agg block"
+    return name, said, [i for i, c in enumerate(cats) if c & _KINDS and i != said]
+
+
+def _children(cats: Cats) -> bool:
+    """"the child nodes", "everything directly under", "the nodes one level below"."""
+    return any("CHILD" in c for c in cats) or any("DIRECT" in c for c in cats) and any(
+        c & {"EVERYTHING", "NODE", "WH"} for c in cats)
+
+
+def below(cats: Cats) -> tuple | None:
+    """A read of a set below one named node: its child nodes (``("list", node)``), the nodes
+    of one kind at any depth (``("nodes", set)``) or their count (``("count", set)``), or
+    None. The kind of a set is said once and is not the name's own; "directly" says the
+    child nodes of every kind, never a kind's ("the ports directly under S" is left to the
+    grammar); a question word or a verb that asks is said."""
+    if not _fits(cats, _BELOW_WORDS | _COUNTING | {"DEEP"}) or not any(
+            c & ({"ASK", "WH", "REL", "GIVE", "WANT"} | _COUNTING) for c in cats):
+        return None
+    found = _below(cats)
+    if found is None:
+        return None
+    name, kind, kinds = found
+    node = ("node", name, kind)
+    counted = any(c & _COUNTING for c in cats)
+    if counted and any("ASK" in c and not c & _COUNTING or {"REL", "WH"} <= c for c in cats):
+        return None  # "pull the switch list count", "which ports ...? count them": which?
+    if _children(cats):
+        if kinds or counted or any(c & {"DEEP"} for c in cats):
+            return None
+        return ("list", node)
+    if len(kinds) != 1 or any(c & {"DIRECT", "EVERYTHING", "NODE"} for c in cats):
+        return None
+    nodes = ("set", node, kinds[0], "descendants", ())
+    return ("count", nodes) if counted else ("nodes", nodes)
+
+
+def rank(cats: Cats) -> tuple | None:
+    """A ranking by capacity of the child nodes of one named node (``("rank", node, desc)``)
+    or of the nodes of one kind below it (``("top", set, ("capacity",), None, desc)``), or
+    None: capacity is said, one direction at most (highest first when none), and "total"
+    only of the capacity."""
+    if not _fits(cats, _BELOW_WORDS | _ORDERS | {"RANK", "CAP", "HOWMUCH", "SUM", "SUMV",
+                                                 "TOTALW", "AND"}):
+        return None
+    if not any("CAP" in c for c in cats) or not (
+            any("RANK" in c for c in cats) or any(c & _ORDERS for c in cats)):
+        return None
+    if any(c & {"SUM", "SUMV", "TOTALW"} and not (i + 1 < len(cats) and "CAP" in cats[i + 1])
+           for i, c in enumerate(cats)):
+        return None  # "total" of something else than the capacity
+    directions = {cat for c in cats for cat in c & _ORDERS}
+    if len(directions) > 1:
+        return None
+    descending = directions != {"ORDER_ASC"}
+    found = _below(cats)
+    if found is None:
+        return None
+    name, kind, kinds = found
+    node = ("node", name, kind)
+    if _children(cats):
+        return None if kinds else ("rank", node, descending)
+    if len(kinds) != 1 or "KIND_PL" not in cats[kinds[0]] or any(
+            c & {"DIRECT", "EVERYTHING", "NODE"} for c in cats):
+        return None
+    return ("top", ("set", node, kinds[0], "descendants", ()), ("capacity",), None, descending)
+
+
 _FRAMES: tuple[Callable[[Cats], tuple | None], ...] = (addition, removal, update, update_all,
                                                        for_each)
-_QUESTIONS: tuple[Callable[[Cats], tuple | None], ...] = (capacity, ancestor)
+_QUESTIONS: tuple[Callable[[Cats], tuple | None], ...] = (capacity, ancestor, below, rank)
 
 
 def change(cats: Cats) -> tuple | None:
@@ -382,7 +471,7 @@ def change(cats: Cats) -> tuple | None:
 
 def question(cats: Cats) -> tuple | None:
     """The frame of the one question about one node ``cats`` ask (its capacity, the node of
-    a kind it is in), or None."""
+    a kind it is in, a set below it, a ranking of that set), or None."""
     return _one_of(cats, _QUESTIONS)
 
 
@@ -404,10 +493,17 @@ _ASKING = frozenset({"can", "could", "would", "will", "may"})
 _ASKED = frozenset({"you", "u", "ya", "we", "i"})
 
 
+_MODALS = _ASKING | {"should", "shall", "must"}
+_POLITE = _ASKED | {"like", "love", "appreciate"}
+
+
 def said_now(said: Sequence[tuple[str, str]]) -> bool:
-    """Whether the words as written ask about what is: no word of a statement, of the past
-    or of a possibility ("was", "did", "maybe", "if")."""
-    return _NOT_ASKED.isdisjoint(text for _, text in said)
+    """Whether the words as written ask about what is: no word of the past or of a
+    possibility ("was", "did", "maybe", "if"), and no modal but one that asks ("could you",
+    "I would like"): "how many ports would S have?" asks about a change not said."""
+    words = [text for _, text in said]
+    return _NOT_ASKED.isdisjoint(words) and not any(
+        a in _MODALS and b not in _POLITE for a, b in zip(words, words[1:] + [""], strict=False))
 
 
 def asked(said: Sequence[tuple[str, str]]) -> bool:
