@@ -620,3 +620,14 @@ def test_a_purpose_or_occasion_said_first_is_not_part_of_the_request(text, same_
 def test_a_lead_that_says_when_or_how_is_kept_and_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("[DC-620] Remove ju1.a2.m2.s2c1 -> then enumerate ju1.a2.m2's immediate children.",
+     "Remove ju1.a2.m2.s2c1 from the graph. List the child nodes of ju1.a2.m2."),
+    ("Dear team, please remove ju1.a1.m1.s2c2 first; thereafter, rank the child nodes of "
+     "ju1.a1.m1 by capacity, highest first.",
+     "Remove ju1.a1.m1.s2c2 from the graph. Rank the child nodes of ju1.a1.m1 by capacity."),
+])
+def test_an_order_said_as_written_says_nothing_more(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -66,6 +66,10 @@ FILLED = [
      "Rank the ports of ju1.a1.m2.s2c3 by capacity."),
     ("By capacity, descending: every child node of ju1.a2.m1.",
      "Rank all child nodes of ju1.a2.m1 by capacity."),
+    # a change the grammar reads, then a question only slots read
+    ("Please action the removal of ju1.a2.m1.s2c4; after that, rank what ju1.a2.m1 directly "
+     "contains by capacity.", "Remove ju1.a2.m1.s2c4 from the graph. Rank the child nodes of "
+                              "ju1.a2.m1 by capacity."),
     # an addition, then what the grammar reads ("it" is the parent)
     ("ju1.s1.s1c3 needs another port -> call it new_p5. Then count the ports in it.",
      "Add a new port named new_p5 to ju1.s1.s1c3. Count the ports in ju1.s1.s1c3."),

@@ -2474,16 +2474,21 @@ _AFTERWARDS = _VOCABULARY_TOKENS["afterwards"]
 def _after_alone(tokens: list[Token]) -> list[Token]:
     """"After" with nothing after it in its clause ("..., list the children of A after";
     "After, how many switches has A?"): "afterwards", since a condition needs an object. And
-    "first" that ends the request's first clause ("remove X first, then ..."): the order said
-    is the order written, so it says nothing more."""
+    "first" that ends the first clause that names a node ("remove X first, then ...", "Dear
+    team, please remove X first; ..."): the order said is the order written, so it says
+    nothing more."""
     out = list(tokens)
     for i, token in enumerate(out):
         if token.text == "after" and (i + 1 == len(out) or out[i + 1].text in _SEPARATORS):
             out[i] = _AFTERWARDS
-    first_end = next((i for i, t in enumerate(out) if t.text in _SEPARATORS or t.text == "then"),
-                     None)
-    if first_end is not None and first_end > 1 and out[first_end - 1].text == "first" \
-            and first_end + 1 < len(out):
+    # the first clause that names a node ("Dear team, please remove X first; ...")
+    named = next((i for i, t in enumerate(out) if t.kind == "NAME"), None)
+    first_end = None if named is None else next(
+        (i for i, t in enumerate(out) if i > named and (t.text in _SEPARATORS or t.text == "then")),
+        None)
+    if first_end is not None and out[first_end - 1].text == "first" \
+            and first_end + 1 < len(out) and not any(
+                t.text == "then" or t.text in _SENTENCE_ENDS for t in out[:named]):
         del out[first_end - 1]
     return out
 
@@ -2820,6 +2825,9 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _kind_after_name(tokens)
     if texts & _OUTPUT_LABELS and ":" in texts:
         tokens = _output_label(tokens)
+    if "then" in texts and not texts.isdisjoint(_ARROWS):  # "remove X -> then list ...": "then"
+        tokens = [t for i, t in enumerate(tokens) if not (
+            t.text in _ARROWS and i + 1 < len(tokens) and tokens[i + 1].text == "then")]
     if "after" in texts or "first" in texts:
         tokens = _after_alone(tokens)
     if "much" in texts:
@@ -2890,8 +2898,10 @@ _THEN_WORDS = frozenset({"then", "afterwards", "after", "that", "and", "once", "
 
 
 def _slot_filled(said: str, text: str) -> Parsed | None:
-    """``said`` read as one change by :func:`slots.change`, or as one change followed (after
-    a sentence's end or "then") by what the grammar reads; None when neither."""
+    """``said`` read as one change by :func:`slots.change` or one question by
+    :func:`slots.question`; or, split after a sentence's end or "then", as a change and then
+    what follows, where slot filling reads at least one of the two parts (the change, or the
+    question after it); None when none of these."""
     tokens, it_kinds = _normalized(tokenize(said))
     whole = _change(tokens, text) or _filled(tokens, text, read=True)
     if whole is not None:
@@ -2899,26 +2909,40 @@ def _slot_filled(said: str, text: str) -> Parsed | None:
     for at, tok in enumerate(tokens):
         if not (tok.text in _SENTENCE_ENDS or tok.text.lower() == "then"):
             continue
-        rest = at + (tok.text in _SENTENCE_ENDS)  # a sentence's end is the change's own
-        first = _change(tokens[:rest], text)
-        if first is None or _grammar_reads(tokens[:rest], it_kinds, text):
-            continue  # a change the grammar reads: its refusal of the whole request stands
+        end = at + (tok.text in _SENTENCE_ENDS)  # a sentence's end is the change's own
+        rest = end
         while rest < len(tokens) and tokens[rest].text.lower() in _THEN_WORDS:
             rest += 1
-        try:
-            parsed = _parse_tokens(tokens[rest:], it_kinds, text, done=first)
-        except QueryError:
+        if rest == len(tokens):
             return None
-        return parsed if len(parsed.query.steps) > len(first.query.steps) else None
+        read = _grammar_reads(tokens[:end], it_kinds, text)
+        first = None if read is not None else _change(tokens[:end], text)
+        if first is not None:  # a change only slots read, then what the grammar reads
+            try:
+                parsed = _parse_tokens(tokens[rest:], it_kinds, text, done=first)
+            except QueryError:
+                parsed = None
+            if parsed is not None:
+                return parsed if len(parsed.query.steps) > len(first.query.steps) else None
+        first = first or read
+        if first is None or not all(isinstance(s, ir.MUTATIONS) for s in first.query.steps):
+            continue
+        question = _filled(tokens[rest:], text, read=True)
+        if question is None:
+            continue
+        steps = first.query.steps + question.query.steps
+        if ir.conflict(steps) is not None:
+            return None
+        return Parsed(ir.Query(steps), tuple(dict.fromkeys(first.qualifiers
+                                                           + question.qualifiers)))
     return None
 
 
-def _grammar_reads(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> bool:
+def _grammar_reads(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed | None:
     try:
-        _parse_tokens(tokens, it_kinds, text)
+        return _parse_tokens(tokens, it_kinds, text)
     except QueryError:
-        return False
-    return True
+        return None
 
 
 def _change(tokens: list[Token], text: str) -> Parsed | None:

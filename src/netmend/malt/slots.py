@@ -386,7 +386,9 @@ def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
     if len(names) != 1:
         return None
     name = names[0]
-    if any(c & _PLACES for c in cats[name + 1:]) or any("HAVE" in c for c in cats[:name]):
+    placed = [i for i, c in enumerate(cats) if c & _PLACES and not (  # not "by capacity"
+        c <= {"BY", "IN"} and i + 1 < len(cats) and cats[i + 1] & {"CAP", "HOWMUCH", "SUM"})]
+    if any(i > name for i in placed) or any("HAVE" in c for c in cats[:name]):
         return None
     said = name - 1 if name and cats[name - 1] & _KINDS else None
     if said is None and name + 1 < len(cats) and cats[name + 1] & _KINDS == {"KIND", "KIND_SG"}:
