@@ -66,6 +66,11 @@ FILLED = [
      "Rank the ports of ju1.a1.m2.s2c3 by capacity."),
     ("By capacity, descending: every child node of ju1.a2.m1.",
      "Rank all child nodes of ju1.a2.m1 by capacity."),
+    # an aggregate of the capacity of a set below one node
+    ("How much capacity, on average, does a port in aggregation block ju1.a1.m1 have?",
+     "What is the average capacity of the ports in agg block ju1.a1.m1?"),
+    ("How much capacity do the ports on ju1.s2.s2c1 have combined?",
+     "What is the total capacity of the ports of switch ju1.s2.s2c1?"),
     # a change the grammar reads, then a question only slots read
     ("Please action the removal of ju1.a2.m1.s2c4; after that, rank what ju1.a2.m1 directly "
      "contains by capacity.", "Remove ju1.a2.m1.s2c4 from the graph. Rank the child nodes of "
@@ -132,6 +137,12 @@ REFUSED = [
     # a ranking by something else than capacity, or in two directions
     "Rank the child nodes of ju1.a1.m1, largest first, smallest first, by capacity.",
     "Give me a port-count ranking of the switches in ju1.a1.m1.",
+    # one value of a set: which function, or which node?
+    "What's the largest average capacity of the ports in ju1.a1.m1?",
+    "Which capacity is the largest among the ports in ju1.a1.m1?",
+    "How much capacity do the ports in ju1.a1.m1 have, per switch?",
+    # a question without "does" that ends on its verb is cut short
+    "How much capacity on average the ports in agg block ju1.a1.m1 have",
     # a question whose answer is not asked for, before a read
     "Is there a new port called new_p9 on ju1.a1.m1.s2c1? Then count the ports in it.",
 ]

@@ -2949,6 +2949,9 @@ def _change(tokens: list[Token], text: str) -> Parsed | None:
     return _filled(tokens, text, read=False)
 
 
+_DO_SUPPORT = frozenset({"does", "do"})
+
+
 def _filled(tokens: list[Token], text: str, *, read: bool) -> Parsed | None:
     """``tokens`` read as one change by :func:`slots.change` (as one question about one
     node by :func:`slots.question` when ``read``), or None."""
@@ -2959,14 +2962,18 @@ def _filled(tokens: list[Token], text: str, *, read: bool) -> Parsed | None:
     for sentence in _sentences(tokens):
         sentence, layout = _format_tail(sentence)
         analysis = _analyze(_shape_of(sentence))
-        if layout is not None or analysis.dangling is not None or analysis.says_new:
-            return None  # "set P to 10G extra": what the grammar refuses after parsing
+        if layout is not None or analysis.says_new or analysis.dangling is not None and not (
+                read and not _DO_SUPPORT.isdisjoint(t.text for t in sentence)):
+            return None  # "set P to 10G extra": what the grammar refuses after parsing; a
+            # question with "does" may end on its verb ("how much capacity does a port in A
+            # have?"), one without it is cut short ("how many ports in A have")
         if analysis.return_at is not None and (
                 _return_promise(sentence[analysis.return_at:], text) not in (None, "graph")
                 or any(tok.kind in _NAMED or tok.kind == "POSS" or tok.text in _KIND_TEXTS
                        for tok in sentence[analysis.return_at:])):
             return None  # "... and return the graph's ports": a read, not the graph
-        lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _materialize(analysis.lexemes, sentence)
+        said = analysis.lexemes if analysis.dangling is None else _lex_shape(_shape_of(sentence))
+        lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _materialize(said, sentence)
     frame = (slots.question if read else slots.change)([x.cats for x in lexemes])
     if frame is None:
         return None

@@ -460,9 +460,36 @@ def rank(cats: Cats) -> tuple | None:
     return ("top", ("set", node, kinds[0], "descendants", ()), ("capacity",), None, descending)
 
 
+_FOLDING = {"AVG": "average", "MOST": "max", "LEAST": "min", "SUM": "sum", "SUMV": "sum",
+            "TOTALW": "sum", "ADDUP": "sum"}
+_AGGREGATE_WORDS = (_BELOW_WORDS - {"CHILD", "DIRECT", "EVERYTHING", "NODE"}) | set(_FOLDING) | {
+    "CAP", "HOWMUCH", "BE", "AND"}
+
+
+def aggregate(cats: Cats) -> tuple | None:
+    """``("aggregate", function, set)``: the sum, average, largest or smallest capacity of
+    the nodes of one kind below one named node ("How much capacity, on average, does a port
+    in A have?", "add up the capacities of S's ports and report the total"), or None. One
+    function (said once or more), capacity said, and not "which" (a node, not a value)."""
+    if not _fits(cats, _AGGREGATE_WORDS) or not any("CAP" in c for c in cats):
+        return None
+    functions = {_FOLDING[cat] for c in cats for cat in c if cat in _FOLDING}
+    said = [c for c in cats if c & set(_FOLDING)]
+    if len(functions) != 1 or any({"REL", "WH"} <= c for c in cats) or any(
+            len({_FOLDING[cat] for cat in c if cat in _FOLDING}) > 1 for c in said):
+        return None
+    found = _below(cats)
+    if found is None or len(found[2]) != 1:
+        return None
+    name, kind, (of_kind,) = found
+    return ("aggregate", functions.pop(), ("set", ("node", name, kind), of_kind, "descendants",
+                                           ()))
+
+
 _FRAMES: tuple[Callable[[Cats], tuple | None], ...] = (addition, removal, update, update_all,
                                                        for_each)
-_QUESTIONS: tuple[Callable[[Cats], tuple | None], ...] = (capacity, ancestor, below, rank)
+_QUESTIONS: tuple[Callable[[Cats], tuple | None], ...] = (capacity, ancestor, below, rank,
+                                                          aggregate)
 
 
 def change(cats: Cats) -> tuple | None:
@@ -495,6 +522,7 @@ _ASKING = frozenset({"can", "could", "would", "will", "may"})
 _ASKED = frozenset({"you", "u", "ya", "we", "i"})
 
 
+_NOT_NOW = _NOT_ASKED - {"does", "do", "exists", "exist", "existing"}  # "how many ports does S have?"
 _MODALS = _ASKING | {"should", "shall", "must"}
 _POLITE = _ASKED | {"like", "love", "appreciate"}
 
@@ -504,7 +532,7 @@ def said_now(said: Sequence[tuple[str, str]]) -> bool:
     possibility ("was", "did", "maybe", "if"), and no modal but one that asks ("could you",
     "I would like"): "how many ports would S have?" asks about a change not said."""
     words = [text for _, text in said]
-    return _NOT_ASKED.isdisjoint(words) and not any(
+    return _NOT_NOW.isdisjoint(words) and not any(
         a in _MODALS and b not in _POLITE for a, b in zip(words, words[1:] + [""], strict=False))
 
 
