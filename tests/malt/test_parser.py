@@ -631,3 +631,30 @@ def test_a_lead_that_says_when_or_how_is_kept_and_refused(text: str) -> None:
 ])
 def test_an_order_said_as_written_says_nothing_more(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("I'm new here - what's the smallest capacity of the ports on switch ju1.s1.s1c1?",
+     "What is the minimum capacity of the ports of switch ju1.s1.s1c1?"),
+    ("Hi, I'm still learning the tool: can you list the children of ju1.a1.m1?",
+     "List all the child nodes of ju1.a1.m1."),
+    ("To identify under-provisioned links, order ju1.a2.m2.s2c1's ports by capacity from "
+     "largest to smallest.", "Rank the ports of ju1.a2.m2.s2c1 by capacity."),
+    ("Before we schedule the optics swap, could you list the ports of sw ju1.s2.s2c4?",
+     "List the ports of switch ju1.s2.s2c4."),
+    ("To each agg block, add a new port.", "For each agg block, add a new port to it."),
+])
+def test_what_the_asker_says_of_themselves_or_why_is_not_part_of_the_request(text,
+                                                                              same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm testing things - remove ju1.a1.m1.s2c1",
+    "I am new to the rack ju1.a1.m1rack - remove ju1.a1.m1.s2c1",
+    "To not break anything, remove ju1.a1.m1.s2c1",
+    "To test, remove ju1.a1.m1.s2c1",
+])
+def test_what_the_asker_says_that_could_change_the_request_keeps_it_refused(text) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -2324,11 +2324,12 @@ _PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
     "for the purposes of the", "for the purpose of the", "in preparation for the",
     "in preparation for", "with a view to", "as part of the", "as part of", "owing to the",
     "owing to", "for the", "for my", "for our", "for a", "for an", "ahead of the",
-    "in advance of the", "prior to the", "before the", "per", "as per", "per the", "as per the"))
+    "in advance of the", "prior to the", "before the", "before we", "per", "as per", "per the",
+    "as per the", "to"))
 # leads that may also say where or when a request applies ("for the ports of S, ...", "before
 # the removal, ..."): the words after them must name nothing the grammar knows
 _STRICT_LEADS = frozenset(p for p in _PURPOSE_LEADS if p[0] in ("for", "before", "prior")
-                          and len(p) == 2 or p in (("ahead", "of", "the"),
+                          and len(p) == 2 or p in (("ahead", "of", "the"), ("to",),
                                                    ("in", "advance", "of", "the")))
 _PURPOSE_FIRST = frozenset(p[0] for p in _PURPOSE_LEADS)
 
@@ -2353,16 +2354,25 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
     words = tokens[lead:comma]
     # "for the ..." could also say where ("for the ports of S, ..."): its last word must name
     # nothing; the other leads only ever say why
-    strict = tuple(t.text for t in tokens[:lead]) in _STRICT_LEADS
+    said = tuple(t.text for t in tokens[:lead])
+    if said == ("to",) and (not words or words[0].text in _PLACE_STARTS
+                            or words[0].text in P.KIND_WORDS or words[0].text in P.NUMBER_WORDS):
+        return tokens  # "to" a place ("To each agg block, ..."), not "to identify ..."
+    strict = said in _STRICT_LEADS
     ok = _purpose_words(words) if strict else bool(words) and all(
         t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words)
     return tokens[comma + 1:] if ok else tokens
 
 
+_PLACE_STARTS = frozenset({"the", "a", "an", "each", "every", "all", "its", "their", "this",
+                           "that", "these", "those", "any", "some", "it", "them"})
+
+
 def _purpose_words(words: list[Token]) -> bool:
     """Words a purpose may be made of: plain words, none that says how or whether the request
     is meant, the last one a word the grammar does not know (so it names no set or node)."""
-    if not words or any(t.kind != "WORD" or t.text in _MANNER for t in words):
+    if not words or any(t.kind != "WORD" or t.text in _MANNER or t.text in P.CRITICAL
+                        for t in words):
         return False
     last = words[-1].text
     return not (last in P.LEXICON or last in P.KIND_WORDS or last in P.CRITICAL
@@ -2801,6 +2811,39 @@ def _it_cleft(tokens: list[Token]) -> list[Token]:
     return tokens[2:rel] + tokens[rel + 1:]
 
 
+_GREETINGS = frozenset({"hi", "hello", "hey", "morning", "afternoon", "evening"})
+_SPEAKERS = (("i", "am"), ("we", "are"))
+_SPEAKER_ENDS = frozenset({"-", "--", ":", ","})
+_ABOUT_SPEAKER = frozenset({"new", "here", "to", "this", "the", "still", "learning", "trying",
+                            "understand", "work", "out", "just", "getting", "started", "with"})
+
+
+def _without_speaker(tokens: list[Token]) -> list[Token]:
+    """"I'm new here - ...", "Hi, I'm still learning the tool: ...": what the one asking says
+    of themselves, first and set apart by a dash, colon or comma. Only words of being new
+    or learning, or words the grammar does not know (no name, number, kind or word that
+    could say how or whether the request is meant)."""
+    at = 0
+    while at < len(tokens) and (tokens[at].text in _GREETINGS or tokens[at].text == ","):
+        at += 1
+    if tuple(t.text for t in tokens[at:at + 2]) not in _SPEAKERS:
+        return tokens
+    end = next((i for i in range(at + 2, len(tokens)) if tokens[i].text in _SPEAKER_ENDS), None)
+    if end is None or end == at + 2 or end + 1 >= len(tokens):
+        return tokens
+    words = tokens[at + 2:end]
+    if all(t.kind == "WORD" and (t.text in _ABOUT_SPEAKER or not _known(t.text)) for t in words):
+        return tokens[end + 1:]
+    return tokens
+
+
+def _known(word: str) -> bool:
+    """A word the grammar reads, or one that may change what is asked."""
+    return (word in P.LEXICON or word in P.KIND_WORDS or word in P.CRITICAL or word in _MANNER
+            or word in _UNIT_WORDS or word in P.NUMBER_WORDS or _held(word)
+            or word in _VOCABULARY)
+
+
 def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     """The token passes that read what the grammar does not (closings, labels, purposes, step
     numbers, call notation, kinds after names, "after"/"first" alone, "how much" of a kind,
@@ -2810,6 +2853,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
     tokens = _without_label(tokens)
+    if "am" in texts or "are" in texts:
+        tokens = _without_speaker(tokens)
     if not texts.isdisjoint(_FOCUS_TAIL_FIRST) and not texts.isdisjoint(_GERUNDS):
         tokens = _gerund_subject(tokens)
     if "it" in texts and not texts.isdisjoint(_RELATIVES):
