@@ -71,6 +71,15 @@ FILLED = [
      "What is the average capacity of the ports in agg block ju1.a1.m1?"),
     ("How much capacity do the ports on ju1.s2.s2c1 have combined?",
      "What is the total capacity of the ports of switch ju1.s2.s2c1?"),
+    # a list of the nodes of a kind with one capacity filter, said anywhere
+    ("Over 10G - which ports in aggregation block ju1.a1.m1 are there?",
+     "List the ports in agg block ju1.a1.m1 with capacity above 10 Gbps."),
+    ("Under 25G: which ports on ju1.a1.m2.s2c3 fall there?",
+     "List the ports of switch ju1.a1.m2.s2c3 with capacity below 25 Gbps."),
+    # a change said as a condition, then a question
+    ("With np3 added as a new port of ju1.a2.m2, how do ju1.a2.m2's child nodes rank by "
+     "capacity?", "Add a new port named np3 to ju1.a2.m2. Rank the child nodes of ju1.a2.m2 "
+                  "by capacity."),
     # a change the grammar reads, then a question only slots read
     ("Please action the removal of ju1.a2.m1.s2c4; after that, rank what ju1.a2.m1 directly "
      "contains by capacity.", "Remove ju1.a2.m1.s2c4 from the graph. Rank the child nodes of "
@@ -143,6 +152,14 @@ REFUSED = [
     "How much capacity do the ports in ju1.a1.m1 have, per switch?",
     # a question without "does" that ends on its verb is cut short
     "How much capacity on average the ports in agg block ju1.a1.m1 have",
+    # a name said to be both new and a place
+    "ju1.s2.dom needs one more switch - add it and name it of sw5.",
+    # two comparisons, or a comparison of something else than the nodes listed
+    "Which ports in agg block ju1.a1.m1 are over 10 Gbps and under 40G?",
+    "Which switches in ju1.a1.m1 have ports over 10G?",
+    # a condition that is not a change, or a change after it
+    "With ju1.a1.m1.s2c1 faulty, how many switches are in ju1.a1.m1?",
+    "With a new port np5 on ju1.a1.m1.s2c2, remove ju1.a1.m1.s2c2.p1",
     # a question whose answer is not asked for, before a read
     "Is there a new port called new_p9 on ju1.a1.m1.s2c1? Then count the ports in it.",
 ]

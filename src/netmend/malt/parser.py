@@ -2951,7 +2951,17 @@ def _slot_filled(said: str, text: str) -> Parsed | None:
     whole = _change(tokens, text) or _filled(tokens, text, read=True)
     if whole is not None:
         return whole
+    # "With X removed, how many ...": a change said as a condition, then the question
+    said_with = bool(tokens) and tokens[0].text.lower() == "with"
     for at, tok in enumerate(tokens):
+        if said_with and tok.text == ",":
+            said_with = False
+            first = _change(tokens[1:at], text, condition=True)
+            if first is not None and _grammar_reads(tokens[:at], it_kinds, text) is None:
+                parsed = _then_read(first, tokens[at + 1:], it_kinds, text)
+                if parsed is not None:
+                    return parsed
+            continue
         if not (tok.text in _SENTENCE_ENDS or tok.text.lower() == "then"):
             continue
         end = at + (tok.text in _SENTENCE_ENDS)  # a sentence's end is the change's own
@@ -2983,6 +2993,26 @@ def _slot_filled(said: str, text: str) -> Parsed | None:
     return None
 
 
+def _then_read(first: Parsed, tokens: list[Token], it_kinds: tuple[str, ...],
+               text: str) -> Parsed | None:
+    """``first`` (one change) and then the one question ``tokens`` ask, read by the grammar
+    or by slot filling; None when they ask no question."""
+    try:
+        parsed = _parse_tokens(tokens, it_kinds, text, done=first)
+    except QueryError:
+        question = _filled(tokens, text, read=True)
+        if question is None:
+            return None
+        steps = first.query.steps + question.query.steps
+        parsed = Parsed(ir.Query(steps), tuple(dict.fromkeys(first.qualifiers
+                                                            + question.qualifiers)))
+    steps = parsed.query.steps[len(first.query.steps):]
+    if len(steps) != 1 or not isinstance(steps[0], ir.READS) or ir.conflict(
+            parsed.query.steps) is not None:
+        return None
+    return parsed
+
+
 def _grammar_reads(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed | None:
     try:
         return _parse_tokens(tokens, it_kinds, text)
@@ -2990,14 +3020,15 @@ def _grammar_reads(tokens: list[Token], it_kinds: tuple[str, ...], text: str) ->
         return None
 
 
-def _change(tokens: list[Token], text: str) -> Parsed | None:
-    return _filled(tokens, text, read=False)
+def _change(tokens: list[Token], text: str, *, condition: bool = False) -> Parsed | None:
+    return _filled(tokens, text, read=False, condition=condition)
 
 
 _DO_SUPPORT = frozenset({"does", "do"})
 
 
-def _filled(tokens: list[Token], text: str, *, read: bool) -> Parsed | None:
+def _filled(tokens: list[Token], text: str, *, read: bool,
+            condition: bool = False) -> Parsed | None:
     """``tokens`` read as one change by :func:`slots.change` (as one question about one
     node by :func:`slots.question` when ``read``), or None."""
     written = [(t.kind, t.text.lower()) for t in tokens]
@@ -3019,7 +3050,8 @@ def _filled(tokens: list[Token], text: str, *, read: bool) -> Parsed | None:
             return None  # "... and return the graph's ports": a read, not the graph
         said = analysis.lexemes if analysis.dangling is None else _lex_shape(_shape_of(sentence))
         lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _materialize(said, sentence)
-    frame = (slots.question if read else slots.change)([x.cats for x in lexemes])
+    cats = [x.cats for x in lexemes]
+    frame = slots.question(cats) if read else slots.change(cats, condition=condition)
     if frame is None:
         return None
     resolver = _Resolve(lexemes, text)

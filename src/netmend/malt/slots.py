@@ -146,11 +146,14 @@ def _before(cats: Cats, at: int) -> int:
 
 
 def _role(cats: Cats, at: int) -> str | None:
-    """``parent``, ``new`` or None (no word says which) for the name or "it" at ``at``."""
+    """``parent``, ``new``, ``both`` (a place said right after a naming word) or None (no
+    word says which) for the name or "it" at ``at``."""
     i = _before(cats, at)
     if i < 0:
         return None
     said = cats[i]
+    if said & _PLACING and i and (cats[i - 1] & _NAMING or "IT" in cats[i - 1]):
+        return "both"  # "name it of S": a name and a place at once
     if "ARROW" in said:  # "N -> S": N goes under S; "3 new ports -> N1, N2, N3"
         if i and "NAME" in cats[i - 1]:
             return "parent"
@@ -173,6 +176,8 @@ def addition(cats: Cats) -> tuple | None:
         return None
     lists = _lists(cats)
     roles = {tuple(said): _role(cats, said[0]) for said in lists}
+    if "both" in roles.values():
+        return None
     placed_it = any("IT" in c and _role(cats, i) == "parent" for i, c in enumerate(cats))
     parents = [said for said, role in roles.items() if role == "parent"]
     news = [said for said, role in roles.items() if role == "new"]
@@ -486,16 +491,56 @@ def aggregate(cats: Cats) -> tuple | None:
                                            ()))
 
 
+_BEFORE_RATE = {"LT": "<", "GT": ">", "LE": "<=", "GE": ">=", "FASTER": ">", "SLOWER": "<"}
+_AFTER_RATE = {"POST_GE": ">=", "POST_LE": "<="}
+_COMPARING = frozenset(_BEFORE_RATE) | frozenset(_AFTER_RATE)
+
+
+def filtered(cats: Cats) -> tuple | None:
+    """``("nodes", set)`` with one capacity filter: the nodes of one kind below one named
+    node whose capacity compares with one rate ("Over 10G - which ports in A are there?",
+    "25G or more: list the ports in A that qualify"), or None. The comparison is the word
+    right before the rate or the "or more" / "or less" right after it, and is said once; the
+    rest must be a list of the nodes of one kind below one name (see :func:`below`)."""
+    rates = [i for i, c in enumerate(cats) if "RATE" in c]
+    if len(rates) != 1:
+        return None
+    rate = rates[0]
+    before = [op for cat, op in _BEFORE_RATE.items() if rate and cat in cats[rate - 1]]
+    after = [op for cat, op in _AFTER_RATE.items()
+             if rate + 1 < len(cats) and cat in cats[rate + 1]]
+    if len(before) + len(after) != 1:
+        return None
+    said = rate - 1 if before else rate + 1
+    if any(c & _COMPARING for i, c in enumerate(cats) if i != said):
+        return None
+    # the comparison, the rate and the words that only say what is compared ("with
+    # capacity", "of capacity", "in capacity") are not part of the set
+    said_of = {rate, said} | {i for i, c in enumerate(cats) if c <= {"CAP", "HAVE", "ITS"}}
+    said_of |= {i - 1 for i in said_of if i and cats[i - 1] <= {"BY", "IN", "OF", "WITH"}}
+    found = below([_JOINT if i in said_of else c for i, c in enumerate(cats)])
+    if found is None or found[0] != "nodes":
+        return None
+    _, (_, node, kind, axis, _) = found
+    return ("nodes", ("set", node, kind, axis, (("where", ("capacity",), (before + after)[0],
+                                                 rate),)))
+
+
 _FRAMES: tuple[Callable[[Cats], tuple | None], ...] = (addition, removal, update, update_all,
                                                        for_each)
 _QUESTIONS: tuple[Callable[[Cats], tuple | None], ...] = (capacity, ancestor, below, rank,
-                                                          aggregate)
+                                                          aggregate, filtered)
 
 
-def change(cats: Cats) -> tuple | None:
+_WANTED = frozenset({"WANT"})
+
+
+def change(cats: Cats, *, condition: bool = False) -> tuple | None:
     """The frame of the one change ``cats`` say (see the module's doc), or None when they
-    say no change, more than one, or anything else."""
-    return _one_of(_without_graph_tail(cats), _FRAMES)
+    say no change, more than one, or anything else. A ``condition`` ("with X removed, ...")
+    wants its change however it is said (a word that wants it is added after the last)."""
+    cats = _without_graph_tail(cats)
+    return _one_of([*cats, _WANTED] if condition and cats else cats, _FRAMES)
 
 
 def question(cats: Cats) -> tuple | None:
