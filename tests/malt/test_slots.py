@@ -76,6 +76,13 @@ FILLED = [
      "List the ports in agg block ju1.a1.m1 with capacity above 10 Gbps."),
     ("Under 25G: which ports on ju1.a1.m2.s2c3 fall there?",
      "List the ports of switch ju1.a1.m2.s2c3 with capacity below 25 Gbps."),
+    # the k nodes of a kind with the most or least ports or capacity
+    ("I need the 3 lowest-capacity switches, by total capacity, in ju1.a2.m1.",
+     "List the 3 switches in agg block ju1.a2.m1 with the lowest total capacity."),
+    ("Who are the 4 biggest switches by number of ports in ju1.a1.m2?",
+     "List the 4 switches in agg block ju1.a1.m2 with the most ports."),
+    ("[ops] ju1.a2.m1: biggest switch by total capacity?",
+     "List the switch in agg block ju1.a2.m1 with the highest total capacity."),
     # a change said as a condition, then a question
     ("With np3 added as a new port of ju1.a2.m2, how do ju1.a2.m2's child nodes rank by "
      "capacity?", "Add a new port named np3 to ju1.a2.m2. Rank the child nodes of ju1.a2.m2 "
@@ -152,6 +159,10 @@ REFUSED = [
     "How much capacity do the ports in ju1.a1.m1 have, per switch?",
     # a question without "does" that ends on its verb is cut short
     "How much capacity on average the ports in agg block ju1.a1.m1 have",
+    # how many, by what, in which direction: each said once
+    "the biggest switches in ju1.a1.m1",
+    "the switch in ju1.a1.m1 with the most ports and the highest capacity",
+    "the 2 switches in ju1.a1.m1 with the most and the least capacity",
     # a name said to be both new and a place
     "ju1.s2.dom needs one more switch - add it and name it of sw5.",
     # two comparisons, or a comparison of something else than the nodes listed

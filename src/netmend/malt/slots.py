@@ -526,10 +526,54 @@ def filtered(cats: Cats) -> tuple | None:
                                                  rate),)))
 
 
+_HIGHEST = frozenset({"MOST", "TOP", "FASTEST"})
+_LOWEST = frozenset({"LEAST", "SLOWEST"})
+_TOP_WORDS = _BELOW_WORDS - {"CHILD", "DIRECT", "EVERYTHING", "NODE"} | _HIGHEST | _LOWEST | {
+    "NUM", "CAP", "SUM", "SUMV", "TOTALW", "WITH", "WHOSE", "NUMBER", "AND"}
+
+
+def top(cats: Cats) -> tuple | None:
+    """``("top", set, metric, limit, descending)``: the k nodes of one kind below one named
+    node with the most or least ports or capacity ("the 3 lowest-capacity switches in A",
+    "top switch by total capacity, agg block A", "Who are the 4 biggest switches by number
+    of ports in A?"), or None. One direction; the metric is a second kind ("ports") or
+    capacity, not both; k is the number said, or one when the kind is said in the singular;
+    the superlative is said of the nodes (right before their kind, or after "with",
+    "whose", "by" or "has"), so "the highest capacity of the ports" stays a value."""
+    if not _fits(cats, _TOP_WORDS):
+        return None
+    directions = {bool(c & _HIGHEST) for c in cats if c & (_HIGHEST | _LOWEST)}
+    if len(directions) != 1 or any(c & _HIGHEST and c & _LOWEST for c in cats):
+        return None
+    found = _below(cats)
+    if found is None:
+        return None
+    name, kind, kinds = found
+    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    superlative = next(i for i, c in enumerate(cats) if c & (_HIGHEST | _LOWEST))
+    of_nodes = (superlative + 1 < len(cats) and cats[superlative + 1] & _KINDS) or (
+        any(c & {"WITH", "WHOSE", "BY", "HAVE"} for c in cats[:superlative]))
+    if len(counts) > 1 or not kinds or not of_nodes:
+        return None
+    set_kind, *metric_kinds = kinds
+    said_capacity = any(c & {"CAP", "FASTEST", "SLOWEST"} for c in cats)
+    if len(metric_kinds) > 1 or bool(metric_kinds) == said_capacity:
+        return None  # no metric, or two
+    metric = ("count", metric_kinds[0]) if metric_kinds else ("capacity",)
+    if counts:
+        limit: object = ("pos", counts[0])
+    elif cats[set_kind] & _KINDS == {"KIND", "KIND_SG"}:
+        limit = 1
+    else:
+        return None  # "the biggest switches": how many?
+    return ("top", ("set", ("node", name, kind), set_kind, "descendants", ()), metric, limit,
+            directions.pop())
+
+
 _FRAMES: tuple[Callable[[Cats], tuple | None], ...] = (addition, removal, update, update_all,
                                                        for_each)
 _QUESTIONS: tuple[Callable[[Cats], tuple | None], ...] = (capacity, ancestor, below, rank,
-                                                          aggregate, filtered)
+                                                          aggregate, filtered, top)
 
 
 _WANTED = frozenset({"WANT"})
