@@ -87,6 +87,11 @@ FILLED = [
     ("With np3 added as a new port of ju1.a2.m2, how do ju1.a2.m2's child nodes rank by "
      "capacity?", "Add a new port named np3 to ju1.a2.m2. Rank the child nodes of ju1.a2.m2 "
                   "by capacity."),
+    ("Add new_sw2 (a switch) to ju1.a2.m1. Which nodes does ju1.a2.m1 then directly contain?",
+     "Add a new switch named new_sw2 to ju1.a2.m1. List the child nodes of ju1.a2.m1."),
+    ("any chance you could add an EK_PACKET_SWITCH called new_EK_PACKET_SWITCH_2 to ju1.a1.m1? "
+     "need the updated graph returned", "Add new node with name new_EK_PACKET_SWITCH_2 type "
+                                        "EK_PACKET_SWITCH, to ju1.a1.m1. Return a graph."),
     # a change the grammar reads, then a question only slots read
     ("Please action the removal of ju1.a2.m1.s2c4; after that, rank what ju1.a2.m1 directly "
      "contains by capacity.", "Remove ju1.a2.m1.s2c4 from the graph. Rank the child nodes of "
@@ -171,6 +176,8 @@ REFUSED = [
     # a condition that is not a change, or a change after it
     "With ju1.a1.m1.s2c1 faulty, how many switches are in ju1.a1.m1?",
     "With a new port np5 on ju1.a1.m1.s2c2, remove ju1.a1.m1.s2c2.p1",
+    # "then" in a question with no change before it
+    "Which nodes does ju1.a2.m1 then directly contain?",
     # a question whose answer is not asked for, before a read
     "Is there a new port called new_p9 on ju1.a1.m1.s2c1? Then count the ports in it.",
 ]

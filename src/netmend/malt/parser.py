@@ -2982,7 +2982,7 @@ def _slot_filled(said: str, text: str) -> Parsed | None:
         first = first or read
         if first is None or not all(isinstance(s, ir.MUTATIONS) for s in first.query.steps):
             continue
-        question = _filled(tokens[rest:], text, read=True)
+        question = _question_after(tokens[rest:], text)
         if question is None:
             continue
         steps = first.query.steps + question.query.steps
@@ -3000,7 +3000,7 @@ def _then_read(first: Parsed, tokens: list[Token], it_kinds: tuple[str, ...],
     try:
         parsed = _parse_tokens(tokens, it_kinds, text, done=first)
     except QueryError:
-        question = _filled(tokens, text, read=True)
+        question = _question_after(tokens, text)
         if question is None:
             return None
         steps = first.query.steps + question.query.steps
@@ -3011,6 +3011,12 @@ def _then_read(first: Parsed, tokens: list[Token], it_kinds: tuple[str, ...],
             parsed.query.steps) is not None:
         return None
     return parsed
+
+
+def _question_after(tokens: list[Token], text: str) -> Parsed | None:
+    """The one question ``tokens`` ask after a change, read by slot filling: "then" in it
+    ("which nodes does A then contain?") says after the change, which it is."""
+    return _filled([t for t in tokens if t.text.lower() != "then"], text, read=True)
 
 
 def _grammar_reads(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed | None:

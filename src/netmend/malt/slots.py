@@ -638,4 +638,5 @@ def asked(said: Sequence[tuple[str, str]]) -> bool:
            enumerate(said)):
         return False
     return "?" not in words or "mind" in words or any(
-        a in _ASKING and b in _ASKED for a, b in zip(words, words[1:], strict=False))
+        a in _ASKING and b in _ASKED or a in ("you", "u") and b in _ASKING
+        for a, b in zip(words, words[1:], strict=False))  # "could you", "any chance you could"
