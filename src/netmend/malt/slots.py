@@ -1,28 +1,30 @@
-"""Slot filling: a change no grammar rule fits, read by the roles its words give.
+"""Slot filling: a request no grammar rule fits, read by the roles its words give.
 
 The grammar of :mod:`netmend.malt.parser` reads a request by its word order. Some
-requests say everything a change needs in an order no rule has ("ju1.s1.s1c3 needs
-another port -> call it new_p5", "new node new_X (EK_PORT) -> parent S", "X gone, Y
-gone, all out of the graph", "capacity on P and on Q, make both 40G", "one new port per
-agg block"). A change has a small, fixed frame: an addition has new names, their kind
-and one parent; a removal has the names to remove; an update has the names and one
-rate; an addition to each node of a kind has two kinds. This module fills those slots
-from the lexemes' categories, and answers only when:
+requests say everything they need in an order no rule has ("ju1.s1.s1c3 needs another
+port -> call it new_p5", "new node new_X (EK_PORT) -> parent S", "Over 10G - which ports
+in A are there?", "A: biggest switch by total capacity?"). Each kind of change and of
+question has a small, fixed frame: an addition has new names, their kind and one parent;
+a removal has the names to remove; an update has the names (or a set) and one rate; an
+addition to each node of a kind has two kinds; a question about a set below one node has
+the node, the kind of the set and what is asked of it (the list, the count, a ranking, a
+sum, the top k, one filter). This module fills those slots from the lexemes'
+categories, and answers only when:
 
-* every word belongs to the frame of exactly one kind of change: its change words, the
+* every word belongs to the frame of exactly one kind of request: its own words, the
   names, the kinds, the words that give a name its role ("called", "name it", "to",
   "under", "parent") and glue (commas, auxiliaries, "need"). Any other word, known or
   unknown, leaves the request to the grammar's refusal: a word that could change the
-  meaning ("not", "once", "count", "faulty", "of S" after a kind) is never skipped;
-* each slot is filled exactly once (one parent, one rate, the kinds said where they
-  belong: a kind next to a parent is the parent's), and a number said is checked
+  meaning ("not", "once", "faulty", "per switch", a second rate) is never skipped;
+* each slot is filled exactly once (one parent, one rate, one direction, the kinds said
+  where they belong: a kind next to a name is that node's), and a number said is checked
   against the names given when the frame is resolved.
 
 It returns the same frame tuples as the grammar (lexeme positions, not values), so
 names, kinds, numbers and the checks on them are resolved by the same code. Whether a
 request asks for a change at all (and is not a statement or a question about what can
-be) is :func:`asked`, read from its words as written. Pure: categories in, a frame or
-None out.
+be) is :func:`asked`; whether a question asks about what is now, :func:`said_now`; both
+read the words as written. Pure: categories in, a frame or None out.
 """
 
 from __future__ import annotations
@@ -70,6 +72,11 @@ def _wanted(cats: Cats, verbs: frozenset[str], participles: frozenset[str]) -> b
     return bool(said & verbs) or bool(said & participles) and bool(said & _WANTING)
 
 
+def _where(cats: Cats, cat: str) -> list[int]:
+    """The positions of the words of category ``cat``."""
+    return [i for i, c in enumerate(cats) if cat in c]
+
+
 def _fits(cats: Cats, words: frozenset[str]) -> bool:
     for said in cats:
         rest = set(said) - words
@@ -88,7 +95,6 @@ _GRAPH_TAIL = _GRAPH_SAID | frozenset({"GIVE", "ASK", "WANT", "GET", "THEN", "SE
                                        "WITH", "AND", "AUX", "MODAL", "IT", "LIKE", "AFTER",
                                        "ADDITION", "HAS", "HAVE"})
 _JOINT = frozenset({"COMMA"})
-_FROM_GRAPH = (frozenset({"FROM"}), frozenset({"GRAPH"}))
 
 
 def _without_graph_tail(cats: Cats) -> list[frozenset[str]]:
@@ -198,7 +204,7 @@ def addition(cats: Cats) -> tuple | None:
     parent_kind = next((k for k in (parent - 1, parent + 1)
                         if 0 <= k < len(cats) and cats[k] & _KINDS), None)
     kinds = tuple(i for i, c in enumerate(cats) if c & _KINDS and i != parent_kind)
-    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    counts = _where(cats, "NUM")
     if len(counts) > 1 or any("KIND_SG" not in cats[k] for k in kinds) and len(new) == 1:
         return None  # "add ports N to S": how many?
     count = counts[0] if counts else None
@@ -227,7 +233,7 @@ def _targets(cats: Cats, places: frozenset[str] = frozenset()) -> tuple | None:
                 return None  # a kind said of no name ("the ports of S"), not counted
     if any(cats[i - 1] & places for i in names if i):
         return None
-    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    counts = _where(cats, "NUM")
     if len(counts) > 1:
         return None
     return ("names", tuple(("node", n, kinds[n]) for n in names), counts[0] if counts else None)
@@ -258,15 +264,15 @@ def update(cats: Cats) -> tuple | None:
     if not _fits(cats, _UPDATE_WORDS) or not _wanted(cats, frozenset({"SET", "MAKE"}),
                                                      frozenset({"SETP", "RUNAT"})):
         return None
-    rates = [i for i, c in enumerate(cats) if "RATE" in c]
+    rates = _where(cats, "RATE")
     if len(rates) != 1 or not rates[0] or not cats[rates[0] - 1] & _TO_RATE:
         return None  # "increase P by 5G" is not "set P to 5G"
     targets = _targets(cats)
     return None if targets is None else ("update", targets, rates[0])
 
 
-_EVERY_WORDS = frozenset({"ALL", "EACHW", "FOREACH", "AMONG"})
-_UPDATE_ALL_WORDS = _UPDATE_WORDS | _EVERY_WORDS | {"POSS", "DEEP", "ACROSS"}
+_ALL_OF = frozenset({"ALL", "EACHW", "FOREACH", "AMONG"})  # "every", "each", "all of"
+_UPDATE_ALL_WORDS = _UPDATE_WORDS | _ALL_OF | {"POSS", "DEEP", "ACROSS"}
 
 
 def update_all(cats: Cats) -> tuple | None:
@@ -278,14 +284,14 @@ def update_all(cats: Cats) -> tuple | None:
     if not _fits(cats, _UPDATE_ALL_WORDS) or not _wanted(cats, frozenset({"SET", "MAKE"}),
                                                          frozenset({"SETP", "RUNAT"})):
         return None
-    names = [i for i, c in enumerate(cats) if "NAME" in c]
-    rates = [i for i, c in enumerate(cats) if "RATE" in c]
+    names = _where(cats, "NAME")
+    rates = _where(cats, "RATE")
     if len(names) != 1 or len(rates) != 1 or not rates[0] or not cats[rates[0] - 1] & _TO_RATE:
         return None
     name = names[0]
     name_kind = name - 1 if name and cats[name - 1] & _KINDS else None
     kinds = [i for i, c in enumerate(cats) if c & _KINDS and i != name_kind]
-    if len(kinds) != 1 or not (any(c & _EVERY_WORDS for c in cats)
+    if len(kinds) != 1 or not (any(c & _ALL_OF for c in cats)
                                or "KIND_SG" not in cats[kinds[0]]):
         return None
     return ("update", ("set_of", ("set", ("node", name, name_kind), kinds[0], "descendants",
@@ -309,7 +315,7 @@ def for_each(cats: Cats) -> tuple | None:
         return None
     parent_kind = every[0]
     new_kind = kinds[0] if kinds[1] == parent_kind else kinds[1]
-    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    counts = _where(cats, "NUM")
     if len(counts) > 1 or any(c & _EVERY for i, c in enumerate(cats) if i + 1 != parent_kind
                               and not (c & {"EACHW"} and i == len(cats) - 1)):
         return None
@@ -328,15 +334,17 @@ _CONTAINED = frozenset({"IN", "LT", "BY", "GOES", "HOLDING", "PARENT"})
 
 
 def _one_name(cats: Cats) -> tuple[int, int | None, list[int]] | None:
-    """The one name of ``cats``, the kind said right before or after it ("port P", "the
-    S switch"), and the other kinds; None when there is not one name. ("P's switch" is
-    another node: a kind after a possessive is one of the other kinds.)"""
-    names = [i for i, c in enumerate(cats) if "NAME" in c]
+    """The one name of ``cats``, the kind said with it (right before it, or right after it
+    in the singular: "port P", "the S switch"), and the other kinds; None when there is
+    not one name. ("P's switch" is another node: a kind after a possessive is one of the
+    other kinds.)"""
+    names = _where(cats, "NAME")
     if len(names) != 1:
         return None
     name = names[0]
-    near = [k for k in (name - 1, name + 1) if 0 <= k < len(cats) and cats[k] & _KINDS]
-    said = near[0] if near else None
+    said = name - 1 if name and cats[name - 1] & _KINDS else None
+    if said is None and name + 1 < len(cats) and cats[name + 1] & _KINDS == {"KIND", "KIND_SG"}:
+        said = name + 1
     return name, said, [i for i, c in enumerate(cats) if c & _KINDS and i != said]
 
 
@@ -384,21 +392,17 @@ _ORDERS = frozenset({"ORDER_DESC", "ORDER_ASC"})
 
 
 def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
-    """The one named node a set is below (its position and the kind said with it) and the
-    other kinds, when every place word comes before the name ("the ports under A", not
-    "A is under which node") and a word of holding after it ("what A contains")."""
-    names = [i for i, c in enumerate(cats) if "NAME" in c]
-    if len(names) != 1:
+    """:func:`_one_name`, when every place word comes before the name ("the ports under
+    A", not "A is under which node") and a word of holding after it ("what A contains")."""
+    found = _one_name(cats)
+    if found is None:
         return None
-    name = names[0]
+    name = found[0]
     placed = [i for i, c in enumerate(cats) if c & _PLACES and not (  # not "by capacity"
         c <= {"BY", "IN"} and i + 1 < len(cats) and cats[i + 1] & {"CAP", "HOWMUCH", "SUM"})]
     if any(i > name for i in placed) or any("HAVE" in c for c in cats[:name]):
         return None
-    said = name - 1 if name and cats[name - 1] & _KINDS else None
-    if said is None and name + 1 < len(cats) and cats[name + 1] & _KINDS == {"KIND", "KIND_SG"}:
-        said = name + 1  # "the A agg block"
-    return name, said, [i for i, c in enumerate(cats) if c & _KINDS and i != said]
+    return found
 
 
 def _children(cats: Cats) -> bool:
@@ -502,7 +506,7 @@ def filtered(cats: Cats) -> tuple | None:
     "25G or more: list the ports in A that qualify"), or None. The comparison is the word
     right before the rate or the "or more" / "or less" right after it, and is said once; the
     rest must be a list of the nodes of one kind below one name (see :func:`below`)."""
-    rates = [i for i, c in enumerate(cats) if "RATE" in c]
+    rates = _where(cats, "RATE")
     if len(rates) != 1:
         return None
     rate = rates[0]
@@ -549,7 +553,7 @@ def top(cats: Cats) -> tuple | None:
     if found is None:
         return None
     name, kind, kinds = found
-    counts = [i for i, c in enumerate(cats) if "NUM" in c]
+    counts = _where(cats, "NUM")
     superlative = next(i for i, c in enumerate(cats) if c & (_HIGHEST | _LOWEST))
     of_nodes = (superlative + 1 < len(cats) and cats[superlative + 1] & _KINDS) or (
         any(c & {"WITH", "WHOSE", "BY", "HAVE"} for c in cats[:superlative]))
