@@ -53,13 +53,18 @@ HELD_BACK_3 = "paraphrases-heldback-3.yaml"
 # three held-back batches written alongside them and measured only (see their headers).
 TUNING_4 = "paraphrases-tuning-4.yaml"
 HELD_BACK_4 = "paraphrases-heldback-4.yaml"
+# The fifth parts: two tuning batches (sentence shapes; change requests, planning emails and
+# newcomers) and three held-back batches written before any change and measured only.
+TUNING_5 = "paraphrases-tuning-5.yaml"
+HELD_BACK_5 = "paraphrases-heldback-5.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
 # held-back part and the first tuning parts, a floor holding what was reached for the rest).
 # The held-back parts are measured only: the front end is never adjusted to their phrasings.
-FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.90,
-          TUNING_3: 0.92, HELD_BACK_3: 0.90, TUNING_4: 0.89, HELD_BACK_4: 0.91}
+FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
+          TUNING_3: 0.94, HELD_BACK_3: 0.93, TUNING_4: 0.93, HELD_BACK_4: 0.95,
+          TUNING_5: 0.89, HELD_BACK_5: 0.87}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
