@@ -2959,8 +2959,9 @@ def _slot_filled(said: str, text: str) -> Parsed | None:
             first = _change(tokens[1:at], text, condition=True)
             if first is not None and _grammar_reads(tokens[:at], it_kinds, text) is None:
                 parsed = _then_read(first, tokens[at + 1:], it_kinds, text)
-                if parsed is not None:
-                    return parsed
+                if parsed is not None and len(parsed.query.steps) == len(
+                        first.query.steps) + 1 and isinstance(parsed.query.steps[-1], ir.READS):
+                    return parsed  # a condition, then one question (not another change)
             continue
         if not (tok.text in _SENTENCE_ENDS or tok.text.lower() == "then"):
             continue
@@ -2971,46 +2972,40 @@ def _slot_filled(said: str, text: str) -> Parsed | None:
         if rest == len(tokens):
             return None
         read = _grammar_reads(tokens[:end], it_kinds, text)
-        first = None if read is not None else _change(tokens[:end], text)
-        if first is not None:  # a change only slots read, then what the grammar reads
-            try:
-                parsed = _parse_tokens(tokens[rest:], it_kinds, text, done=first)
-            except QueryError:
-                parsed = None
-            if parsed is not None:
-                return parsed if len(parsed.query.steps) > len(first.query.steps) else None
-        first = first or read
-        if first is None or not all(isinstance(s, ir.MUTATIONS) for s in first.query.steps):
-            continue
-        question = _question_after(tokens[rest:], text)
-        if question is None:
-            continue
-        steps = first.query.steps + question.query.steps
-        if ir.conflict(steps) is not None:
-            return None
-        return Parsed(ir.Query(steps), tuple(dict.fromkeys(first.qualifiers
-                                                           + question.qualifiers)))
+        if read is None:  # a change only slots read, then a question either reads
+            first = _change(tokens[:end], text)
+            parsed = None if first is None else _then_read(first, tokens[rest:], it_kinds, text)
+        elif all(isinstance(s, ir.MUTATIONS) for s in read.query.steps):
+            question = _question_after(tokens[rest:], text)  # then a question only slots read
+            parsed = None if question is None else _joined(read, question)
+        else:
+            parsed = None
+        if parsed is not None:
+            return parsed
     return None
 
 
 def _then_read(first: Parsed, tokens: list[Token], it_kinds: tuple[str, ...],
                text: str) -> Parsed | None:
-    """``first`` (one change) and then the one question ``tokens`` ask, read by the grammar
-    or by slot filling; None when they ask no question."""
+    """``first`` (one change) and then what ``tokens`` ask, read by the grammar (with
+    ``first`` done: "it" is an addition's parent, conflicts are checked) or, as one
+    question, by slot filling; None when they ask nothing more or neither reads them."""
     try:
-        parsed = _parse_tokens(tokens, it_kinds, text, done=first)
+        parsed: Parsed | None = _parse_tokens(tokens, it_kinds, text, done=first)
     except QueryError:
         question = _question_after(tokens, text)
-        if question is None:
-            return None
-        steps = first.query.steps + question.query.steps
-        parsed = Parsed(ir.Query(steps), tuple(dict.fromkeys(first.qualifiers
-                                                            + question.qualifiers)))
-    steps = parsed.query.steps[len(first.query.steps):]
-    if len(steps) != 1 or not isinstance(steps[0], ir.READS) or ir.conflict(
-            parsed.query.steps) is not None:
+        parsed = None if question is None else _joined(first, question)
+    if parsed is None:
         return None
-    return parsed
+    return parsed if len(parsed.query.steps) > len(first.query.steps) else None
+
+
+def _joined(first: Parsed, question: Parsed) -> Parsed | None:
+    """A change and then a question, as one request; None when the steps clash."""
+    steps = first.query.steps + question.query.steps
+    if ir.conflict(steps) is not None:
+        return None
+    return Parsed(ir.Query(steps), tuple(dict.fromkeys(first.qualifiers + question.qualifiers)))
 
 
 def _question_after(tokens: list[Token], text: str) -> Parsed | None:
