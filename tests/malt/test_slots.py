@@ -178,6 +178,13 @@ REFUSED = [
     # a condition that is not a change, or a change after it
     "With ju1.a1.m1.s2c1 faulty, how many switches are in ju1.a1.m1?",
     "With a new port np5 on ju1.a1.m1.s2c2, remove ju1.a1.m1.s2c2.p1",
+    # a place said twice (a node and the graph); a kind and a name not said together
+    "ju1.a1.m1. Count all ports in the graph.",
+    "count all ports in the graph. ju1.a1.m1",
+    "np3 added as a new port list of ju1.a2.m2",
+    "set capacity = 40 Gbps on every port list of ju1.a1.m1.s2c1.",
+    # an order with no ranking verb ranks only "by capacity"
+    "agg block: ju1.a2.m1; metric: max first capacity of ports",
     # "then" in a question with no change before it
     "Which nodes does ju1.a2.m1 then directly contain?",
     # a question whose answer is not asked for, before a read

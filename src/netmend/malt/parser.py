@@ -3049,8 +3049,12 @@ def _filled(tokens: list[Token], text: str, *, read: bool,
                 or any(tok.kind in _NAMED or tok.kind == "POSS" or tok.text in _KIND_TEXTS
                        for tok in sentence[analysis.return_at:])):
             return None  # "... and return the graph's ports": a read, not the graph
-        said = analysis.lexemes if analysis.dangling is None else _lex_shape(_shape_of(sentence))
-        lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _materialize(said, sentence)
+        shape = _shape_of(sentence)
+        if read and _says_graph(shape[:analysis.return_at]):
+            return None  # "count all ports in the graph. S": a place said twice (a change
+            # says the graph only as where it happens: "take X out of the graph")
+        said = analysis.lexemes if analysis.dangling is None else _lex_shape(shape)
+        lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _written_apart(said, sentence)
     cats = [x.cats for x in lexemes]
     frame = slots.question(cats) if read else slots.change(cats, condition=condition)
     if frame is None:
@@ -3058,6 +3062,24 @@ def _filled(tokens: list[Token], text: str, *, read: bool,
     resolver = _Resolve(lexemes, text)
     steps, _ = resolver.steps(frame, None)
     return Parsed(ir.Query(tuple(steps)), tuple(dict.fromkeys(resolver.qualifiers)))
+
+
+_GAP = Lexeme(frozenset({"GAP"}), None, "")  # no frame has it: its request is refused
+
+
+def _written_apart(template, sentence: list[Token]) -> list[Lexeme]:
+    """The sentence's lexemes, with a gap before a name whose kind lexeme was not written
+    right before it ("a new port list of A": "list of" was dropped, and "port A" would read
+    A as the port): slot filling reads a kind and a name as one node only when they were
+    said together."""
+    out = _materialize(template, sentence)
+    for i in range(len(template) - 1, 0, -1):
+        ref = template[i].value
+        if "NAME" in out[i].cats and out[i - 1].cats & _KIND_NUMBER["SGPL"] and type(ref) is _Ref \
+                and ref.start and sentence[ref.start - 1].text.lower() \
+                != out[i - 1].text.split()[-1].lower():
+            out.insert(i, _GAP)
+    return out
 
 
 def _parse_ruled(said: str, text: str) -> Parsed:

@@ -446,9 +446,11 @@ def rank(cats: Cats) -> tuple | None:
     if not _fits(cats, _BELOW_WORDS | _ORDERS | {"RANK", "CAP", "HOWMUCH", "SUM", "SUMV",
                                                  "TOTALW", "AND"}):
         return None
+    by_capacity = any("BY" in c and i + 1 < len(cats) and "CAP" in cats[i + 1]
+                      for i, c in enumerate(cats))
     if not any("CAP" in c for c in cats) or not (
-            any("RANK" in c for c in cats) or any(c & _ORDERS for c in cats)):
-        return None
+            any("RANK" in c for c in cats) or any(c & _ORDERS for c in cats) and by_capacity):
+        return None  # an order alone ranks only "by capacity": "By capacity, descending: ..."
     if any(c & {"SUM", "SUMV", "TOTALW"} and not (i + 1 < len(cats) and "CAP" in cats[i + 1])
            for i, c in enumerate(cats)):
         return None  # "total" of something else than the capacity
