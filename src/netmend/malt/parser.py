@@ -2374,9 +2374,14 @@ def _purpose_words(words: list[Token]) -> bool:
     if not words or any(t.kind != "WORD" or t.text in _MANNER or t.text in P.CRITICAL
                         for t in words):
         return False
-    last = words[-1].text
-    return not (last in P.LEXICON or last in P.KIND_WORDS or last in P.CRITICAL
-                or last in _UNIT_WORDS or last in P.NUMBER_WORDS)
+    return not _grammar_word(words[-1].text)
+
+
+def _grammar_word(word: str) -> bool:
+    """A word (or a phrase of one word) the grammar gives a meaning: a category, a kind, a
+    critical word, a unit or a number."""
+    return (word in P.LEXICON or word in P.KIND_WORDS or word in P.CRITICAL
+            or word in _UNIT_WORDS or word in P.NUMBER_WORDS)
 
 
 def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
@@ -2839,9 +2844,7 @@ def _without_speaker(tokens: list[Token]) -> list[Token]:
 
 def _known(word: str) -> bool:
     """A word the grammar reads, or one that may change what is asked."""
-    return (word in P.LEXICON or word in P.KIND_WORDS or word in P.CRITICAL or word in _MANNER
-            or word in _UNIT_WORDS or word in P.NUMBER_WORDS or _held(word)
-            or word in _VOCABULARY)
+    return _grammar_word(word) or word in _MANNER or _held(word) or word in _VOCABULARY
 
 
 def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
@@ -2925,10 +2928,11 @@ def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
+    tokens, it_kinds = _normalized(tokenize(said))
     try:
-        return _parse_ruled(said, text)
+        return _parse_ruled(tokens, it_kinds, text)
     except (UnknownRequest, IncompleteRequest):
-        filled = _slot_filled(said, text)
+        filled = _slot_filled(tokens, it_kinds, text)
         if filled is None:
             raise
         return filled
@@ -2942,12 +2946,11 @@ _THEN_WORDS = frozenset({"then", "afterwards", "after", "that", "and", "once", "
                          ",", "-", "--", ":"})
 
 
-def _slot_filled(said: str, text: str) -> Parsed | None:
-    """``said`` read as one change by :func:`slots.change` or one question by
+def _slot_filled(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed | None:
+    """``tokens`` read as one change by :func:`slots.change` or one question by
     :func:`slots.question`; or, split after a sentence's end or "then", as a change and then
     what follows, where slot filling reads at least one of the two parts (the change, or the
     question after it); None when none of these."""
-    tokens, it_kinds = _normalized(tokenize(said))
     whole = _change(tokens, text) or _filled(tokens, text, read=True)
     if whole is not None:
         return whole
@@ -3082,10 +3085,9 @@ def _written_apart(template, sentence: list[Token]) -> list[Lexeme]:
     return out
 
 
-def _parse_ruled(said: str, text: str) -> Parsed:
-    """The request read by the grammar and the fallbacks around it (a reason said first, a
-    question asked twice, a request restated)."""
-    tokens, it_kinds = _normalized(tokenize(said))
+def _parse_ruled(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed:
+    """The request's tokens read by the grammar and the fallbacks around it (a reason said
+    first, a question asked twice, a request restated)."""
     try:
         return _parse_tokens(tokens, it_kinds, text)
     except QueryError as exc:

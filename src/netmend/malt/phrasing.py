@@ -624,12 +624,12 @@ FILLERS: frozenset[str] = frozenset({
     "circling back", "just circling back", "circling back on this", "following up",
     "fyi", "btw", "heads up", "full set of", "the full set of", "complete set of",
     "the complete set of",
-    # spoken leads: "basically what I want is ...", "alright, next thing: ..."
+    # spoken leads: "what I want to know is ...", "alright, next thing: ..." (the leads
+    # "what I want is", "all I need is" ... are ``FOCUS_LEADS``)
     "basically what i want to know is", "what i want to know is", "what i would like to know is",
     "all i want to know is", "what i want is for", "basically what i want is for",
     "what i want is you to", "basically what i want is you to", "what i want is for you to",
-    "basically", "basically what i want is", "basically what i need is", "what i want is",
-    "what i need is", "what i would like is", "all i need is", "all i want is", "next thing",
+    "basically", "next thing",
     "the next thing", "first thing", "the first thing", "one more thing", "that is all for now",
     "that is it for now", "that is all", "that is it", "end to end",
 }) | FOCUS_LEADS
