@@ -644,3 +644,60 @@ def test_what_the_asker_says_of_themselves_or_why_is_not_part_of_the_request(tex
 def test_what_the_asker_says_that_could_change_the_request_keeps_it_refused(text) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    "ju1.a1.m1.s2c1 was removed",
+    "ju1.a1.m1.s2c1 was already taken out of the graph.",
+    "A new port new_p1 was put on ju1.a1.m1.s2c1",
+    "ju1.a1.m1.s2c1 has been removed",
+    "ju1.a1.m1.s2c1 was removed, and ju1.a1.m1.s2c2 must go too",
+    "ju1.a1.m1.s2c1 may be removed",
+    "ju1.a1.m1.s2c1 may need a new port new_p1",
+])
+def test_a_change_said_as_done_or_as_allowed_is_not_a_request(text: str) -> None:
+    with pytest.raises(QueryError) as info:
+        parse(text)
+    assert info.value.code == "unknown"
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Once ju1.a1.m1.s2c1 has been removed, list the children of ju1.a1.m1.",
+     "Remove ju1.a1.m1.s2c1 from the graph. List the child nodes of ju1.a1.m1."),
+    ("How many ports would ju1.a1.m1 have if ju1.a1.m1.s2c1 was removed?",
+     "Remove ju1.a1.m1.s2c1 from the graph. Count the ports in ju1.a1.m1."),
+    ("What physical capacity has been assigned to port ju1.a2.m1.s2c2.p2?",
+     "What is the capacity of port ju1.a2.m1.s2c2.p2?"),
+    ("May I ask that ju1.a2.m2.s2c1 be taken out of the topology?",
+     "Remove ju1.a2.m2.s2c1 from the graph."),
+])
+def test_a_change_supposed_asked_about_or_asked_for_politely_still_reads(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_plain_word_before_a_kind_is_not_read_as_a_new_name() -> None:
+    with pytest.raises(QueryError):  # "spare" says what the port is; it is no second port
+        parse("Add a port with name new_p1 and spare type EK_PORT to ju1.a1.m1.s2c1")
+    assert parse("Add a switch named core to ju1.a1.m1") == parse(
+        "Add a new switch named core to ju1.a1.m1.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("How many sw are in AB ju1.a1.m2?", "Count the switches in ju1.a1.m2."),
+    ("Overwrite the physical capacity of ju1.a1.m2.s2c2.p4 with 40,000,000,000 bps.",
+     "Update the physical capacity value of ju1.a1.m2.s2c2.p4 to 40 Gbps."),
+    ("Tell me what ju1.a2 has as direct children.", "List all the child nodes of ju1.a2."),
+    ("ju1.s2.dom's children, ranked by capacity from highest down, please.",
+     "Rank all child nodes of ju1.s2.dom by capacity."),
+    ("Give me the number of switches in the entire network model.",
+     "Count the switches in the graph."),
+    ("Enumerate all sw across the whole network graph.", "List all switches in the graph."),
+    ("Show all the ports contained in superblock ju1.a2, however deep.",
+     "List all ports under superblock ju1.a2."),
+    ("Find the sw in AB ju1.a1.m1 whose names finish with c2.",
+     "List the switches in agg block ju1.a1.m1 whose name ends with c2."),
+    ("ju1.a1.m2.s2c4 needs ports new_q1, new_q2 and new_q3 added.",
+     "Add ports named new_q1, new_q2 and new_q3 to switch ju1.a1.m2.s2c4."),
+])
+def test_more_words_for_the_same_request(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

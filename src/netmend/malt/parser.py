@@ -502,13 +502,15 @@ def _kind_nouns(lexemes: list[Lexeme]) -> list[Lexeme]:
 def _names_after_called(lexemes: list[Lexeme]) -> list[Lexeme]:
     """An unknown word right after "named"/"called"/"call it" (or after a name in a list
     that follows them) is a name, whatever it looks like: "a switch named core". Elsewhere
-    a plain word is not ("add switch quickly to A" is refused, not a switch "quickly")."""
+    a plain word is not ("add switch quickly to A" is refused, not a switch "quickly"), nor
+    is one before a kind ("named N and spare type EK_PORT": "spare" says what the node is)."""
     out = list(lexemes)
     naming = False
     for i, lexeme in enumerate(out):
         if "CALLED" in lexeme.cats or ("IT" in lexeme.cats and i and "CALL" in out[i - 1].cats):
             naming = True
-        elif naming and lexeme.cats & {"UNK", "HELD"}:
+        elif naming and lexeme.cats & {"UNK", "HELD"} and not (
+                i + 1 < len(out) and "KIND" in out[i + 1].cats):
             out[i] = lexeme._replace(cats=_NAMES)
         elif naming and (lexeme.cats & {"NAME", "COMMA", "AND"}):
             continue
@@ -1864,6 +1866,7 @@ class _Analysis:
     says_total: bool = False  # "in total", "overall", "in the graph": over the whole graph
     dangling: str | None = None  # a last word that needs what the sentence does not say
     depth: str | None = None  # a depth said where no rule has it: every set must go that deep
+    reported: bool = False  # "X was removed", "X may go": a change said, not asked for
 
 
 _EDGES = frozenset({"COMMA", "AND", "THEN"})
@@ -2172,8 +2175,46 @@ def _parsed(bases: tuple[list[Lexeme], ...], said: tuple[str, ...],
                              says_graph,
                              "would" in said and any(x.text == "would" and "AUX" in x.cats
                                                      for x in variant),
-                             says_graph or _says_total(said))
+                             says_graph or _says_total(said), reported=_reported(said))
     return None
+
+
+_DONE_CATS = frozenset({"GONE", "ADDED", "SETP"})
+_CHANGE_CATS = _DONE_CATS | _CHANGE_VERBS | {"NEW"}
+_NOT_REPORTS = frozenset({"AFTER", "WH", "HOWMANY", "HOWMUCH"})
+_CLAUSE_WORDS = frozenset({",", ".", ";", "then", "and"})
+
+
+def _reported(said: tuple[str, ...]) -> bool:
+    """Whether a change is said as done ("X was removed", "a port N has been put on S",
+    "P had its capacity changed") or as allowed or likely ("X may be removed") rather than
+    asked for, supposed or asked about: a past or perfect auxiliary before a change's
+    participle, or "may" before a change, with no condition ("once", "if") and no question
+    word ("what capacity has been assigned to P?") earlier in its clause."""
+    for at, word in enumerate(said):
+        perfect = word in ("has", "have") and said[at + 1:at + 2] == ("been",)
+        if word == "may" and said[at + 1:at + 2] not in (("i",), ("we",), ("you",)):
+            # "X may be removed", "S may need a new port": allowed or likely, not asked
+            clause = said[at + 1:]
+            for end, later in enumerate(clause):
+                if later in _CLAUSE_WORDS:
+                    clause = clause[:end]
+                    break
+            if not any(x.cats & _CHANGE_CATS for x in _lex_shape(clause)):
+                continue
+        elif word in ("was", "had") or perfect:
+            rest = [x for x in _lex_shape(said[at + 1:]) if not x.cats <= {"AUX", "ITS", "CAP"}]
+            if not rest or not rest[0].cats & _DONE_CATS:
+                continue
+        else:
+            continue
+        start = at
+        while start and said[start - 1] not in _CLAUSE_WORDS:
+            start -= 1
+        clause = said[start:at]
+        if "if" not in clause and not any(x.cats & _NOT_REPORTS for x in _lex_shape(clause)):
+            return True
+    return False
 
 
 _LABEL_PHRASES = {tuple(p.split()): len(p.split()) for p in P.LABEL_WORDS}
@@ -3401,6 +3442,10 @@ def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
         variant, frames = _materialize(analysis.lexemes, sentence), analysis.frames
         if not frames:
             raise _diagnose(variant, text)
+        if analysis.reported:
+            raise UnknownRequest("the request says a change was made or may be made, not that "
+                                 "it should be: netmend makes changes it is asked for",
+                                 expected=P.EXPECTED["any"], text=text)
         if analysis.says_new:
             # "list the new ports of S": which ones are new is not something netmend knows
             raise UnknownRequest("'new' (or 'extra', 'another') here is not about a node being "

@@ -93,7 +93,9 @@ _say("SET", "revise", "modification", "a modification of", "adjustment", "an adj
      "adjust", "adjusting", "reset", "increase", "increasing", "decrease", "decreasing", "raise",
      "raising", "lower", "lowering", "bump", "reduce", "reducing", "alter", "configure",
      "reconfigure", "upgrade", "upgrading", "downgrade", "downgrading", "edit", "assign",
-     "boost", "cap", "throttle", "tune")
+     "boost", "cap", "throttle", "tune", "overwrite")
+# "replace the capacity of P with 40G": the new value follows "with"
+_say("REPLACE", "replace", "overwrite")
 _say("MAKE", "make", "making", "turn")
 _say("GIVE", "give", "giving", "equip", "fit", "furnish", "supply", "outfit", "extend", "expand",
      "augment", "provide", "kit out")
@@ -240,7 +242,9 @@ _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center
      "entire network", "model", "inventory", "the fabric", "data centre", "datacentre",
      "topology graph", "network graph", "network topology", "graph of the network",
      "full graph", "complete graph", "full topology", "complete topology", "full network",
-     "complete network", "whole fabric", "entire fabric")
+     "complete network", "whole fabric", "entire fabric", "network model", "topology model",
+     "whole network graph", "entire network graph", "whole network model",
+     "entire network model")
 # "the superblock above switch S": the node of a kind that holds it
 _say("ABOVE", "above")
 _say("CALLED", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
@@ -264,7 +268,9 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "every depth", "at every depth", "whatever level", "at whatever level",
      "whatever level it is at", "whatever level it is on", "whatever switch it is on",
      "whichever switch it is on", "on all of its switches", "across all its agg blocks and switches",
-     "across all of its agg blocks and switches", "on every switch")
+     "across all of its agg blocks and switches", "on every switch", "however deep",
+     "however deep they are", "however deeply nested", "no matter how deep",
+     "no matter how deeply nested", "whatever the depth", "regardless of depth")
 # A direct read said again with "only": "(direct only)", "children only, one level".
 _say("DIRECT", "direct only", "directly only", "one level only", "one level down only",
      "immediate only", "only one level", "only one level down")
@@ -287,7 +293,8 @@ _say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decrea
      "largest to smallest", "from most to least", "most to least", "biggest to smallest",
      "in descending order of", "descendingly", "top down", "from the highest to the lowest",
      "from the largest to the smallest", "big to small", "from big to small", "fastest first",
-     "from fastest to slowest", "best first", "in order from highest to lowest")
+     "from fastest to slowest", "best first", "in order from highest to lowest",
+     "from highest down", "from the highest down", "highest down", "from the top down")
 _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasing order",
      "ascending order", "increasing order", "lowest first", "smallest first", "least first",
      "fewest first", "from lowest to highest", "from smallest to largest", "from low to high",
@@ -295,7 +302,8 @@ _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasin
      "least to most", "smallest to biggest", "from smallest to biggest", "ascendingly",
      "bottom up", "from the lowest to the highest", "from the smallest to the largest",
      "small to big", "from small to big", "slowest first", "from slowest to fastest",
-     "in order from lowest to highest", "in ascending order of", "in increasing order of")
+     "in order from lowest to highest", "in ascending order of", "in increasing order of",
+     "from lowest up", "from the lowest up", "lowest up", "from the bottom up")
 
 # An order said by its two ends: "(from) greatest to least", "(from) low to high", "hi to lo".
 _HIGH_END = ("highest", "largest", "biggest", "greatest", "most", "high", "big", "large",
@@ -472,11 +480,14 @@ for _noun in ("capacity", "bandwidth", "speed"):
 _say("SLOWER", "slower than")
 _say("STARTS", "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
      "startswith", "starts on",
-     "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix")
+     "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix",
+     "with the name prefix", "with name prefix", "with a name prefix")
 _say("ENDS", "terminate in", "terminates in", "terminating in", "terminate in the suffix",
      "ending in the suffix", "ending with the suffix", "end with the suffix", "ends with the suffix", "ending", "has the suffix", "have the suffix", "has suffix", "ending with", "ends with", "end with", "ending in", "ends in", "end in",
      "endswith", "ends on", "ending on", "end on",
-     "suffixed with", "suffixed by", "with suffix", "with the suffix")
+     "suffixed with", "suffixed by", "with suffix", "with the suffix", "finish with",
+     "finishes with", "finishing with", "finish in", "finishes in", "finishing in",
+     "with the name suffix", "with name suffix", "with a name suffix")
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
 
 # Saying what is wanted as the focus of a sentence. A lead ("what we want is X", "all I
@@ -632,7 +643,13 @@ FILLERS: frozenset[str] = frozenset({
     "basically", "next thing",
     "the next thing", "first thing", "the first thing", "one more thing", "that is all for now",
     "that is it for now", "that is all", "that is it", "end to end",
-}) | FOCUS_LEADS
+}) | FOCUS_LEADS | frozenset(
+    # the whole graph as where a request applies: "across the whole network graph"
+    f"{at} the {whole}{noun}"
+    for at in ("in", "of", "across", "throughout", "within")
+    for whole in ("", "whole ", "entire ", "full ", "complete ")
+    for noun in ("graph", "topology", "network", "network graph", "topology graph",
+                 "network topology", "network model", "topology model", "model"))
 # A ticket or change label that leads a request ("Ticket 7731:", "Change request -",
 # "[OPS-12]", "INVENTORY REQUEST:"): bookkeeping that says nothing about what is asked. The
 # parser drops one only at the very start of a request (or in brackets at its very end), only
@@ -874,9 +891,9 @@ _kind(K.PACKET_SWITCH, ("switch", "packet switch", "packet_switch", "network swi
        "sws", "sw"))
 _kind(K.AGG_BLOCK, ("aggregation block", "agg block", "aggblock", "agg_block",
                     "aggregation_block", "aggregation-block", "agg-block", "aggregation unit",
-                    "agg", "agg blk", "aggregation blk", "agg-blk"),
+                    "agg", "agg blk", "aggregation blk", "agg-blk", "ab"),
       ("aggregation blocks", "agg blocks", "aggblocks", "agg_blocks", "aggregation-blocks",
-       "agg-blocks", "aggs", "agg blks", "aggregation blks", "agg-blks"))
+       "agg-blocks", "aggs", "agg blks", "aggregation blks", "agg-blks", "abs"))
 _kind(K.CONTROL_DOMAIN, ("control domain", "control_domain", "domain", "control-domain",
                          "ctrl domain", "ctrl-domain", "ctl domain"),
       ("control domains", "control_domains", "domains", "control-domains", "ctrl domains",
@@ -1169,6 +1186,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("(TO|IN) node:p [COMMA] ADD new_nodes:n", "add"),
         ("ADD new_nodes:n AS KIND_SG:k (OF|TO|IN) node:p", "add_kinded"),  # "add N as a port of S"
         ("node:p [auxes] GET new_nodes:n", "add"),
+        ("node:p [auxes] GET new_nodes:n ADDED", "add"),  # "S needs ports N1 and N2 added"
     ),
     # "... and port B to S2": more new nodes, each with its own parent.
     "more_adds": (
@@ -1256,6 +1274,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET CAP FOREACH each:t (TO|AS) amount:v", "update_each"),  # "the capacity for all ports in A to"
         ("cap_target:t (TO|AS) amount:v SET", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
+        ("REPLACE cap_target:t WITH amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
         ("cap_target:t ARROW amount:v", "update"),
@@ -1849,6 +1868,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("WH auxes node:p [auxes] [DIRECT] HAVE [DIRECT]", "children_q"),
         ("WH node:p [DIRECT] HAVE", "children_q"),  # "show what switch S directly contains"
         ("WH auxes node:p [auxes] HAVE [DIRECT] IN IT", "children_q"),
+        ("WH [auxes] node:p [auxes] HAVE AS [ITS] [ALL] [DIRECT] CHILD", "children_q"),
         ("WH [CHILD|NODE] [auxes] [BE] [DIRECT] IN node:p [DIRECT]", "children_q"),
         ("WH [auxes] [BE] [DIRECT] IN node:p", "children_q"),
         ("WH [auxes] node:p [auxes] [DIRECT] CONSIST", "children_q"),
