@@ -37,7 +37,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import ir, records, slots
+from netmend.malt import context, ir, records, slots
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -2974,6 +2974,17 @@ def _parse_said(said: str, text: str) -> Parsed:
         return _parse_ruled(tokens, it_kinds, text)
     except (UnknownRequest, IncompleteRequest):
         filled = _slot_filled(tokens, it_kinds, text)
+        if filled is not None:
+            return filled
+        span = context.request_span([(t.kind, t.text) for t in tokens],
+                                    lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
+        if span is None:
+            raise
+        kept = tokens[span[0]:span[1]]
+        try:  # "We're reviewing spine headroom - could you ...": why, not what
+            return _parse_ruled(kept, it_kinds, text)
+        except (UnknownRequest, IncompleteRequest):
+            filled = _slot_filled(kept, it_kinds, text)
         if filled is None:
             raise
         return filled

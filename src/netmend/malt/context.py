@@ -1,0 +1,178 @@
+"""What a request says around it: why, for what, about what occasion (pure).
+
+Operators put the reason for a request next to it: "We're reviewing spine headroom - could
+you rank the ports of S by capacity?", "Could you add switch N to D? It's for next week's
+spine maintenance.", "For the licence audit I need the switch count in the graph". Such a
+part says nothing about what is asked, and the parser may read the request without it.
+
+A part is set aside only when it could not change what is asked:
+
+* it is a whole part of the request's first or last end, set apart by a sentence's end, a
+  dash, a colon or a semicolon (a purpose first: "For the cabling audit, I need ..."; a
+  clause last: "..., it was RMA'd yesterday");
+* it names nothing the request could be about: no node name, no number, no entity kind
+  said as a thing ("spine" may say which maintenance, "uplinks" may not stand alone), no
+  word of the grammar but words that glue a clause together;
+* it says nothing about how, whether, when or to what else the request applies: no
+  negation, exception, hedge or restriction (``P.CRITICAL``), no test or rehearsal, no
+  later event ("once", "after", "when"), no word that carries a request further
+  ("everywhere", "likewise", "too", "ones");
+* it is a clause or a purpose of its own ("we are sizing uplinks" has a verb; "for the
+  change log" is a purpose), with at least two words of its own, so a lone word that
+  could restrict the answer ("healthy") never goes.
+
+Time words that date the occasion ("tomorrow", "next week", "yesterday") are allowed in
+such a part: they date the audit or the maintenance, not the request, which netmend does
+now. Everything here works on the categories the parser's lexer gives each word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from netmend.malt import phrasing as P
+
+Word = tuple[str, str]  # a token's kind and its lower-case text
+Lexed = Sequence[tuple[frozenset[str], str]]  # a part's lexemes: categories and text
+
+# What sets a part apart: a sentence's end, a dash, a colon, a semicolon.
+_BOUNDARIES = frozenset({".", "!", "?", ";", ":", "-", "--"})
+# Words that glue a clause or a purpose together; any other word of the grammar keeps the
+# part (a verb of a request, an order, a depth, an amount, a comparison, "all", "each").
+_GLUE = frozenset({"AUX", "MODAL", "IT", "OF", "IN", "TO", "BY", "AS", "POSS", "COMMA", "AND",
+                   "WANT", "ITS", "HELD", "UNK"})
+# A word of the grammar that may modify a word of the occasion ("spine maintenance",
+# "capacity review", "change window", "a new box", "inventory reconciliation").
+_MODIFIERS = frozenset({"KIND", "CAP", "NEW", "GRAPH"})
+# What a word of the grammar may follow to be a noun's modifier, not a verb ("the upgrade
+# plan", "quick check"): a preposition or a word of the occasion (after an auxiliary, "to"
+# or at a part's start it is a verb: "we are updating the sheet", "update neighbours").
+_BEFORE_NOUN = frozenset({"OF", "IN", "UNK", "HELD", "CRIT"})
+_NOUN_VERBS = frozenset({"SET", "ASK"})  # "upgrade", "change", "check", "report"
+# Dates of the occasion (in ``P.CRITICAL`` because they would date a request said alone).
+_DATES = frozenset({"tomorrow", "tonight", "yesterday", "next week", "before"})
+_DATE_NOUNS = frozenset({"night", "week", "month", "weekend", "shift", "quarter", "year"})
+# How, whether, when or where else: a part with one of these stays part of the request.
+_CARRIES = frozenset({
+    "test", "testing", "tests", "draft", "dry", "simulation", "simulate", "trial", "demo",
+    "rehearsal", "practice", "hypothetical", "hypothetically", "pretend", "exercise", "what-if",
+    "whatif", "sandbox", "lab", "staging", "mirror", "scenario", "theoretical", "theoretically",
+    "after", "afterwards", "once", "when", "whenever", "following", "until", "till", "if",
+    "unless", "then", "next", "again", "also", "too", "everywhere", "elsewhere", "likewise",
+    "similarly", "same", "sibling", "siblings", "ones", "one", "those", "these", "both",
+    "whole", "entire", "everything", "all", "each", "every", "any", "with", "without",
+    "where", "which", "that", "whose", "who", "instead", "including", "included", "include",
+    "plus", "what if",
+    # what the asker cares about is a restriction: "we are interested in the spine side"
+    "interested", "focus", "focusing", "focused", "concerned", "relevant", "matter", "matters",
+    "care", "caring", "particularly", "especially", "mainly", "mostly", "specifically", "just",
+    "primarily", "chiefly", "largely", "side", "part", "portion", "subset"})
+# Words a part may say only as fillers the lexer drops, which still carry a request on
+# ("..., too", "as well", "already done": the same elsewhere, or nothing to do).
+_CARRIED_ON = ("too", "also", "as well", "again", "already", "done", "remaining", "left",
+               "both", "these", "those", "whole", "entire", "total", "overall", "altogether")
+# A part that is a purpose or an occasion said without a verb: "for the change log",
+# "before the change window", "heads-up for the audit".
+_PURPOSES = frozenset({"for", "before", "ahead", "heads-up", "fyi", "re", "regarding"})
+_SUBJECTS = frozenset({"i", "we", "it", "they", "this"})
+_LONGEST_PURPOSE = 6
+
+
+def _clause(words: Sequence[Word]) -> bool:
+    """Whether ``words`` say something of their own: a verb (an auxiliary, "need", a word in
+    -ing or -ed) or a purpose or occasion ("for the ...", "before the ...")."""
+    for kind, text in words:
+        if kind != "WORD":
+            continue
+        if text in _PURPOSES or text in P.COPULAS or text in ("am", "need", "needed", "would") \
+                or (len(text) > 4 and text.endswith(("ing", "ed"))):
+            return True
+    return False
+
+
+def is_context(words: Sequence[Word], lexed: Lexed) -> bool:
+    """Whether a part of a request (its ``words`` and their lexemes) only says why or for
+    what occasion the request is made (see the module's docstring)."""
+    if not words or any(kind not in ("WORD", "POSS") and (kind, text) != ("PUNCT", ",")
+                        for kind, text in words):
+        return False  # a name, a number, an entity kind, a bracket
+    said = " ".join(text for _, text in words)
+    if any(word in _CARRIES or text in P.NUMBER_WORDS
+           for _, text in lexed if text not in _DATES for word in (text, *text.split())) or any(
+            f" {word} " in f" {said} " for word in _CARRIED_ON):
+        return False
+    if not lexed:
+        return True  # only greetings and thanks ("Hi -", "Thanks.")
+    if len(words) < 2 or not _clause(words):
+        return False
+    own = 0
+    for i, (cats, text) in enumerate(lexed):
+        following = lexed[i + 1][0] if i + 1 < len(lexed) else frozenset()
+        if "CRIT" in cats:
+            if text in _DATES or (text == "last" and following & {"UNK", "HELD"}
+                                  and lexed[i + 1][1] in _DATE_NOUNS):
+                continue
+            return False
+        if cats & {"UNK", "HELD"}:
+            own += "UNK" in cats
+            continue
+        if "UNK" in following and (cats & _MODIFIERS or cats <= _NOUN_VERBS and i
+                                   and lexed[i - 1][0] & _BEFORE_NOUN
+                                   and lexed[i - 1][1] != "am"):
+            continue  # "spine maintenance", "for the upgrade plan", "choosing upgrade
+            # candidates": a word of the grammar that says which maintenance, plan, candidates
+        if not cats <= _GLUE:
+            return False
+    return own >= 1
+
+
+def _parts(words: Sequence[Word]) -> list[tuple[int, int]]:
+    """Spans of ``words`` between boundaries (each span ends after its boundary)."""
+    spans, start = [], 0
+    for i, (kind, text) in enumerate(words):
+        if kind in ("PUNCT", "WORD") and text in _BOUNDARIES:
+            spans.append((start, i + 1))
+            start = i + 1
+    if start < len(words):
+        spans.append((start, len(words)))
+    return spans
+
+
+def _bare(words: Sequence[Word], start: int, end: int) -> tuple[int, int]:
+    """The span without the boundary that ends it."""
+    while end > start and words[end - 1][1] in _BOUNDARIES:
+        end -= 1
+    return start, end
+
+
+def request_span(words: Sequence[Word],
+                 lex: Callable[[int, int], Lexed]) -> tuple[int, int] | None:
+    """Where the request is in ``words`` once the context said first and last is set
+    aside; None when no part is context. ``lex(i, j)`` gives the lexemes of words i..j."""
+    def context(start: int, end: int) -> bool:
+        start, end = _bare(words, start, end)
+        return end > start and is_context(words[start:end], lex(start, end))
+
+    parts = _parts(words)
+    first, last = 0, len(parts)
+    while first < last - 1 and context(*parts[first]):
+        first += 1
+    while last - 1 > first and context(*parts[last - 1]):
+        last -= 1
+    start = parts[first][0] if first < len(parts) else 0
+    end = parts[last - 1][1] if last else len(words)
+    # a purpose said first with no comma: "for the licence audit I need ..."
+    if words[start:start + 1] == [("WORD", "for")]:
+        for i in range(start + 2, min(start + _LONGEST_PURPOSE + 2, end)):
+            if words[i] in (("WORD", "i"), ("WORD", "we")) and context(start, i):
+                start = i
+                break
+    # a reason said last after a comma: "..., it was RMA'd yesterday"
+    for i in range(end - 2, start, -1):
+        if words[i] == ("PUNCT", ",") and words[i + 1][0] == "WORD" \
+                and words[i + 1][1] in _SUBJECTS and context(i + 1, end):
+            end = i
+            break
+    if (start, end) == (0, len(words)):
+        return None
+    return start, end

@@ -1,0 +1,97 @@
+"""Why a request is made, said first or last, is set aside; anything that could change it is not."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from netmend.malt import context
+from netmend.malt.parser import QueryError, _normalized, lex, parse, tokenize
+
+from .inserted import CRITICAL, refused_or_same
+
+SAID_WITH_CONTEXT = [
+    ("We're reviewing spine headroom - could you rank the ports of ju1.s1.s1c2 by capacity?",
+     "Rank the ports of ju1.s1.s1c2 by capacity."),
+    ("Could you add a switch called sw3 to control domain ju1.s2.dom? It's for next week's "
+     "spine maintenance.", "Add a new switch named sw3 to ju1.s2.dom."),
+    ("For the licence audit I need the number of switches in the graph.",
+     "Count the switches in the graph."),
+    ("Hi all, quick one before the change window: remove ju1.a2.m2.s2c1 from the graph. Thanks.",
+     "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("Get rid of ju1.s1.s1c3 in the graph, it was RMA'd yesterday.",
+     "Remove ju1.s1.s1c3 from the graph."),
+    ("Hi - auditing control-plane ownership. Can you list the switches in control domain "
+     "ju1.a1.dom?", "List the switches in control domain ju1.a1.dom."),
+    ("We're choosing upgrade candidates - please list the 3 switches in agg block ju1.a2.m1 "
+     "with the lowest total capacity.",
+     "List the 3 switches in agg block ju1.a2.m1 with the lowest total capacity."),
+    ("Remove ports ju1.a2.m2.s2c3.p2 and ju1.a2.m2.s2c3.p3 from the graph; the linecard is "
+     "being replaced.",
+     "Remove ju1.a2.m2.s2c3.p2 and ju1.a2.m2.s2c3.p3 from the graph."),
+]
+
+
+@pytest.mark.parametrize(("text", "same_as"), SAID_WITH_CONTEXT,
+                         ids=[t[:50] for t, _ in SAID_WITH_CONTEXT])
+def test_why_a_request_is_made_is_not_part_of_it(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    # a restriction, an extension or a reference to the answer's nodes
+    "List the ports of ju1.a1.m1.s2c1 - the uplink ones.",
+    "List the switches in ju1.a1.m1 - healthy.",
+    "List the switches in ju1.a1.m1 - we are checking healthy ones.",
+    "Set the capacity of ju1.a1.m1.s2c1.p1 to 40 Gbps - we are applying it everywhere.",
+    "Remove ju1.a1.m1.s2c1.p1 - we are retiring its siblings too.",
+    "Remove ju1.a1.m1.s2c1.p1; we are retiring the same elsewhere.",
+    "List the children of ju1.a1.m1 - we are sorting them in descending order.",
+    # when, whether, or for real
+    "Remove ju1.a1.m1.s2c1. Tomorrow.",
+    "Remove ju1.a1.m1.s2c1 - we are doing it after the window closes.",
+    "Remove ju1.a1.m1.s2c1. It is already done.",
+    "Remove ju1.a1.m1.s2c1 - we are running a dry run.",
+    "For the lab rehearsal I need ju1.a1.m1.s2c1 removed from the graph.",
+    "Remove ju1.a1.m1.s2c1 - unless the audit says otherwise.",
+    "Remove ju1.a1.m1.s2c1 - we are not sure yet.",
+    # a name, a number or a request of its own is never context
+    "Remove ju1.a1.m1.s2c1 - we are planning the 40G refresh.",
+    "We are retiring ju1.a1.m1 - remove ju1.a1.m1.s2c1.",
+    "Remove ju1.a1.m1.s2c1 - we are counting the ports.",
+])
+def test_a_part_that_could_change_the_request_keeps_it_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+def _is_context(said: str) -> bool:
+    tokens, _ = _normalized(tokenize(said))
+    return context.is_context([(t.kind, t.text) for t in tokens],
+                              [(x.cats, x.text) for x in lex(tokens)])
+
+
+def test_what_a_part_must_be_to_be_context() -> None:
+    assert _is_context("we are reviewing spine headroom")  # a clause of its own
+    assert _is_context("for the upgrade plan")  # a purpose
+    assert _is_context("hi")  # a greeting only
+    assert not _is_context("spine headroom")  # no verb, no purpose: it could restrict
+    assert not _is_context("healthy")
+    assert not _is_context("we are reviewing the switches")  # a kind said as a thing
+    assert not _is_context("we are reviewing the capacity")
+    assert not _is_context("we are updating the cabling sheet")  # a verb of a request
+    assert not _is_context("we are doing it tomorrow")  # no word of its own but a date
+
+
+CONTEXT_TEXTS = [text for text, _ in SAID_WITH_CONTEXT]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(CONTEXT_TEXTS),
+       st.sampled_from(CRITICAL + ["ones", "everywhere", "too", "test", "after", "count",
+                                   "ports", "descending", "40G", "ju1.a1.m1", "then", "each"]),
+       st.integers(0, 40))
+def test_a_word_that_could_change_the_request_is_never_set_aside(text: str, word: str,
+                                                                 at: int) -> None:
+    refused_or_same(text, word, at)
