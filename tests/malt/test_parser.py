@@ -701,3 +701,52 @@ def test_a_plain_word_before_a_kind_is_not_read_as_a_new_name() -> None:
 ])
 def test_more_words_for_the_same_request(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Delete ju1.a1.m1.s2c2, and once it's deleted, what are the child nodes of ju1.a1.m1?",
+     "Remove ju1.a1.m1.s2c2 from the graph. List the child nodes of ju1.a1.m1."),
+    ("Please remove ju1.a2.m1.s2c1 and, following its removal, list ju1.a2.m1's direct "
+     "children.", "Remove ju1.a2.m1.s2c1 from the graph. List the child nodes of ju1.a2.m1."),
+    ("Remove ju1.a2.m1.s2c1, once it has been removed count the switches in ju1.a2.m1",
+     "Remove ju1.a2.m1.s2c1 from the graph. Count the switches in ju1.a2.m1."),
+])
+def test_a_condition_that_only_says_the_removal_again_reads_as_then(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Can the children of agg block ju1.a1.m2 be ranked by capacity in increasing order?",
+     "Rank the child nodes of ju1.a1.m2 by capacity in ascending order."),
+    ("Could the switches in ju1.a1.m1 be counted?", "Count the switches in ju1.a1.m1."),
+    ("Can the capacity of port ju1.a1.m1.s2c1.p1 be shown?",
+     "What is the capacity of port ju1.a1.m1.s2c1.p1?"),
+])
+def test_asking_whether_a_read_can_be_done_asks_for_the_read(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Could ju1.a2.m1.s2c2.p1 be deleted from the topology?",  # whether a change may be made
+    "Can all ports under agg block ju1.a1.m2 be set to a capacity of 40 Gbps?",
+    "Add port np1 to ju1.a1.m1.s2c1; once it is removed, count the ports in ju1.a1.m1.s2c1",
+    "Rank the children of ju1.s2 from highest to lowest.",  # by what?
+])
+def test_a_possible_change_or_a_condition_that_says_no_removal_stays_refused(text) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Rank the children of ju1.s2 from highest capacity to lowest.",
+     "Rank all child nodes of ju1.s2 by capacity."),
+    ("I'd like to give switch ju1.a2.m1.s2c3 another port and call it new_p5.",
+     "Add a new port named new_p5 to ju1.a2.m1.s2c3."),
+    ("Which nodes hang directly off ju1.a2.dom?", "List all the child nodes of ju1.a2.dom."),
+    ("Next up: remove ju1.a2.m1.s2c2.p1 from the graph.",
+     "Remove ju1.a2.m1.s2c2.p1 from the graph."),
+    ("What's the total port count for superblock ju1.a2, all levels included?",
+     "Count the ports in ju1.a2."),
+])
+def test_an_order_that_names_the_capacity_and_more_words_read_as_said(text, same_as) -> None:
+    assert parse(text) == parse(same_as)

@@ -1216,7 +1216,8 @@ BUILDERS["count_children"] = lambda b, c: (
 BUILDERS["count_kind"] = lambda b, c: ("count", ("set", b["p"], b["k"], "descendants", ()))
 
 
-BUILDERS["order"] = lambda b, c: ("order", "ORDER_DESC" in c[b["o"]], "cap" in b)
+BUILDERS["order"] = lambda b, c: ("order", "ORDER_DESC" in c[b["o"]],
+                                   "cap" in b or "CAP_SAID" in c[b["o"]])
 
 
 def _order(b: dict) -> tuple[bool, bool]:
@@ -2640,16 +2641,32 @@ _PULLED_VALUES = frozenset({
 _THEN = _VOCABULARY_TOKENS["then"]
 
 
+_CONDITION_LEADS = frozenset({"with", "once", "after", "when", "following", "upon"})
+_REMOVAL_NOUNS = frozenset({"removal", "deletion", "decommissioning", "decommission"})
+
+
 def _with_it_gone(tokens: list[Token]) -> list[Token]:
-    """"Remove X; with it gone, list ...": the condition only says again the removal just
-    asked for, so it is read as "then". Only after a removal verb, and only with "it" /
-    "that" / "this" and a word that says gone ("gone", "removed", "out")."""
+    """"Remove X; with it gone, list ...", "... and, once it's deleted, list ...", "...,
+    following its removal, list ...": the condition only says again the removal just asked
+    for, so it is read as "then". Only after a removal verb, and only with "it" / "that" /
+    "this" (an auxiliary between: "once it has been removed") and a word that says gone, or
+    "its" and a noun of removal."""
     out = list(tokens)
     for i in range(len(out) - 2, 0, -1):
-        if (out[i - 1].text == "with" and out[i].text in ("it", "that", "this")
-                and "GONE" in P.LEXICON.get(out[i + 1].text, frozenset())
-                and any("REMOVE" in P.LEXICON.get(t.text, frozenset()) for t in out[:i - 1])):
-            out[i - 1:i + 2] = [_THEN]
+        if out[i - 1].text not in _CONDITION_LEADS or not any(
+                "REMOVE" in P.LEXICON.get(t.text, frozenset()) for t in out[:i - 1]):
+            continue
+        end = i + 1
+        if out[i].text == "its" and out[end].text in _REMOVAL_NOUNS:
+            out[i - 1:end + 1] = [_THEN]
+            continue
+        if out[i].text not in ("it", "that", "this") or (
+                out[i - 1].text == "with") != (out[end].text not in P.COPULAS | {"has"}):
+            continue  # "with it gone", but "once it is gone"
+        while end < len(out) - 1 and out[end].text in P.COPULAS | {"has"}:
+            end += 1
+        if "GONE" in P.LEXICON.get(out[end].text, frozenset()):
+            out[i - 1:end + 1] = [_THEN]
     return out
 
 
@@ -2921,7 +2938,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _after_alone(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
-    if "with" in texts and not texts.isdisjoint(("it", "that", "this")):
+    if not texts.isdisjoint(_CONDITION_LEADS) and not texts.isdisjoint(("it", "that", "this",
+                                                                         "its")):
         tokens = _with_it_gone(tokens)
     if "decom" in texts or "decomm" in texts:
         tokens = _decom(tokens)
@@ -2976,18 +2994,50 @@ def _parse_said(said: str, text: str) -> Parsed:
         filled = _slot_filled(tokens, it_kinds, text)
         if filled is not None:
             return filled
-        span = context.request_span([(t.kind, t.text) for t in tokens],
-                                    lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
-        if span is None:
-            raise
-        kept = tokens[span[0]:span[1]]
-        try:  # "We're reviewing spine headroom - could you ...": why, not what
-            return _parse_ruled(kept, it_kinds, text)
-        except (UnknownRequest, IncompleteRequest):
-            filled = _slot_filled(kept, it_kinds, text)
-        if filled is None:
-            raise
-        return filled
+        for kept, reads_only in _said_otherwise(tokens):
+            try:
+                parsed: Parsed | None = _parse_ruled(kept, it_kinds, text)
+            except (UnknownRequest, IncompleteRequest):
+                parsed = _slot_filled(kept, it_kinds, text)
+            if parsed is not None and not (reads_only and any(
+                    isinstance(step, ir.MUTATIONS) for step in parsed.query.steps)):
+                return parsed
+        raise
+
+
+def _said_otherwise(tokens: list[Token]):
+    """What a refused request may be read as instead, each with whether only a read may be
+    answered so: without why it is asked ("We're reviewing spine headroom - could you ..."),
+    and a question whether a read can be done asked as the read ("Can the children of A be
+    ranked by capacity?": answering a read changes nothing, so the question is the request;
+    "can X be removed?" asks whether a change may be made, and stays refused)."""
+    span = context.request_span([(t.kind, t.text) for t in tokens],
+                                lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
+    kept = tokens if span is None else tokens[span[0]:span[1]]
+    if span is not None:
+        yield kept, False
+    for said in (tokens, kept) if span is not None else (tokens,):
+        asked = _asked_as_possible(said)
+        if asked is not None:
+            yield asked, True
+
+
+_POSSIBLE = frozenset({"can", "could", "may", "might", "would", "will"})
+_ASKED_OF = frozenset({"you", "we", "i", "someone", "somebody", "anyone", "anybody", "u", "ya",
+                       "one", "netmend", "they"})
+_SHOULD = _VOCABULARY_TOKENS["should"]
+
+
+def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
+    """"Can the ports of S be listed?" as "the ports of S should be listed" (the modal moved
+    before the first "be"); None when the request is not asked so."""
+    if len(tokens) < 4 or tokens[0].text not in _POSSIBLE or tokens[1].text in _ASKED_OF:
+        return None
+    be = next((i for i, t in enumerate(tokens) if t.text == "be"), None)
+    if be is None or be < 2:
+        return None
+    end = len(tokens) - (tokens[-1].text == "?")
+    return tokens[1:be] + [_SHOULD] + tokens[be:end]
 
 
 _SENTENCE_JOINT = Lexeme(frozenset({"COMMA", "STOP"}), None, ".")  # a comma no list crosses

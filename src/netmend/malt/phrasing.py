@@ -247,6 +247,9 @@ _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center
      "entire network model")
 # "the superblock above switch S": the node of a kind that holds it
 _say("ABOVE", "above")
+# where nodes hang: "which nodes hang (directly) off D" ("hang" alone adds: "hang a port off S")
+_say("IN", "hang off", "hangs off", "hanging off", "hang directly off", "hangs directly off",
+     "hanging directly off", "hang right off", "hangs right off")
 _say("CALLED", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
      "whose name is", "known as")
@@ -270,7 +273,8 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "whichever switch it is on", "on all of its switches", "across all its agg blocks and switches",
      "across all of its agg blocks and switches", "on every switch", "however deep",
      "however deep they are", "however deeply nested", "no matter how deep",
-     "no matter how deeply nested", "whatever the depth", "regardless of depth")
+     "no matter how deeply nested", "whatever the depth", "regardless of depth",
+     "all levels included", "every level included", "all depths included")
 # A direct read said again with "only": "(direct only)", "children only, one level".
 _say("DIRECT", "direct only", "directly only", "one level only", "one level down only",
      "immediate only", "only one level", "only one level down")
@@ -315,10 +319,11 @@ for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_high} -> {_low}")  # "high->low"
         _say("ORDER_ASC", f"{_low} -> {_high}")
         for _from in ("", "from ", "from the ", "going from ", "going from the "):
-            _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}",
-                 f"{_from}{_high} capacity to {_low}")
-            _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}",
-                 f"{_from}{_low} capacity to {_high}")
+            _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
+            _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
+            # the metric said inside the order: "from highest capacity to lowest"
+            _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}")
+            _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}")
 for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
     for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}")
@@ -640,7 +645,7 @@ FILLERS: frozenset[str] = frozenset({
     "basically what i want to know is", "what i want to know is", "what i would like to know is",
     "all i want to know is", "what i want is for", "basically what i want is for",
     "what i want is you to", "basically what i want is you to", "what i want is for you to",
-    "basically", "next thing",
+    "basically", "next thing", "next up", "up next",
     "the next thing", "first thing", "the first thing", "one more thing", "that is all for now",
     "that is it for now", "that is all", "that is it", "end to end",
 }) | FOCUS_LEADS | frozenset(
@@ -1161,6 +1166,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED AS [DIRECT] CHILD (OF|TO|IN) node:p", "add"),
         ("ADD new_nodes:n", "add_here"),
         ("GIVE node:p new_nodes:n", "add"),
+        # "give S another port and call it N"
+        ("GIVE node:p new_kind:k (AND|COMMA|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         # a wish said as a statement: "N should be a port under S", "S must have a port N",
         # "there should be a port N on S" (never a plain statement: "S has a port N")
         ("new_nodes:n MODAL [auxes] [BECOME] KIND_SG:k place:p", "add_kinded"),
