@@ -750,3 +750,26 @@ def test_a_possible_change_or_a_condition_that_says_no_removal_stays_refused(tex
 ])
 def test_an_order_that_names_the_capacity_and_more_words_read_as_said(text, same_as) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Would you mind listing all ports that sit below ju1.a1, the superblock?",
+     "List all ports under superblock ju1.a1."),
+    ("Give me the full list of ports in ju1.a1.m2, the agg block.",
+     "List all ports under agg block ju1.a1.m2."),
+    ("I was wondering if you'd be able to put a new switch named sw7 into ju1.a1.dom, thanks!",
+     "Add a new switch named sw7 to ju1.a1.dom."),
+    ("How fast is port ju1.s1.s1c1.p2, capacity-wise?",
+     "What is the capacity of port ju1.s1.s1c1.p2?"),
+    ("How big is port ju1.s2.s2c3.p2 in terms of capacity?",
+     "What is the capacity of port ju1.s2.s2c3.p2?"),
+])
+def test_a_kind_said_after_its_node_and_a_capacity_said_again_read_once(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_kind_said_after_its_node_is_checked_and_a_capacity_said_alone_stays() -> None:
+    assert parse_request("Remove ju1.a1.m1, the switch.").qualifiers == (
+        ("ju1.a1.m1", "EK_PACKET_SWITCH"),)  # checked against the topology (an agg block)
+    with pytest.raises(QueryError):
+        parse("List the ports of ju1.a1.m1.s2c1, capacity-wise")

@@ -2550,6 +2550,29 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
     return out
 
 
+_METRIC_AGAIN = tuple(tuple(p.split()) for p in (
+    "in terms of capacity", "in terms of speed", "in terms of bandwidth", "capacity-wise",
+    "speed-wise", "bandwidth-wise", "capacity wise", "speed wise", "bandwidth wise"))
+_SAYS_CAPACITY = frozenset({"CAP", "HOWFAST", "FASTEST", "SLOWEST", "ADDUP"})
+
+
+def _capacity_said_again(tokens: list[Token]) -> list[Token]:
+    """"How fast is port P, capacity-wise?": a capacity said once more after a word that
+    already asks about it goes (with its comma); said alone it stays, and the request is read
+    (or refused) as written."""
+    texts = [t.text for t in tokens]
+    for phrase in _METRIC_AGAIN:
+        at = next((i for i in range(len(texts)) if tuple(texts[i:i + len(phrase)]) == phrase),
+                  None)
+        if at is None:
+            continue
+        start = at - (at > 0 and texts[at - 1] == ",")
+        rest = tokens[:start] + tokens[at + len(phrase):]
+        if any(x.cats & _SAYS_CAPACITY for x in lex(rest)):
+            return rest
+    return tokens
+
+
 def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
     """"How much ports has S?": "how many" before a plural kind (an amount of a kind of
     node is a count; "how much capacity" stays an amount)."""
@@ -2770,6 +2793,12 @@ def _kind_after_name(tokens: list[Token]) -> list[Token]:
             length = _kind_phrase(out, start)
             if length and start + length < len(out) and out[start + length].text == ")":
                 out[i:start + length + 1] = [*out[start:start + length], out[i]]
+        # "S, the superblock?", "ports in A, the agg block.": said as an apposition, last
+        elif out[i].kind == "NAME" and out[i + 1].text == "," and out[i + 2].text == "the":
+            length = _kind_phrase(out, i + 3)
+            end = i + 3 + length
+            if length and (end == len(out) or out[end].text in _SENTENCE_ENDS):
+                out[i:end] = [*out[i + 3:end], out[i]]
     for i in range(len(out) - 2, -1, -1):
         if out[i].kind != "NAME":
             continue
@@ -2936,6 +2965,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
             t.text in _ARROWS and i + 1 < len(tokens) and tokens[i + 1].text == "then")]
     if "after" in texts or "first" in texts:
         tokens = _after_alone(tokens)
+    if not texts.isdisjoint(("terms", "capacity-wise", "speed-wise", "bandwidth-wise", "wise")):
+        tokens = _capacity_said_again(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
     if not texts.isdisjoint(_CONDITION_LEADS) and not texts.isdisjoint(("it", "that", "this",
