@@ -639,12 +639,10 @@ FILLERS: frozenset[str] = frozenset({
     "i ask you to", "i would ask you to", "one new", "one additional", "one extra",
     "circling back", "just circling back", "circling back on this", "following up",
     "fyi", "btw", "heads up", "full set of", "the full set of", "complete set of",
-    "the complete set of", "full list of", "the full list of", "a full list of",
-    "complete list of", "the complete list of", "a complete list of",
-    "if you would be able to", "would you be able to", "could you be able to",
-    "i was wondering if you would be able to", "i wonder if you would be able to",
-    "i was wondering if you could be able to",
-    "if you could be able to", "reckon you could", "do you reckon you could",
+    "the complete set of", "the full list of", "the complete list of",
+    "if you would be able to", "i was wondering if you would be able to",
+    "i wonder if you would be able to", "i was wondering if you could be able to",
+    "if you could be able to",
     # spoken leads: "what I want to know is ...", "alright, next thing: ..." (the leads
     # "what I want is", "all I need is" ... are ``FOCUS_LEADS``)
     "basically what i want to know is", "what i want to know is", "what i would like to know is",
