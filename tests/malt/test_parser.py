@@ -773,3 +773,24 @@ def test_a_kind_said_after_its_node_is_checked_and_a_capacity_said_alone_stays()
         ("ju1.a1.m1", "EK_PACKET_SWITCH"),)  # checked against the topology (an agg block)
     with pytest.raises(QueryError):
         parse("List the ports of ju1.a1.m1.s2c1, capacity-wise")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("I need every port in superblock ju1.a2 for the capacity review. Can you list them?",
+     "List all ports under superblock ju1.a2."),
+    ("Need the physical capacity of spine port ju1.s1.s1c1.p2 for a ticket.",
+     "What is the capacity of port ju1.s1.s1c1.p2?"),
+    ("I need the switches in ju1.a2.m2 - could someone list them?",
+     "List the switches in agg block ju1.a2.m2."),
+])
+def test_a_purpose_last_in_a_sentence_and_a_request_said_again_by_someone(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Remove ju1.a1.m1.s2c1 for the test.",  # how it is meant
+    "Count the ports of ju1.a1.m1 for each switch.",  # one answer per switch
+])
+def test_a_purpose_that_says_how_or_for_what_nodes_stays(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -2427,16 +2427,29 @@ def _grammar_word(word: str) -> bool:
 
 
 def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
-    """The same said last: "... is requested for the change record."."""
+    """The same said last in a sentence: "... is requested for the change record.", "I need
+    every port in A for the capacity review. Can you list them?"."""
+    out: list[Token] = []
+    start = 0
+    for end, token in enumerate([*tokens, None]):
+        if token is None or token.text in _SENTENCE_ENDS:
+            out += _without_last_purpose(tokens[start:end]) + tokens[end:end + 1]
+            start = end + 1
+    return out
+
+
+_PURPOSE_ARTICLES = frozenset({"the", "a", "an", "our", "my", "this"})
+
+
+def _without_last_purpose(tokens: list[Token]) -> list[Token]:
+    """One sentence's tokens without a purpose said last ("for the capacity review")."""
     end = len(tokens)
-    while end and tokens[end - 1].text in (".", "!"):
-        end -= 1
     if not any(t.text == "for" for t in tokens[max(0, end - _PURPOSE_WORDS - 2):end]):
         return tokens
     for start in range(max(0, end - _PURPOSE_WORDS - 2), end - 2):
-        if tokens[start].text == "for" and tokens[start + 1].text == "the" and start > 1 \
-                and _purpose_words(tokens[start + 2:end]):
-            return tokens[:start] + tokens[end:]
+        if tokens[start].text == "for" and tokens[start + 1].text in _PURPOSE_ARTICLES \
+                and start > 1 and _purpose_words(tokens[start + 2:end]):
+            return tokens[:start]
     return tokens
 
 
@@ -3309,7 +3322,9 @@ _RESTATING_PRONOUNS = (("its", "capacity"), ("its", "physical", "capacity"), ("t
                        ("them", "out"), ("them", "out", "for", "me"))
 _RESTATING_LEADS = (("would", "you", "mind"), ("mind",), ("would", "you"), ("just",), ("please",), ("pls",), ("plz",), ("kindly",), ("can", "you"), ("could", "you"),
                     ("please", "go", "ahead", "and"), ("go", "ahead", "and"), ("and",),
-                    ("then",), ("so", "please"))
+                    ("then",), ("so", "please"),
+                    *((modal, who) for modal in ("can", "could", "would", "will")
+                      for who in ("someone", "somebody", "anyone", "anybody")))
 _RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", "well"),
                    *((*lead, "the", noun) for lead in (("from",), ("out", "of"))
                      for noun in ("graph", "topology", "network")),

@@ -891,8 +891,9 @@ def _kind(kind: str, singular: tuple[str, ...], plural: tuple[str, ...]) -> None
 
 
 _kind(K.PORT, ("port", "interface", "network port", "switch port", "link port", "nic", "uplink",
-               "downlink"),
-      ("ports", "interfaces", "network ports", "switch ports", "link ports", "nics"))
+               "downlink", "spine port"),
+      ("ports", "interfaces", "network ports", "switch ports", "link ports", "nics",
+       "spine ports"))
 _kind(K.PACKET_SWITCH, ("switch", "packet switch", "packet_switch", "network switch",
                         "spine switch", "sw"),
       ("switches", "packet switches", "packet_switches", "network switches", "spine switches",
