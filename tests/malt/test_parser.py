@@ -794,3 +794,35 @@ def test_a_purpose_last_in_a_sentence_and_a_request_said_again_by_someone(text, 
 def test_a_purpose_that_says_how_or_for_what_nodes_stays(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("The capacity of port ju1.s1.s1c1.p3 is what I'm after.",
+     "What is the capacity of port ju1.s1.s1c1.p3?"),
+    ("rm ju1.s2.s2c1 && rank ju1.s2 children by capacity",
+     "Remove ju1.s2.s2c1 from the graph. Rank the child nodes of ju1.s2 by capacity."),
+    ("ctrl dom ju1.s2.dom: which sw are in it?", "List the switches in control domain ju1.s2.dom."),
+    ("total switch count across the whole topo?", "Count the switches in the graph."),
+    ("Show me every port in agg block ju1.a2.m1, including the ones on all its switches.",
+     "List all ports under agg block ju1.a2.m1."),
+    ("Port ju1.a2.m2.s2c3.p2 is to be removed; the ports in ju1.a2.m2.s2c3 should then be "
+     "counted.", "Remove ju1.a2.m2.s2c3.p2 from the graph. Count the ports in ju1.a2.m2.s2c3."),
+    ("First remove ju1.a2.m1.s2c2.p4. Second, count the ports in ju1.a2.m1.",
+     "Remove ju1.a2.m1.s2c2.p4 from the graph. Count the ports in ju1.a2.m1."),
+    ("ju1.s1.dom += switch new_sw5, then children of ju1.s1.dom?",
+     "Add a new switch named new_sw5 to ju1.s1.dom. List the child nodes of ju1.s1.dom."),
+    ("ju1.s1.s1c1.p2: physical capacity = 25 gbps",
+     "Update the physical capacity value of ju1.s1.s1c1.p2 to 25 Gbps."),
+])
+def test_terse_notes_and_a_step_said_late_read_as_the_plain_request(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Remove ju1.a1.m1.s2c1. Second, count the ports in ju1.a2.m1.",  # second of what?
+    "ju1.s1.s1c1.p2: physical capacity 25 gbps",  # a note of what is, or what should be?
+    "What do all the ports on ju1.s1.s1c1 add up to, capacity-wise?",  # said once only
+])
+def test_terse_notes_that_say_too_little_stay_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

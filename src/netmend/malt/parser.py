@@ -2566,7 +2566,7 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
 _METRIC_AGAIN = tuple(tuple(p.split()) for p in (
     "in terms of capacity", "in terms of speed", "in terms of bandwidth", "capacity-wise",
     "speed-wise", "bandwidth-wise", "capacity wise", "speed wise", "bandwidth wise"))
-_SAYS_CAPACITY = frozenset({"CAP", "HOWFAST", "FASTEST", "SLOWEST", "ADDUP"})
+_SAYS_CAPACITY = frozenset({"CAP", "HOWFAST", "FASTEST", "SLOWEST"})
 
 
 def _capacity_said_again(tokens: list[Token]) -> list[Token]:
@@ -2584,6 +2584,30 @@ def _capacity_said_again(tokens: list[Token]) -> list[Token]:
         if any(x.cats & _SAYS_CAPACITY for x in lex(rest)):
             return rest
     return tokens
+
+
+_THEN_AUXES = frozenset({"is", "are", "should", "must", "will", "shall", "can", "could", "would"})
+
+
+def _then_said_late(tokens: list[Token]) -> list[Token]:
+    """"...; the ports in S should then be counted", "... are then to be listed": "then"
+    inside a clause's verb says the clause comes next; it moves to the clause's start.
+    "First X. Second, Y": "second" after a "first" that starts the request is "then"."""
+    out = list(tokens)
+    for i in range(len(out) - 2, 0, -1):
+        if out[i].text == "then" and out[i - 1].text in _THEN_AUXES \
+                and out[i + 1].text in ("be", "to"):
+            start = i - 1
+            while start and out[start - 1].text not in _SEPARATORS and out[start - 1].text != "and":
+                start -= 1
+            if start:
+                out[start:i + 1] = [out[i], *out[start:i]]
+    if out and out[0].text in ("first", "firstly"):
+        for i in range(2, len(out) - 1):
+            if out[i].text == "second" and out[i - 1].text in _SENTENCE_ENDS | {",", ";"} \
+                    and out[i + 1].text in (",", ":"):
+                out[i] = _THEN
+    return out
 
 
 def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
@@ -2856,9 +2880,31 @@ def _gerund_subject(tokens: list[Token]) -> list[Token]:
             said += 1
             if sentence[0].text.lower() in _GERUNDS:
                 sentence = _without_focus_tail(sentence, said)
+            else:
+                sentence = _wanted_subject(sentence)
         out += sentence + tokens[at:at + 1]
         start = at + 1
     return out
+
+
+_WANTING_TAILS = sorted((tuple(t.split()) for t in P.FOCUS_TAILS
+                         if t.startswith(("is what", "is all", "are what", "are all"))),
+                        key=len, reverse=True)
+_I_NEED = [_VOCABULARY_TOKENS["i"], _VOCABULARY_TOKENS["need"]]
+_NOT_WANTED_SUBJECTS = frozenset({"what", "which", "how", "it", "there", "this", "that"})
+
+
+def _wanted_subject(sentence: list[Token]) -> list[Token]:
+    """"The capacity of port P is what I'm after": a thing said first and wanted last, read
+    as "I need <the thing>". Only a predicate that ends the sentence, and only after a
+    subject that is no question or pronoun."""
+    words = [t.text for t in sentence]
+    if not words or words[0] in _NOT_WANTED_SUBJECTS:
+        return sentence
+    for tail in _WANTING_TAILS:
+        if len(words) > len(tail) and tuple(words[-len(tail):]) == tail:
+            return _I_NEED + sentence[:-len(tail)]
+    return sentence
 
 
 _ORDINAL_STEPS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -2958,7 +3004,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     tokens = _without_label(tokens)
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
-    if not texts.isdisjoint(_FOCUS_TAIL_FIRST) and not texts.isdisjoint(_GERUNDS):
+    if not texts.isdisjoint(_FOCUS_TAIL_FIRST):
         tokens = _gerund_subject(tokens)
     if "it" in texts and not texts.isdisjoint(_RELATIVES):
         tokens = _it_cleft(tokens)
@@ -2980,6 +3026,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _after_alone(tokens)
     if not texts.isdisjoint(("terms", "capacity-wise", "speed-wise", "bandwidth-wise", "wise")):
         tokens = _capacity_said_again(tokens)
+    if "then" in texts or "second" in texts:
+        tokens = _then_said_late(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
     if not texts.isdisjoint(_CONDITION_LEADS) and not texts.isdisjoint(("it", "that", "this",

@@ -247,6 +247,7 @@ _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center
      "entire network model")
 # "the superblock above switch S": the node of a kind that holds it
 _say("ABOVE", "above")
+_say("PLUSEQ", "+ =", "+=")
 # where nodes hang: "which nodes hang (directly) off D" ("hang" alone adds: "hang a port off S")
 _say("IN", "hang off", "hangs off", "hanging off", "hang directly off", "hangs directly off",
      "hanging directly off", "hang right off", "hangs right off")
@@ -274,7 +275,10 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "across all of its agg blocks and switches", "on every switch", "however deep",
      "however deep they are", "however deeply nested", "no matter how deep",
      "no matter how deeply nested", "whatever the depth", "regardless of depth",
-     "all levels included", "every level included", "all depths included")
+     "all levels included", "every level included", "all depths included",
+     *(f"including {those} {on} {every}its {below}" for those in ("those", "the ones")
+       for on in ("on", "in", "under", "below") for every in ("", "all ")
+       for below in ("switches", "agg blocks", "aggregation blocks")))
 # A direct read said again with "only": "(direct only)", "children only, one level".
 _say("DIRECT", "direct only", "directly only", "one level only", "one level down only",
      "immediate only", "only one level", "only one level down")
@@ -322,8 +326,10 @@ for _high in _HIGH_END:
             _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
             _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
             # the metric said inside the order: "from highest capacity to lowest"
-            _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}")
-            _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}")
+            _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}",
+                 f"{_from}{_high} to {_low} capacity")
+            _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}",
+                 f"{_from}{_low} to {_high} capacity")
 for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
     for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}")
@@ -425,7 +431,7 @@ _say("WHATABOUT", "what about", "and what about", "what of")
 _say("LOOKAT", "re", "re:", "looking at", "looking inside", "looking under", "focusing on", "zooming in on",
      "zooming into", "starting from")
 _say("ABOUT", "wrt", "regarding", "as for", "as regards", "concerning", "with regard to", "as to")
-_say("AND", "and", "&", "+", "plus", "and also", "as well as", "along with", "together with", "in addition to")
+_say("AND", "& &", "and", "&", "+", "plus", "and also", "as well as", "along with", "together with", "in addition to")
 _say("ARROW TO THEN", "->")
 _say("IT", "each one", "each of them", "it", "them", "they", "this one", "that one", "this node", "that node", "the same node",
      "itself")
@@ -656,7 +662,7 @@ FILLERS: frozenset[str] = frozenset({
     f"{at} the {whole}{noun}"
     for at in ("in", "of", "across", "throughout", "within")
     for whole in ("", "whole ", "entire ", "full ", "complete ")
-    for noun in ("graph", "topology", "network", "network graph", "topology graph",
+    for noun in ("graph", "topology", "topo", "network", "network graph", "topology graph",
                  "network topology", "network model", "topology model", "model"))
 # A ticket or change label that leads a request ("Ticket 7731:", "Change request -",
 # "[OPS-12]", "INVENTORY REQUEST:"): bookkeeping that says nothing about what is asked. The
@@ -904,9 +910,10 @@ _kind(K.AGG_BLOCK, ("aggregation block", "agg block", "aggblock", "agg_block",
       ("aggregation blocks", "agg blocks", "aggblocks", "agg_blocks", "aggregation-blocks",
        "agg-blocks", "aggs", "agg blks", "aggregation blks", "agg-blks", "abs"))
 _kind(K.CONTROL_DOMAIN, ("control domain", "control_domain", "domain", "control-domain",
-                         "ctrl domain", "ctrl-domain", "ctl domain"),
+                         "ctrl domain", "ctrl-domain", "ctl domain", "ctrl dom", "control dom",
+                         "ctl dom"),
       ("control domains", "control_domains", "domains", "control-domains", "ctrl domains",
-       "ctrl-domains", "ctl domains"))
+       "ctrl-domains", "ctl domains", "ctrl doms", "control doms", "ctl doms"))
 _kind(K.CONTROL_POINT, ("control point", "control_point", "control-point"),
       ("control points", "control_points", "control-points"))
 _kind(K.RACK, ("rack",), ("racks",))
@@ -1170,6 +1177,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("new_nodes:n [auxes] ADDED AS [DIRECT] CHILD (OF|TO|IN) node:p", "add"),
         ("ADD new_nodes:n", "add_here"),
         ("GIVE node:p new_nodes:n", "add"),
+        ("node:p PLUSEQ new_nodes:n", "add"),  # "S += port N"
         # "give S another port and call it N"
         ("GIVE node:p new_kind:k (AND|COMMA|COMMA AND) CALL [IT] [AS] NAME:n", "add_called"),
         # a wish said as a statement: "N should be a port under S", "S must have a port N",
@@ -1291,6 +1299,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("cap_target:t ARROW amount:v", "update"),
         ("targets:t ARROW RATE:v [CAP]", "update"),
         ("targets:t ARROW CAP [EQ|OF|TO] amount:v", "update"),
+        ("targets:t COMMA CAP EQ amount:v", "update"),  # "P: capacity = 25G" (an assignment)
         # a headline of names: "P1, P2, P3: set capacity to 40 Gbps"
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND|[OF] CAP]", "update"),
