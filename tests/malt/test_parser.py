@@ -826,3 +826,14 @@ def test_terse_notes_and_a_step_said_late_read_as_the_plain_request(text, same_a
 def test_terse_notes_that_say_too_little_stay_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Broken: remove the ports of ju1.a1.m1.s2c1",  # the broken ones?
+    "For the unused cost-reduction plan, please set all ports across agg block ju1.a2.m2 to "
+    "10 Gbps.",
+    "Which ports are down in ju1.a1.m1?",
+])
+def test_a_state_said_of_no_named_node_is_no_reason_and_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -3458,13 +3458,15 @@ _NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "as
                                      "imagine", "say", "whether", "hypothetically"})
 
 
-def _reason_words(words: list[str]) -> bool | None:
+def _reason_words(words: list[str], named: bool = True) -> bool | None:
     """Whether words may be a reason's: None when not (a word that may change what is meant,
-    a noun a pronoun could stand for, a verb that asks or changes something); else whether
+    a noun a pronoun could stand for, a verb that asks or changes something, a state said of
+    no named node: "Broken: remove the ports of S" may pick the broken ones); else whether
     they say a node is gone ("decommissioned", "pulled", "out of service")."""
     gone = False
     for i, word in enumerate(words):
-        if word in P.JUSTIFYING_STATES or (word == "no" and words[i + 1:i + 2] == ["longer"]):
+        if named and (word in P.JUSTIFYING_STATES
+                      or (word == "no" and words[i + 1:i + 2] == ["longer"])):
             continue
         pair = f"{word} {words[i + 1]}" if i + 1 < len(words) else ""
         if word in ("get", "gets", "getting", "got") and "GONE" in P.LEXICON.get(
@@ -3505,7 +3507,7 @@ def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | No
     if any(t.kind not in ("WORD", "NAME") for t in clause) or len(names) > 1 or not clause:
         return None  # a number, a kind, a second name
     if not names:
-        gone = _reason_words([t.text for t in clause])
+        gone = _reason_words([t.text for t in clause], named=False)
         if gone is None or gone or any(t.text in ("it", "its") for t in rest):
             return None
         return rest, None, False

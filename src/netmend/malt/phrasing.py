@@ -353,7 +353,7 @@ _say("IN", "in", "inside", "inside of", "within", "under", "underneath", "beneat
      "located in", "located under", "located on", "living in", "living under", "sitting in",
      "sitting under", "sitting on", "residing in", "residing under", "part of", "a part of",
      "member of", "a member of", "inside the", "held by", "owned by",
-     "attached to", "connected to", "plugged into", "in the scope of", "down in", "downstream of",
+     "attached to", "connected to", "plugged into", "in the scope of", "downstream of",
      "hanging off", "hangs off", "hang off", "hanging from", "hangs from", "hang from",
      "hanging under", "hangs under", "nested in", "nested under", "sitting beneath",
      "offered by", "provided by", "exposed by", "supported by",

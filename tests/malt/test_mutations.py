@@ -1,0 +1,63 @@
+"""A word that changes what is meant is never skipped, wherever it is put in a request.
+
+Seeded mutation run over the tuning corpora: requests the front end reads get one such word
+("not", "except", "maybe", "simulate", ...) inserted at a random place; the result must be
+refused, or read differently (the word was understood, as in "not below" for "at least") -
+never read as if the word were not there. Requests with a sign-off are left out (what
+follows "Best regards" is the signature, which is not read). "only" is not among the words:
+"directly only" says the depth again, and means what "directly" does.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from netmend.malt.parser import QueryError, parse
+
+from .inserted import insert
+
+DATA = Path(__file__).parent / "data"
+CHANGING = ("not", "never", "except", "excluding", "unless", "without", "maybe", "perhaps",
+            "ignore", "skip", "temporarily", "hypothetical", "simulate", "half", "twice",
+            "alphabetically", "random", "instead", "nobody", "neither", "keep")
+SIGN_OFFS = ("regards", "best", "cheers", "sincerely", "br,")
+
+
+@cache
+def _read_requests() -> tuple[tuple[str, object], ...]:
+    texts: list[str] = []
+    for path in sorted(DATA.glob("paraphrases-tuning*.yaml")):
+        for group in yaml.safe_load(path.read_text()).get("groups", []):
+            texts += group["paraphrases"]
+    rng = random.Random(20261206)
+    read = []
+    for text in rng.sample(texts, 1500):
+        if any(word in text.lower() for word in SIGN_OFFS):
+            continue
+        try:
+            read.append((text, parse(text)))
+        except QueryError:
+            continue
+    return tuple(read)
+
+
+def test_a_word_that_changes_the_meaning_is_never_read_as_absent() -> None:
+    rng = random.Random(7)
+    read = _read_requests()
+    assert len(read) > 1000, "the sample reaches most families"
+    skipped = []
+    for _ in range(4000):
+        text, reading = rng.choice(read)
+        word = rng.choice(CHANGING)
+        mutant = insert(text, word, rng.randrange(len(text.split(" ")) + 1))
+        try:
+            got = parse(mutant)
+        except QueryError:
+            continue
+        if got == reading:
+            skipped.append(mutant)
+    assert not skipped, f"{len(skipped)} read as if the word were absent, e.g. {skipped[:5]}"
