@@ -837,3 +837,16 @@ def test_terse_notes_that_say_too_little_stay_refused(text: str) -> None:
 def test_a_state_said_of_no_named_node_is_no_reason_and_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("I'm curious what the capacity of ju1.s1.s1c2.p1 is.",
+     "What is the capacity of port ju1.s1.s1c2.p1?"),
+    ("I'm looking for the switches in ju1.a1.m2 with names ending with c1.",
+     "List the switches in agg block ju1.a1.m2 whose name ends with c1."),
+    ("Make ju1.a1.m2.s2c3.p2 and ju1.a2.m2.s2c4.p1 10G each.",
+     "Set the capacity of ju1.a1.m2.s2c3.p2 and ju1.a2.m2.s2c4.p1 to 10 Gbps."),
+    ("whats the capacity of sw ju1.s2.s2c2", "What is the capacity of switch ju1.s2.s2c2?"),
+])
+def test_what_the_asker_looks_for_or_wonders_is_what_is_asked(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -182,6 +182,9 @@ def tokenize(text: str) -> list[Token]:
             if raw in ("em", "Em"):  # "list em": them
                 append(_VOCABULARY_TOKENS["them"])
                 continue
+            if raw.lower() in _RUN_TOGETHER:  # "whats": what is
+                tokens += _RUN_TOGETHER[raw.lower()]
+                continue
             token = _classify_word(raw)
             if token.kind == "NAME" and "/" in raw and _slashed_names(raw, tokens):
                 continue
@@ -234,6 +237,9 @@ def tokenize(text: str) -> list[Token]:
 
 
 _ARROWS = frozenset({"->", "=>", "→", "|"})
+# A contraction written without its apostrophe ("whats"; "its" stays the possessive).
+_RUN_TOGETHER = {f"{word}s": [Token("WORD", word, word), Token("WORD", "is", "is")]
+                 for word in ("what", "how", "where", "that", "here", "there")}
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
 # A line break after a word or a name (not after punctuation, which ends the line already).
 _LINE_END = re.compile(r"(?<=[\w`'\")])[ \t]*\n\s*")

@@ -382,7 +382,8 @@ _say("WANT", "may i ask that", "might i ask that", "may we ask that", "we should
      "we hereby request", "we kindly request", "we would like to request", "ensure that", "make sure that", "please ensure that", "see to it that",
      "we request that", "i request that", "it is requested that", "we ask that", "i ask that",
      "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
-     "i would want", "we would like", "i'd want")
+     "i would want", "we would like", "i'd want", "i am looking for", "we are looking for",
+     "i am after", "we are after")
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "upon completion of", "on completion of", "following completion of",
@@ -605,6 +606,7 @@ FILLERS: frozenset[str] = frozenset({
     "please and thanks", "please and thank you", "thanks a lot", "thank you so much",
     # a question asked through a wrapper: "do you know which ...", "I wonder how many ..."
     "do you know", "do you happen to know", "i wonder", "i was wondering", "i am wondering",
+    "i am curious", "i am curious about", "i am curious to know", "just curious",
     "any idea", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
     "at your convenience", "time to", "it is time to", "quick question", "a quick question", "quick q",
     "question",
@@ -1326,7 +1328,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t MODAL [auxes] HAVE CAP [OF|EQ] amount:v", "update"),
         ("targets:t MODAL [auxes] HAVE RATE:v [OF] [CAP]", "update"),
         ("MAKE cap_target:t amount:v", "update"),
-        ("MAKE targets:t RATE:v [KIND]", "update"),
+        ("MAKE targets:t RATE:v [KIND] [EACHW]", "update"),
         ("MAKE targets:t [auxes] HAVE CAP (OF|EQ) amount:v", "update"),
         ("GIVE targets:t CAP (OF|EQ) amount:v", "update"),
         ("GIVE targets:t RATE:v [CAP]", "update"),
