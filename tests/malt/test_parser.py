@@ -850,3 +850,29 @@ def test_a_state_said_of_no_named_node_is_no_reason_and_stays_refused(text: str)
 ])
 def test_what_the_asker_looks_for_or_wonders_is_what_is_asked(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("What's the largest capacity any port in agg block ju1.a1.m2 has?",
+     "What is the maximum capacity of the ports in agg block ju1.a1.m2?"),
+    ("What I need: ju1.s1.s1c3.p2 physical capacity set to 40 gigabits per second.",
+     "Update the physical capacity value of ju1.s1.s1c3.p2 to 40 Gbps."),
+    ("Add a new port named np3 to ju1.a2.m2 and, once it has been added, rank ju1.a2.m2's "
+     "child nodes by capacity.",
+     "Add a new port named np3 to ju1.a2.m2. Rank the child nodes of ju1.a2.m2 by capacity."),
+    ("For the utilisation report, please compute the average capacity of the ports in "
+     "aggregation block ju1.a1.m2.",
+     "What is the average capacity of the ports in agg block ju1.a1.m2?"),
+])
+def test_one_node_of_a_kind_a_focus_said_with_a_colon_and_a_noun_of_a_verb(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Remove ju1.a1.m1.s2c1; once it is added, count the ports in ju1.a1.m1",  # added when?
+    "For the ports report, count the switches in ju1.a1.m1",  # "ports" may say which
+    "how many ports in ju1.a1.m1 has",
+])
+def test_a_condition_on_no_such_change_and_a_purpose_naming_nodes_stay_refused(text) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -2078,7 +2078,13 @@ def _dangling(said: tuple[str, ...]) -> str | None:
             at -= 1
             while at >= 0 and (words[at] in _KIND_SG_WORDS or words[at] in P.DETERMINERS):
                 at -= 1  # "(the) agg block A has"
-            return last if at >= 0 and words[at] in P.STRANDED else None
+            if at < 0 or words[at] not in P.STRANDED:
+                return None
+            at -= 1  # "the largest capacity any port in A has": one node of a kind, in A
+            while at >= 0 and words[at] in _KIND_SG_WORDS:
+                at -= 1
+            return None if at < len(words) - 4 and at >= 0 and words[at] in ("any", "each",
+                                                                              "every") else last
         while at >= 0 and words[at] in _KIND_SG_WORDS:
             at -= 1
         if at < len(words) - 2 and at >= 0 and words[at] in ("each", "every"):
@@ -2422,7 +2428,14 @@ def _purpose_words(words: list[Token]) -> bool:
     if not words or any(t.kind != "WORD" or t.text in _MANNER or t.text in P.CRITICAL
                         for t in words):
         return False
-    return not _grammar_word(words[-1].text)
+    last = words[-1].text
+    if len(words) > 1 and P.LEXICON.get(last, frozenset()) <= _NOUN_VERBS \
+            and not _grammar_word(words[-2].text):
+        return True  # "for the utilisation report": a verb of a request said as a noun
+    return not _grammar_word(last)
+
+
+_NOUN_VERBS = frozenset({"SET", "ASK"})  # "report", "check", "update", "change"
 
 
 def _grammar_word(word: str) -> bool:
@@ -2709,30 +2722,37 @@ _THEN = _VOCABULARY_TOKENS["then"]
 
 _CONDITION_LEADS = frozenset({"with", "once", "after", "when", "following", "upon"})
 _REMOVAL_NOUNS = frozenset({"removal", "deletion", "decommissioning", "decommission"})
+_THERE_WORDS = frozenset({"added", "there", "in", "exists"})  # "once it is in (place)"
 
 
 def _with_it_gone(tokens: list[Token]) -> list[Token]:
     """"Remove X; with it gone, list ...", "... and, once it's deleted, list ...", "...,
-    following its removal, list ...": the condition only says again the removal just asked
-    for, so it is read as "then". Only after a removal verb, and only with "it" / "that" /
-    "this" (an auxiliary between: "once it has been removed") and a word that says gone, or
-    "its" and a noun of removal."""
+    following its removal, list ...", "Add N to A and, once it has been added, rank ...":
+    the condition only says again the change just asked for, so it is read as "then". Only
+    after a removal (an addition) verb, and only with "it" / "that" / "this" (an auxiliary
+    between: "once it has been removed") and a word that says gone (added), or "its" and a
+    noun of removal."""
     out = list(tokens)
     for i in range(len(out) - 2, 0, -1):
-        if out[i - 1].text not in _CONDITION_LEADS or not any(
-                "REMOVE" in P.LEXICON.get(t.text, frozenset()) for t in out[:i - 1]):
+        if out[i - 1].text not in _CONDITION_LEADS:
             continue
+        said = {cat for t in out[:i - 1] for cat in P.LEXICON.get(t.text, frozenset())}
+        done = ("GONE" if "REMOVE" in said else "") + (" ADDED" if "ADD" in said else "")
         end = i + 1
-        if out[i].text == "its" and out[end].text in _REMOVAL_NOUNS:
+        if out[i].text == "its" and out[end].text in _REMOVAL_NOUNS and "GONE" in done:
             out[i - 1:end + 1] = [_THEN]
             continue
-        if out[i].text not in ("it", "that", "this") or (
+        if not done or out[i].text not in ("it", "that", "this") or (
                 out[i - 1].text == "with") != (out[end].text not in P.COPULAS | {"has"}):
             continue  # "with it gone", but "once it is gone"
         while end < len(out) - 1 and out[end].text in P.COPULAS | {"has"}:
             end += 1
-        if "GONE" in P.LEXICON.get(out[end].text, frozenset()):
+        if not P.LEXICON.get(out[end].text, frozenset()).isdisjoint(done.split()):
             out[i - 1:end + 1] = [_THEN]
+        elif out[end].text in _THERE_WORDS and "ADDED" not in done:
+            raise AmbiguousRequest(  # "remove X; once it is added, ...": added when?
+                f"'{out[i - 1].text} {out[i].text} ... {out[end].text}' follows no addition",
+                expected="the change said once, then what to do after it")
     return out
 
 

@@ -509,7 +509,8 @@ _WANTED = tuple(f"{who} {verb}" for who, be in (("i", "am"), ("we", "are")) for 
     "need", "want", "would like", "require", f"{be} after", f"{be} asking for",
     f"{be} looking for"))
 FOCUS_LEADS: frozenset[str] = frozenset(
-    {f"{lead} {wanted} is" for lead in ("what", "all", "basically what") for wanted in _WANTED}
+    {f"{lead} {wanted} {be}" for lead in ("what", "all", "basically what") for wanted in _WANTED
+     for be in ("is", ":")}
     | {"what is needed is", "what is wanted is", "what is required is"})
 FOCUS_TAILS: frozenset[str] = frozenset(
     {f"is {lead} {wanted}" for lead in ("what", "all") for wanted in _WANTED}
@@ -1772,6 +1773,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("agg:a CAP (OF|AMONG|IN|FOR) ALL KIND_SG:k loc:p", "aggregate_kind"),
         ("agg:a CAP AMONG KIND_SG:k loc:p", "aggregate_kind"),
         ("agg:a CAP (OF|IN|FOR) KIND_SG:k loc:p", "aggregate_kind"),
+        # "the largest capacity any port in A has"
+        ("agg:a CAP ALL KIND_SG:k loc:p HAVE", "aggregate_kind"),
         ("AVG:a CAP PER KIND_SG:k loc:p", "aggregate_kind"),
         ("AVG:a KIND_SG:k CAP PER KIND_SG loc:p", "aggregate_kind"),
         ("agg:a [OF] [ALL] KIND_SG:k CAP (IN|OF|AMONG|FOR) node:p", "aggregate_kind"),
