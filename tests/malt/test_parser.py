@@ -876,3 +876,43 @@ def test_one_node_of_a_kind_a_focus_said_with_a_colon_and_a_noun_of_a_verb(text,
 def test_a_condition_on_no_such_change_and_a_purpose_naming_nodes_stay_refused(text) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("How many switches ju1.a1.dom is having?", "Count the switches in ju1.a1.dom."),
+    ("What ju1.a1.m1rack is directly containing? List all please.",
+     "List all the child nodes of ju1.a1.m1rack."),
+    ("Please help to list the direct children of ju1.s1rack.",
+     "List all the child nodes of ju1.s1rack."),
+    ("Please to delete ju1.s1.s1c3 from the graph.", "Remove ju1.s1.s1c3 from the graph."),
+    ("Sorry to bother, may I know the capacity of switch ju1.a2.m2.s2c3?",
+     "What is the capacity of switch ju1.a2.m2.s2c3?"),
+    ("Two steps please - first remove ju1.a2.m2.s2c2.p3, second list the child nodes of "
+     "ju1.a2.m2.s2c2.",
+     "Remove ju1.a2.m2.s2c2.p3 from the graph. List the child nodes of ju1.a2.m2.s2c2."),
+    ("In ctrl domain ju1.s2.dom kindly create a switch, its name is sw3.",
+     "Add a new switch named sw3 to ju1.s2.dom."),
+    ("On ju1.a2.m1.s2c1 kindly create new ports with names new_r1, new_r2, new_r3.",
+     "Add ports named new_r1, new_r2 and new_r3 to switch ju1.a2.m1.s2c1."),
+    ("Would you mind showing me the switches in aggregation block ju1.a2.m2 with names that "
+     "end in c3?", "List the switches in agg block ju1.a2.m2 whose name ends with c3."),
+    ("Kindly configure all ports of switch ju1.s1.s1c2 with 10,000 Mbps capacity.",
+     "Set the capacity of every port of switch ju1.s1.s1c2 to 10 Gbps."),
+    ("Request for deletion of port ju1.a1.m1.s2c3.p4 from graph.",
+     "Remove ju1.a1.m1.s2c3.p4 from the graph."),
+    ("ju1.a2.m2.s2c1 is not needed anymore, take it out from the graph please.",
+     "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("Is it possible to have the list of all child nodes of rack ju1.s1rack?",
+     "List all the child nodes of ju1.s1rack."),
+])
+def test_english_as_many_speak_it_reads_as_the_plain_request(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "ju1.a2.m2.s2c1 is not broken, take it out of the graph.",
+    "Please to each aggregation block, not to the spine, add a new port.",
+])
+def test_a_negation_said_in_any_english_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

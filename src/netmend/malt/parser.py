@@ -2621,11 +2621,45 @@ def _then_said_late(tokens: list[Token]) -> list[Token]:
                 start -= 1
             if start:
                 out[start:i + 1] = [out[i], *out[start:i]]
-    if out and out[0].text in ("first", "firstly"):
-        for i in range(2, len(out) - 1):
-            if out[i].text == "second" and out[i - 1].text in _SENTENCE_ENDS | {",", ";"} \
-                    and out[i + 1].text in (",", ":"):
+    first = next((i for i, t in enumerate(out) if t.text in ("first", "firstly") and (
+        i == 0 or out[i - 1].text in _SEPARATORS)), None)
+    if first is not None:  # "First remove X. Second, ...", "two steps - first ..., second ..."
+        for i in range(first + 2, len(out) - 1):
+            if out[i].text == "second" and out[i - 1].text in _SEPARATORS \
+                    and (out[i + 1].text in (",", ":") or out[i + 1].text in _LEXICON_VERBS):
                 out[i] = _THEN
+    return out
+
+
+_LEXICON_VERBS = frozenset(text for text, cats in P.LEXICON.items()
+                           if " " not in text and cats & _VERB_CATS)
+# A state said in the progressive, as many Englishes do ("which switches is D having?")
+_PROGRESSIVE = {"having": ("has", "have"), "containing": ("contains", "contain"),
+                "needing": ("needs", "need"), "holding": ("holds", "hold"),
+                "requiring": ("requires", "require")}
+
+
+_BETWEEN = frozenset({"directly", "still", "now", "currently", "actually", "really"})
+
+
+def _progressive_state(tokens: list[Token]) -> list[Token]:
+    """"How many switches is D having?", "what X is directly containing": "is" / "are" and a
+    verb of state in -ing say what it does now ("has", "contains"). "Please to delete X":
+    "to" between "please" and a verb goes."""
+    out: list[Token] = []
+    for i, token in enumerate(tokens):
+        previous = out[-1].text if out else ""
+        if token.text == "to" and previous in ("please", "kindly") and i + 1 < len(tokens) \
+                and tokens[i + 1].text in _LEXICON_VERBS:
+            continue
+        if token.text in _PROGRESSIVE and previous in ("is", "are") or (
+                token.text in _PROGRESSIVE and previous in _BETWEEN and len(out) > 1
+                and out[-2].text in ("is", "are")):
+            be = out.pop(-1 if previous in ("is", "are") else -2)
+            verb = _PROGRESSIVE[token.text][be.text == "are"]
+            out.append(_VOCABULARY_TOKENS.get(verb, Token("WORD", verb, verb)))
+        else:
+            out.append(token)
     return out
 
 
@@ -3054,6 +3088,9 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _capacity_said_again(tokens)
     if "then" in texts or "second" in texts:
         tokens = _then_said_late(tokens)
+    if not texts.isdisjoint(_PROGRESSIVE) or "to" in texts and not texts.isdisjoint(
+            ("please", "kindly")):
+        tokens = _progressive_state(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
     if not texts.isdisjoint(_CONDITION_LEADS) and not texts.isdisjoint(("it", "that", "this",
@@ -3144,17 +3181,26 @@ _POSSIBLE = frozenset({"can", "could", "may", "might", "would", "will"})
 _ASKED_OF = frozenset({"you", "we", "i", "someone", "somebody", "anyone", "anybody", "u", "ya",
                        "one", "netmend", "they"})
 _SHOULD = _VOCABULARY_TOKENS["should"]
+_SHOW = _VOCABULARY_TOKENS["show"]
 
 
 def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
     """"Can the ports of S be listed?" as "the ports of S should be listed" (the modal moved
-    before the first "be"); None when the request is not asked so."""
+    before the first "be"), "Is it possible to have the list of ...?" as "have the list of
+    ..."; None when the request is not asked so."""
+    end = len(tokens) - (bool(tokens) and tokens[-1].text == "?")
+    lead = 4 if [t.text for t in tokens[:4]] == ["is", "it", "possible", "to"] else 5 if [
+        t.text for t in tokens[1:5]] == ["it", "be", "possible", "to"] else 0
+    if lead:  # "is it possible to ...", "would it be possible to ..."
+        asked = tokens[lead:end]
+        if asked and asked[0].text in ("have", "get", "see", "know"):
+            asked = [_SHOW, *asked[1:]]  # "... to have the list of ...": to be shown it
+        return asked
     if len(tokens) < 4 or tokens[0].text not in _POSSIBLE or tokens[1].text in _ASKED_OF:
         return None
     be = next((i for i, t in enumerate(tokens) if t.text == "be"), None)
     if be is None or be < 2:
         return None
-    end = len(tokens) - (tokens[-1].text == "?")
     return tokens[1:be] + [_SHOULD] + tokens[be:end]
 
 
@@ -3492,8 +3538,10 @@ def _reason_words(words: list[str], named: bool = True) -> bool | None:
     gone = False
     for i, word in enumerate(words):
         if named and (word in P.JUSTIFYING_STATES
-                      or (word == "no" and words[i + 1:i + 2] == ["longer"])):
-            continue
+                      or (word == "no" and words[i + 1:i + 2] == ["longer"])
+                      or (word == "not" and words[i + 1:i + 2] in (["needed"], ["required"],
+                                                                   ["used"], ["in"]))):
+            continue  # "X is no longer needed", "X is not needed anymore"
         pair = f"{word} {words[i + 1]}" if i + 1 < len(words) else ""
         if word in ("get", "gets", "getting", "got") and "GONE" in P.LEXICON.get(
                 words[i + 1] if i + 1 < len(words) else "", frozenset()):

@@ -80,7 +80,8 @@ _say("TAKE", "taking", "take", "pull", "knock", "rip", "yank", "strip", "tear", 
 _say("ADD", "chuck")
 _say("REMOVE", "bin")
 # "revert with": Indian English for "reply with" (never "undo" when "with" follows)
-_say("ASK", "revert with", "please revert with", "kindly revert with")
+_say("ASK", "revert with", "please revert with", "kindly revert with", "tell", "may i know",
+     "can i know", "could i know")
 _say("OUT", "out")
 # "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
 # other rule accepts them, so "turn off X" or "power off X" is still refused).
@@ -251,7 +252,8 @@ _say("PLUSEQ", "+ =", "+=")
 # where nodes hang: "which nodes hang (directly) off D" ("hang" alone adds: "hang a port off S")
 _say("IN", "hang off", "hangs off", "hanging off", "hang directly off", "hangs directly off",
      "hanging directly off", "hang right off", "hangs right off")
-_say("CALLED", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
+_say("CALLED", "its name is", "its name should be", "its name will be", "with names",
+     "with the names", "having the names", "named as", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
      "whose name is", "known as")
 
@@ -383,7 +385,7 @@ _say("WANT", "may i ask that", "might i ask that", "may we ask that", "we should
      "we request that", "i request that", "it is requested that", "we ask that", "i ask that",
      "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
      "i would want", "we would like", "i'd want", "i am looking for", "we are looking for",
-     "i am after", "we are after")
+     "i am after", "we are after", "request for", "a request for", "requesting")
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "upon completion of", "on completion of", "following completion of",
@@ -490,7 +492,17 @@ for _noun in ("capacity", "bandwidth", "speed"):
          f"greater {_noun} than", f"a {_noun} higher than", f"a {_noun} above",
          f"a {_noun} over", f"a {_noun} greater than", f"a {_noun} more than")
 _say("SLOWER", "slower than")
-_say("STARTS", "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
+def _name_pattern(verbs: tuple[str, ...], preps: tuple[str, ...], affix: str) -> list[str]:
+    """"with names ending in (the suffix)", "with a name that starts with": a name pattern
+    said after "with" (which would otherwise name new nodes: "with names N1, N2")."""
+    return [f"with {a}{names} {verb} {prep}{the}" for a in ("", "a ", "the ")
+            for names in ("name", "names") for verb in verbs for prep in preps
+            for the in ("", f" the {affix}", f" {affix}")]
+
+
+_say("STARTS", *_name_pattern(("starting", "beginning", "that start", "that starts",
+                               "which start", "which starts", "that begin", "that begins"),
+                              ("with", "by", "in"), "prefix"), "has the prefix", "have the prefix", "has prefix", "starting with", "starts with", "start with", "beginning with", "begins with",
      "startswith", "starts on",
      "begin with", "prefixed with", "prefixed by", "with prefix", "with the prefix",
      "with the name prefix", "with name prefix", "with a name prefix")
@@ -499,7 +511,10 @@ _say("ENDS", "terminate in", "terminates in", "terminating in", "terminate in th
      "endswith", "ends on", "ending on", "end on",
      "suffixed with", "suffixed by", "with suffix", "with the suffix", "finish with",
      "finishes with", "finishing with", "finish in", "finishes in", "finishing in",
-     "with the name suffix", "with name suffix", "with a name suffix")
+     "with the name suffix", "with name suffix", "with a name suffix", "finishing by",
+     "finish by", "finishes by", "ending by", "ends by", "end by",
+     *_name_pattern(("ending", "finishing", "that end", "that ends", "which end", "which ends",
+                     "that finish", "that finishes"), ("in", "with", "by", "on"), "suffix"))
 _say("LIKE", "like", "matching", "matches", "match", "that matches", "that match")
 
 # Saying what is wanted as the focus of a sentence. A lead ("what we want is X", "all I
@@ -608,6 +623,13 @@ FILLERS: frozenset[str] = frozenset({
     # a question asked through a wrapper: "do you know which ...", "I wonder how many ..."
     "do you know", "do you happen to know", "i wonder", "i was wondering", "i am wondering",
     "i am curious", "i am curious about", "i am curious to know", "just curious",
+    # help asked for, and formulas of politeness of many Englishes
+    "please help to", "please help me to", "please help me", "kindly help to",
+    "kindly help me to", "help me to", "help to", "could you help to", "could you help me to",
+    "can you help to", "can you help me to", "sorry to bother",
+    "sorry to bother you", "could you be so kind to", "would you be so kind to",
+    "could you be so kind as to", "would you be so kind as to", "be so kind to",
+    "would be grateful if you", "i would be grateful if you", "we would be grateful if you",
     "any idea", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
     "at your convenience", "time to", "it is time to", "quick question", "a quick question", "quick q",
     "question",
@@ -1296,6 +1318,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("SET CAP FOREACH each:t (TO|AS) amount:v", "update_each"),  # "the capacity for all ports in A to"
         ("cap_target:t (TO|AS) amount:v SET", "update"),
         ("SET targets:t WITH CAP [OF|EQ] amount:v", "update"),
+        ("SET targets:t WITH RATE:v CAP", "update"),  # "configure all ports of S with 10G capacity"
+        ("SET RATE:v CAP (IN|BY|OF) targets:t", "update"),  # "set 10 Gb/s capacity on P"
+        ("SET RATE:v CAP (IN|BY|OF) EACHW each:t", "update_each"),  # "... on each port of S"
         ("REPLACE cap_target:t WITH amount:v", "update"),
         ("SET targets:t COMMA CAP [OF|EQ|TO] amount:v", "update"),
         ("cap_target:t MODAL [auxes] [EQ] amount:v", "update"),
