@@ -916,3 +916,12 @@ def test_english_as_many_speak_it_reads_as_the_plain_request(text: str, same_as:
 def test_a_negation_said_in_any_english_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+def test_a_change_asked_as_possible_is_a_request_only_with_a_please() -> None:
+    assert parse("Could ju1.s1.s1c3 be deleted from the graph, please?") == parse(
+        "Remove ju1.s1.s1c3 from the graph.")
+    assert parse("Can ju1.s2.s2c1.p3 please be set to 10 Gbps?") == parse(
+        "Update the physical capacity value of ju1.s2.s2c1.p3 to 10 Gbps.")
+    with pytest.raises(QueryError):  # whether it may be done
+        parse("Could ju1.s1.s1c3 be deleted from the graph?")

@@ -3165,16 +3165,21 @@ def _said_otherwise(tokens: list[Token]):
     answered so: without why it is asked ("We're reviewing spine headroom - could you ..."),
     and a question whether a read can be done asked as the read ("Can the children of A be
     ranked by capacity?": answering a read changes nothing, so the question is the request;
-    "can X be removed?" asks whether a change may be made, and stays refused)."""
+    "can X be removed?" asks whether a change may be made, and stays refused, unless it is
+    asked with a "please": "Could X be deleted from the graph, please?" is a request)."""
     span = context.request_span([(t.kind, t.text) for t in tokens],
                                 lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
     kept = tokens if span is None else tokens[span[0]:span[1]]
     if span is not None:
         yield kept, False
+    pleaded = any(t.text in _PLEASE for t in tokens)
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
         if asked is not None:
-            yield asked, True
+            yield asked, not pleaded
+
+
+_PLEASE = frozenset({"please", "kindly", "pls", "plz", "pretty please"})
 
 
 _POSSIBLE = frozenset({"can", "could", "may", "might", "would", "will"})
