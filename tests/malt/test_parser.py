@@ -925,3 +925,19 @@ def test_a_change_asked_as_possible_is_a_request_only_with_a_please() -> None:
         "Update the physical capacity value of ju1.s2.s2c1.p3 to 10 Gbps.")
     with pytest.raises(QueryError):  # whether it may be done
         parse("Could ju1.s1.s1c3 be deleted from the graph?")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("After removing ju1.a1.m2.s2c3, which child nodes ju1.a1.m2 still has? List please.",
+     "Remove ju1.a1.m2.s2c3 from the graph. List the child nodes of ju1.a1.m2."),
+    ("Remove ju1.s1.s1c2 and after this show children of ju1.s1.",
+     "Remove ju1.s1.s1c2 from the graph. List the child nodes of ju1.s1."),
+    ("Please help to rank ju1.a1.m1 children by capacity, starting from the lowest one.",
+     "Rank the child nodes of ju1.a1.m1 by capacity in ascending order."),
+    ("Kindly order the ports on ju1.a1.m2.s2c3 by capacity, the highest one first.",
+     "Rank the ports of ju1.a1.m2.s2c3 by capacity."),
+    ("Please tell me the one switch of ju1.a1.m1 agg block with maximum total capacity.",
+     "List the switch in agg block ju1.a1.m1 with the highest total capacity."),
+])
+def test_an_order_said_by_its_first_one_and_a_kind_after_its_node(text, same_as) -> None:
+    assert parse(text) == parse(same_as)

@@ -2073,6 +2073,8 @@ def _dangling(said: tuple[str, ...]) -> str | None:
         # number of ports it has"), not inside a phrase of place ("how many ports in S
         # have"), or one node of a kind ("how many ports each switch has").
         at = len(words) - 2
+        while at > 0 and words[at] in _BETWEEN:
+            at -= 1  # "which child nodes A still has"
         subject = words[at] if at >= 0 else ""
         if subject in _SUBJECTS:
             at -= 1
@@ -2857,7 +2859,7 @@ def _typed_pronouns(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
 
 _PHRASE_ENDS = frozenset({"-", "--", "from", "and", "then", "should", "must", "needs", "need",
                           "contain", "contains", "have", "has", "hold", "holds", "is", "in",
-                          "by"})
+                          "by", "with"})
 
 
 _OUTPUT_LABELS = frozenset({"output", "expected", "result", "deliverable", "returns"})

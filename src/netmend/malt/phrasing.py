@@ -334,14 +334,16 @@ for _high in _HIGH_END:
                  f"{_from}{_low} to {_high} capacity")
 for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
     for _high in _HIGH_END:
-        _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}")
+        _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}",
+             f"{_start} the {_high} one")
     for _low in _LOW_END:
-        _say("ORDER_ASC", f"{_start} the {_low}", f"{_start} {_low}")
+        _say("ORDER_ASC", f"{_start} the {_low}", f"{_start} {_low}", f"{_start} the {_low} one")
 # "biggest first", "lowest capacity first", "biggest at the top", "with the lowest on top"
 for _order, _ends in (("ORDER_DESC", _HIGH_END), ("ORDER_ASC", _LOW_END)):
     for _end in _ends:
         for _top in ("first", "at the top", "on top"):
-            _say(_order, f"{_end} {_top}", f"the {_end} {_top}", f"{_end} capacity {_top}")
+            _say(_order, f"{_end} {_top}", f"the {_end} {_top}", f"{_end} capacity {_top}",
+                 f"the {_end} one {_top}", f"{_end} one {_top}", f"the {_end} ones {_top}")
         for _top in ("at the top", "on top"):
             _say(_order, f"the {_end} one {_top}", f"with the {_end} {_top}")
 _say("ORDER_DESC", "desc", "descending", "high-low")
@@ -401,6 +403,7 @@ _say("ACROSS", "across", "throughout", "all across", "anywhere in")
 _say("IN", "anywhere in")  # "the highest port capacity anywhere in A" (a set is all below A)
 _say("THEN", "post that", "and post that", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
+     "and after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
      "and afterwards", "and subsequently", "and next", "following that", "after which",
      "and finally", "finally", "lastly", "also", "additionally", "and also", "then also",
