@@ -941,3 +941,12 @@ def test_a_change_asked_as_possible_is_a_request_only_with_a_please() -> None:
 ])
 def test_an_order_said_by_its_first_one_and_a_kind_after_its_node(text, same_as) -> None:
     assert parse(text) == parse(same_as)
+
+
+def test_the_graph_asked_back_with_a_gerund_and_a_change_said_as_done_by_someone() -> None:
+    assert parse("Add a port np1 to ju1.a1.m1.s2c1, returning the graph.") == parse(
+        "Add a new port named np1 to ju1.a1.m1.s2c1. Return a graph.")
+    for said in ("I took ju1.a2.m2.s2c3 out of the graph", "We deleted ju1.a2.m2.s2c3",
+                 "I have removed ju1.a2.m2.s2c3 from the graph"):
+        with pytest.raises(QueryError):
+            parse(said)

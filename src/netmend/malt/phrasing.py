@@ -136,6 +136,8 @@ _say("FOREACH", "iterate over", "iterate over each", "iterate over all", "go thr
      "for every single")
 _say("RETURN", "return", "give back", "give me back", "give us back", "hand back",
      "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
+     "returning", "handing back", "handing me back", "sending back", "sending me back",
+     "giving back", "giving me back",
      "answer as", "answer in", "reply as", "respond as", "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
      "as a graph", "in text form", "as an integer")
 # The graph asked for after a change, said as a read of it: "... and give me the updated graph",
