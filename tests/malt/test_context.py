@@ -95,3 +95,8 @@ CONTEXT_TEXTS = [text for text, _ in SAID_WITH_CONTEXT]
 def test_a_word_that_could_change_the_request_is_never_set_aside(text: str, word: str,
                                                                  at: int) -> None:
     refused_or_same(text, word, at)
+
+
+def test_a_compound_noun_may_end_a_part() -> None:
+    assert _is_context("needed for the audit report")
+    assert not _is_context("needed for the report")  # no word of its own but "needed"

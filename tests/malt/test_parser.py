@@ -950,3 +950,20 @@ def test_the_graph_asked_back_with_a_gerund_and_a_change_said_as_done_by_someone
                  "I have removed ju1.a2.m2.s2c3 from the graph"):
         with pytest.raises(QueryError):
             parse(said)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Hi, two things in order: remove ju1.a2.m2.s2c3.p4 from the graph, then rank the child "
+     "nodes of ju1.a2.m2.s2c3 by capacity.", "Remove ju1.a2.m2.s2c3.p4 from the graph. Rank the "
+                                             "child nodes of ju1.a2.m2.s2c3 by capacity."),
+    ("Which agg block houses ju1.a1.m1.s2c3.p3? Need it for the audit log.",
+     "Which agg block contains port ju1.a1.m1.s2c3.p3?"),
+])
+def test_steps_announced_and_a_need_said_again_read_as_the_request(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_steps_announced_must_all_be_said() -> None:
+    with pytest.raises(QueryError) as info:
+        parse("Two things: remove ju1.a1.m1.s2c1.")
+    assert info.value.code == "ambiguous"

@@ -121,6 +121,8 @@ def is_context(words: Sequence[Word], lexed: Lexed) -> bool:
                                    and lexed[i - 1][1] != "am"):
             continue  # "spine maintenance", "for the upgrade plan", "choosing upgrade
             # candidates": a word of the grammar that says which maintenance, plan, candidates
+        if i == len(lexed) - 1 and i and cats <= _NOUN_VERBS and lexed[i - 1][0] & {"UNK"}:
+            continue  # "... for the audit report": the last word of a compound noun
         if not cats <= _GLUE:
             return False
     return own >= 1

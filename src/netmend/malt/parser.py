@@ -3116,6 +3116,21 @@ def parse_request(text: str) -> Parsed:
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
+    parsed = _parse_text(text)
+    announced = _ANNOUNCED.search(text)
+    if announced is not None and len(parsed.query.steps) != 2:
+        raise AmbiguousRequest(  # "Two things: remove X." - where is the second?
+            f"the request announces {announced.group()!r} but asks "
+            f"{len(parsed.query.steps)} step(s)", expected="both steps, said in order",
+            text=text)
+    return parsed
+
+
+# "Two things, in order: ...", "Two-step request: ...": the number of steps said before them.
+_ANNOUNCED = re.compile(r"\btwo[- ](?:things|steps|step request|part request)\b", re.IGNORECASE)
+
+
+def _parse_text(text: str) -> Parsed:
     if ":" in text:  # a request written as fields: "target: S; action: remove"
         try:
             fields = records.split_fields(text)
@@ -3430,6 +3445,8 @@ _RESTATED = {"remove": (ir.Remove, ir.RemoveAll), "add": (ir.Add, ir.ForEachAdd)
 # the request already reads (a question that asks something else, such as "how many?" after
 # a list, is another request, and the request is refused as it stands)
 _RESTATING_QUESTIONS = {
+    ("need", "it"): "any", ("i", "need", "it"): "any", ("we", "need", "it"): "any",
+    ("need", "that"): "any", ("i", "need", "that"): "any", ("we", "need", "that"): "any",
     ("provide", "the", "count"): "value", ("a", "count", "is", "requested"): "value",
     ("list", "every", "child", "node"): "nodes", ("list", "all", "child", "nodes"): "nodes",
     ("a", "list", "is", "requested"): "nodes", ("a", "complete", "listing", "is", "requested"): "nodes",

@@ -685,6 +685,9 @@ FILLERS: frozenset[str] = frozenset({
     "all i want to know is", "what i want is for", "basically what i want is for",
     "what i want is you to", "basically what i want is you to", "what i want is for you to",
     "basically", "next thing", "next up", "up next",
+    # how many steps a request has, said before them: "Two things, in order: ..."
+    "two things in order", "two things", "two steps", "two steps please", "two-step request",
+    "two step request", "two-part request", "in two steps", "two things please",
     "the next thing", "first thing", "the first thing", "one more thing", "that is all for now",
     "that is it for now", "that is all", "that is it", "end to end",
 }) | FOCUS_LEADS | frozenset(
