@@ -57,14 +57,19 @@ HELD_BACK_4 = "paraphrases-heldback-4.yaml"
 # newcomers) and three held-back batches written before any change and measured only.
 TUNING_5 = "paraphrases-tuning-5.yaml"
 HELD_BACK_5 = "paraphrases-heldback-5.yaml"
+# The sixth parts: seven tuning batches (context around requests, vocabulary, new users, a
+# paraphrase generator, terse notes, questions, English as a second language) and three
+# held-back batches measured only (two before any change, one written during the work).
+TUNING_6 = "paraphrases-tuning-6.yaml"
+HELD_BACK_6 = "paraphrases-heldback-6.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
 # held-back part and the first tuning parts, a floor holding what was reached for the rest).
 # The held-back parts are measured only: the front end is never adjusted to their phrasings.
 FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
-          TUNING_3: 0.94, HELD_BACK_3: 0.93, TUNING_4: 0.93, HELD_BACK_4: 0.95,
-          TUNING_5: 0.89, HELD_BACK_5: 0.87}
+          TUNING_3: 0.95, HELD_BACK_3: 0.93, TUNING_4: 0.93, HELD_BACK_4: 0.96,
+          TUNING_5: 0.92, HELD_BACK_5: 0.88, TUNING_6: 0.94, HELD_BACK_6: 0.94}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
