@@ -48,7 +48,6 @@ _MODIFIERS = frozenset({"KIND", "CAP", "NEW", "GRAPH"})
 # plan", "quick check"): a preposition or a word of the occasion (after an auxiliary, "to"
 # or at a part's start it is a verb: "we are updating the sheet", "update neighbours").
 _BEFORE_NOUN = frozenset({"OF", "IN", "UNK", "HELD", "CRIT"})
-_NOUN_VERBS = frozenset({"SET", "ASK"})  # "upgrade", "change", "check", "report"
 # Dates of the occasion (in ``P.CRITICAL`` because they would date a request said alone).
 _DATES = frozenset({"tomorrow", "tonight", "yesterday", "next week", "before"})
 _DATE_NOUNS = frozenset({"night", "week", "month", "weekend", "shift", "quarter", "year"})
@@ -116,12 +115,12 @@ def is_context(words: Sequence[Word], lexed: Lexed) -> bool:
         if cats & {"UNK", "HELD"}:
             own += "UNK" in cats
             continue
-        if "UNK" in following and (cats & _MODIFIERS or cats <= _NOUN_VERBS and i
+        if "UNK" in following and (cats & _MODIFIERS or cats <= P.NOUN_VERBS and i
                                    and lexed[i - 1][0] & _BEFORE_NOUN
                                    and lexed[i - 1][1] != "am"):
             continue  # "spine maintenance", "for the upgrade plan", "choosing upgrade
             # candidates": a word of the grammar that says which maintenance, plan, candidates
-        if i == len(lexed) - 1 and i and cats <= _NOUN_VERBS and lexed[i - 1][0] & {"UNK"}:
+        if i == len(lexed) - 1 and i and cats <= P.NOUN_VERBS and "UNK" in lexed[i - 1][0]:
             continue  # "... for the audit report": the last word of a compound noun
         if not cats <= _GLUE:
             return False

@@ -2431,13 +2431,10 @@ def _purpose_words(words: list[Token]) -> bool:
                         for t in words):
         return False
     last = words[-1].text
-    if len(words) > 1 and P.LEXICON.get(last, frozenset()) <= _NOUN_VERBS \
+    if len(words) > 1 and P.LEXICON.get(last, frozenset()) <= P.NOUN_VERBS \
             and not _grammar_word(words[-2].text):
         return True  # "for the utilisation report": a verb of a request said as a noun
     return not _grammar_word(last)
-
-
-_NOUN_VERBS = frozenset({"SET", "ASK"})  # "report", "check", "update", "change"
 
 
 def _grammar_word(word: str) -> bool:
@@ -2644,7 +2641,7 @@ _PROGRESSIVE = {"having": ("has", "have"), "containing": ("contains", "contain")
 _BETWEEN = frozenset({"directly", "still", "now", "currently", "actually", "really"})
 
 
-def _progressive_state(tokens: list[Token]) -> list[Token]:
+def _many_englishes(tokens: list[Token]) -> list[Token]:
     """"How many switches is D having?", "what X is directly containing": "is" / "are" and a
     verb of state in -ing say what it does now ("has", "contains"). "Please to delete X":
     "to" between "please" and a verb goes."""
@@ -2926,11 +2923,12 @@ _GERUNDS = frozenset(text.split()[0] for text, cats in P.LEXICON.items()
 _AFTER_TAIL = frozenset({",", "-", "--", ":"}) | _SENTENCE_ENDS
 
 
-def _gerund_subject(tokens: list[Token]) -> list[Token]:
+def _focus_said_last(tokens: list[Token]) -> list[Token]:
     """"Removing X is what I need", "Adding N to S comes first; then ...": a request said
     as a gerund, with a predicate that only says it is wanted (``P.FOCUS_TAILS``); the
     predicate goes and the gerund reads as the request. Only a sentence that starts with
-    the gerund, and only a predicate that ends the sentence or a clause."""
+    the gerund, and only a predicate that ends the sentence or a clause. A sentence that
+    starts with a thing is read by :func:`_wanted_subject`."""
     out: list[Token] = []
     start = 0
     said = 0  # sentences so far
@@ -3067,7 +3065,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
     if not texts.isdisjoint(_FOCUS_TAIL_FIRST):
-        tokens = _gerund_subject(tokens)
+        tokens = _focus_said_last(tokens)
     if "it" in texts and not texts.isdisjoint(_RELATIVES):
         tokens = _it_cleft(tokens)
     if not texts.isdisjoint(_PURPOSE_FIRST):
@@ -3092,7 +3090,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _then_said_late(tokens)
     if not texts.isdisjoint(_PROGRESSIVE) or "to" in texts and not texts.isdisjoint(
             ("please", "kindly")):
-        tokens = _progressive_state(tokens)
+        tokens = _many_englishes(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
     if not texts.isdisjoint(_CONDITION_LEADS) and not texts.isdisjoint(("it", "that", "this",
@@ -3196,7 +3194,7 @@ def _said_otherwise(tokens: list[Token]):
             yield asked, not pleaded
 
 
-_PLEASE = frozenset({"please", "kindly", "pls", "plz", "pretty please"})
+_PLEASE = frozenset({"please", "kindly", "pls", "plz"})
 
 
 _POSSIBLE = frozenset({"can", "could", "may", "might", "would", "will"})

@@ -180,6 +180,9 @@ _say("AUX", "is", "are", "was", "were", "be", "been", "being", "does", "do", "di
      "could", "will", "would", "should", "must", "may", "shall", "has", "have", "had",
      "needs to", "need to", "has to", "have to", "is going to", "are going to", "is to",
      "are to", "ought to")
+# Categories of the verbs of a request that are also nouns ("report", "check", "change",
+# "upgrade"): after a word of no category they head a noun ("the audit report").
+NOUN_VERBS: frozenset[str] = frozenset({"SET", "ASK"})
 # Words that make "X should be 40 Gbps" a wish (a change), not a statement or a question.
 _say("MODAL", "should", "must", "shall", "needs to", "need to", "has to", "have to", "is to",
      "are to", "ought to")
