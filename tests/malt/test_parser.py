@@ -967,3 +967,14 @@ def test_steps_announced_must_all_be_said() -> None:
     with pytest.raises(QueryError) as info:
         parse("Two things: remove ju1.a1.m1.s2c1.")
     assert info.value.code == "ambiguous"
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("In which superblock do we find switch ju1.a2.m1.s2c2?",
+     "Which superblock contains switch ju1.a2.m1.s2c2?"),
+    ("Take ju1.a2.m2.s2c3.p2 out of the graph, and with it gone, count the ports remaining on "
+     "switch ju1.a2.m2.s2c3.",
+     "Remove ju1.a2.m2.s2c3.p2 from the graph. Count the ports in ju1.a2.m2.s2c3."),
+])
+def test_where_a_node_is_found_and_a_node_taken_out_then_gone(text, same_as) -> None:
+    assert parse(text) == parse(same_as)

@@ -2770,7 +2770,7 @@ def _with_it_gone(tokens: list[Token]) -> list[Token]:
         if out[i - 1].text not in _CONDITION_LEADS:
             continue
         said = {cat for t in out[:i - 1] for cat in P.LEXICON.get(t.text, frozenset())}
-        done = ("GONE" if "REMOVE" in said else "") + (" ADDED" if "ADD" in said else "")
+        done = ("GONE" if said & {"REMOVE", "TAKE"} else "") + (" ADDED" if "ADD" in said else "")
         end = i + 1
         if out[i].text == "its" and out[end].text in _REMOVAL_NOUNS and "GONE" in done:
             out[i - 1:end + 1] = [_THEN]

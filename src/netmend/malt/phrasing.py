@@ -1962,6 +1962,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("TO WH KIND_SG:k GOES node:p", "ancestor"),  # "to which switch belongs the port P?"
         ("TO WH KIND_SG:k auxes node:p GOES", "ancestor"),  # "to which switch does P belong?"
         ("IN WH KIND_SG:k [auxes] node:p [auxes] [BE]", "ancestor"),
+        ("IN WH KIND_SG:k [auxes] ASK node:p", "ancestor"),  # "in which K do we find P?"
         ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
         ("WH KIND_SG:k auxes PARENT (OF|FOR) node:p", "ancestor"),
