@@ -57,9 +57,10 @@ HELD_BACK_4 = "paraphrases-heldback-4.yaml"
 # newcomers) and three held-back batches written before any change and measured only.
 TUNING_5 = "paraphrases-tuning-5.yaml"
 HELD_BACK_5 = "paraphrases-heldback-5.yaml"
-# The sixth parts: seven tuning batches (context around requests, vocabulary, new users, a
-# paraphrase generator, terse notes, questions, English as a second language) and three
-# held-back batches measured only (two before any change, one written during the work).
+# The sixth parts: eight tuning batches (context around requests, vocabulary, new users, a
+# paraphrase generator, terse notes, questions, English as a second language, plain
+# rewrites) and three held-back batches measured only (two before any change, one written
+# during the work).
 TUNING_6 = "paraphrases-tuning-6.yaml"
 HELD_BACK_6 = "paraphrases-heldback-6.yaml"
 
