@@ -333,10 +333,8 @@ for _high in _HIGH_END:
             _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
             _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
             # the metric said inside the order: "from highest capacity to lowest"
-            _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}",
-                 f"{_from}{_high} to {_low} capacity")
-            _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}",
-                 f"{_from}{_low} to {_high} capacity")
+            _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}")
+            _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}")
 for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
     for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}",
