@@ -2766,10 +2766,13 @@ def _with_it_gone(tokens: list[Token]) -> list[Token]:
     between: "once it has been removed") and a word that says gone (added), or "its" and a
     noun of removal."""
     out = list(tokens)
+    said_before = [frozenset()]  # the categories said before each token (which the loop,
+    for token in tokens:  # going backwards, never changes)
+        said_before.append(said_before[-1] | P.LEXICON.get(token.text, frozenset()))
     for i in range(len(out) - 2, 0, -1):
         if out[i - 1].text not in _CONDITION_LEADS:
             continue
-        said = {cat for t in out[:i - 1] for cat in P.LEXICON.get(t.text, frozenset())}
+        said = said_before[i - 1]
         done = ("GONE" if said & {"REMOVE", "TAKE"} else "") + (" ADDED" if "ADD" in said else "")
         end = i + 1
         if out[i].text == "its" and out[end].text in _REMOVAL_NOUNS and "GONE" in done:

@@ -501,9 +501,9 @@ _say("SLOWER", "slower than")
 def _name_pattern(verbs: tuple[str, ...], preps: tuple[str, ...], affix: str) -> list[str]:
     """"with names ending in (the suffix)", "with a name that starts with": a name pattern
     said after "with" (which would otherwise name new nodes: "with names N1, N2")."""
-    return [f"with {a}{names} {verb} {prep}{the}" for a in ("", "a ", "the ")
+    return [f"with {a}{names} {verb} {prep}{the}" for a in ("", "a ")
             for names in ("name", "names") for verb in verbs for prep in preps
-            for the in ("", f" the {affix}", f" {affix}")]
+            for the in ("", f" the {affix}")]
 
 
 _say("STARTS", *_name_pattern(("starting", "beginning", "that start", "that starts",
