@@ -978,3 +978,23 @@ def test_steps_announced_must_all_be_said() -> None:
 ])
 def test_where_a_node_is_found_and_a_node_taken_out_then_gone(text, same_as) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("For control domain ju1.a2.dom, list the switches.",
+     "List the switches in control domain ju1.a2.dom."),
+    ("For ju1.a1.m1, count the ports.", "Count the ports in ju1.a1.m1."),
+    ("For agg block ju1.a1.m1, what is the average port capacity?",
+     "What is the average capacity of the ports in agg block ju1.a1.m1?"),
+])
+def test_a_set_said_of_a_fronted_topic_is_in_it(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "For ju1.a1.m1, count the ports in ju1.a2.m2.",  # the topic is never referred to
+    "For ju1.a1.m1, remove ju1.a1.m1.s2c1 and count the switches.",  # the topic, or the graph?
+])
+def test_a_topic_the_set_does_not_use_or_shares_with_a_change_stays_refused(text) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -1428,6 +1428,10 @@ class _Resolve:
                 return str(self.locus)
             if self.says_graph or self.says_total:
                 return None
+            if self.topic is not None and self.placed is None:
+                # "For control domain D, list the switches": a set said of a topic is in it
+                self.references += 1
+                return str(self.topic)
             if self.topic is not None or self.placed is not None:
                 # "for A, how many switches are there after adding N to it?", "add N to A and
                 # count the switches": in A, or in the whole graph?
