@@ -998,3 +998,44 @@ def test_a_set_said_of_a_fronted_topic_is_in_it(text, same_as) -> None:
 def test_a_topic_the_set_does_not_use_or_shares_with_a_change_stays_refused(text) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("The plan is to pull spine switch ju1.s1.s1c2 out of the graph.",
+     "Remove ju1.s1.s1c2 from the graph."),
+    ("Next step: delete ju1.a2.m2.s2c4.p3; once done, count the ports in ju1.a2.m2.s2c4.",
+     "Remove ju1.a2.m2.s2c4.p3 from the graph. Count the ports in ju1.a2.m2.s2c4."),
+    ("I was wondering if we could remove ju1.a1.m2.s2c3 and afterwards rank ju1.a1.m2's "
+     "children by capacity.",
+     "Remove ju1.a1.m2.s2c3 from the graph. Rank the child nodes of ju1.a1.m2 by capacity."),
+    ("Step 4 - remove ju1.s1.s1c3.p1 from the graph. Step 5 - list the child nodes of "
+     "ju1.s1.s1c3 to confirm.",
+     "Remove ju1.s1.s1c3.p1 from the graph. List the child nodes of ju1.s1.s1c3."),
+    ("1. remove ju1.s2.s2c3  2. rank child nodes of ju1.s2 by capacity",
+     "Remove ju1.s2.s2c3 from the graph. Rank the child nodes of ju1.s2 by capacity."),
+    ("Which switch is ju1.s1.s1c2.p4 a port of?", "Which switch contains port ju1.s1.s1c2.p4?"),
+    ("What agg block is ju1.a1.m2.s2c1 a child of?",
+     "Which agg block contains switch ju1.a1.m2.s2c1?"),
+    ("Which agg block sits above port ju1.a1.m2.s2c1.p2?",
+     "Which agg block contains port ju1.a1.m2.s2c1.p2?"),
+])
+def test_plans_steps_of_a_longer_list_and_a_kind_asked_last(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    # steps out of order, or a number skipped: the order said may not be the order meant
+    "Step 5 - list the child nodes of ju1.s1.s1c3. Step 4 - remove ju1.s1.s1c3.p1.",
+    "Step 4: remove ju1.s1.s1c3.p1. Step 6: list the child nodes of ju1.s1.s1c3.",
+    "The plan is not to remove ju1.a1.m2.s2c3.",
+    "Which switch is ju1.s1.s1c2.p4 not a port of?",
+    "I need to verify that ju1.a1.m1.s2c1 is removed.",
+])
+def test_steps_out_of_order_and_negated_plans_stay_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+def test_a_kind_asked_last_is_checked_against_the_node() -> None:
+    parsed = parse_request("Which switch is ju1.a1.m2.s2c1 a port of?")
+    assert parsed.qualifiers == (("ju1.a1.m2.s2c1", "EK_PORT"),)

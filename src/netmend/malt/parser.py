@@ -2097,6 +2097,8 @@ def _dangling(said: tuple[str, ...]) -> str | None:
             return None
         return last  # "which switches have", "how many ports have": whose?
     if last in P.STRANDED:
+        if last == "of" and wh >= 0 and "NAME" in words[wh + 1:-2]:
+            return None  # "which switch is P a port of?": the question word is its object
         if prev in _NOUN_ENDS or (last == "to" and prev in _TO_VERBS):
             return last
         if prev == "NAME" and last not in _AFTER_NAME:
@@ -2348,9 +2350,11 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
     return tokens[:start]
 
 
-def _step_marker(tokens: list[Token], i: int, number: int) -> int:
+def _step_marker(tokens: list[Token], i: int, number: int, dotted: bool = False) -> int:
     """How many tokens at ``i`` number the request's step ``number`` ("Step 2:", "2)",
-    "(2)"), or 0."""
+    "(2)"), or 0. ``dotted``: the steps are numbered "1." and the first one was, so a "2."
+    followed by a word is the next even without a full stop before it ("1. remove X  2. list
+    ...": the spaces that set it apart are not tokens)."""
     def numbered(at: int) -> bool:  # "2", "b" or "ii" for the second step ("(b) ...", "ii) ...")
         tok = tokens[at] if at < len(tokens) else None
         return tok is not None and (tok.kind == "NUM" and tok.text == str(number) or (
@@ -2371,7 +2375,8 @@ def _step_marker(tokens: list[Token], i: int, number: int) -> int:
             and not (i and tokens[i - 1].text == "("):
         return 2
     if numbered(i) and i + 1 < len(tokens) and tokens[i + 1].text == "." \
-            and (i == 0 or tokens[i - 1].text in (".", ";")):
+            and (i == 0 or tokens[i - 1].text in (".", ";") or dotted and tokens[i].kind == "NUM"
+                 and i + 2 < len(tokens) and tokens[i + 2].kind == "WORD"):
         return 2  # "1. Remove X. 2. List ..."
     return 0
 
@@ -2463,9 +2468,20 @@ def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
 _PURPOSE_ARTICLES = frozenset({"the", "a", "an", "our", "my", "this"})
 
 
+# A check said last, the request's own purpose: "... list the child nodes of S to confirm."
+_CHECK_TAILS = tuple(tuple(f"to {verb}{what}".split()) for verb in (
+    "confirm", "verify", "check", "double-check", "double check", "validate", "sanity-check",
+    "sanity check") for what in ("", " it", " this", " that", " things"))
+
+
 def _without_last_purpose(tokens: list[Token]) -> list[Token]:
-    """One sentence's tokens without a purpose said last ("for the capacity review")."""
+    """One sentence's tokens without a purpose said last ("for the capacity review", "to
+    confirm")."""
     end = len(tokens)
+    said = tuple(t.text for t in tokens[-4:])
+    tail = next((len(c) for c in _CHECK_TAILS if said[len(said) - len(c):] == c), 0)
+    if tail and end > tail + 2:
+        return tokens[:end - tail - (tokens[end - tail - 1].text == ",")]
     if not any(t.text == "for" for t in tokens[max(0, end - _PURPOSE_WORDS - 2):end]):
         return tokens
     for start in range(max(0, end - _PURPOSE_WORDS - 2), end - 2):
@@ -2498,11 +2514,18 @@ def _lone_step_label(tokens: list[Token]) -> list[Token]:
 def _without_step_numbers(tokens: list[Token]) -> list[Token]:
     """Numbered steps ("Step 1: remove X. Step 2: list ...", "1) ... 2) ...") as sentences in
     their order. Only numbers 1, 2, 3, ... in that order are steps: numbered otherwise, the
-    order said and the order written would differ, and the tokens are left to be refused."""
+    order said and the order written would differ, and the tokens are left to be refused.
+    Steps taken from a longer list may start at another number when the word "step" says
+    they are steps ("Step 4 - remove X. Step 5 - list ...")."""
     marks: list[tuple[int, int]] = []
+    first = 1
+    if len(tokens) > 3 and tokens[0].text == "step" and tokens[1].kind == "NUM" \
+            and tokens[2].text in _STEP_ENDS and tokens[1].text.isdigit():
+        first = int(tokens[1].text)
+    dotted = len(tokens) > 2 and tokens[0].text == "1" and tokens[1].text == "."
     i = 0
     while i < len(tokens):
-        length = _step_marker(tokens, i, len(marks) + 1)
+        length = _step_marker(tokens, i, first + len(marks), dotted)
         if length:
             marks.append((i, length))
             i += length
@@ -2678,6 +2701,7 @@ def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
 
 
 _THE = _VOCABULARY_TOKENS["the"]
+_IN = _VOCABULARY_TOKENS["in"]
 
 
 def _wh_switch_port(tokens: list[Token]) -> list[Token]:
@@ -2690,6 +2714,19 @@ def _wh_switch_port(tokens: list[Token]) -> list[Token]:
                 and out[i + 2].kind == "NAME" and out[i - 1].text in ("which", "what")):
             out.insert(i + 1, _THE)
     return out
+
+
+def _kind_of_asked(tokens: list[Token]) -> list[Token]:
+    """"Which switch is P a port of?": the kind said of the name, last, is said before it and
+    the question asks where ("which switch is port P in?"), so the kind is checked."""
+    end = len(tokens)
+    while end and tokens[end - 1].text in _SENTENCE_ENDS:
+        end -= 1
+    at = end - 3
+    if at < 2 or tokens[end - 1].text != "of" or tokens[at].text not in ("a", "an") \
+            or tokens[at + 1].text not in _KIND_SG_WORDS or tokens[at - 1].kind != "NAME":
+        return tokens
+    return [*tokens[:at - 1], tokens[at + 1], tokens[at - 1], _IN, *tokens[end:]]
 
 
 def _without_single(tokens: list[Token]) -> list[Token]:
@@ -3111,6 +3148,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _without_single(tokens)
     if "switch" in texts and not texts.isdisjoint(("which", "what")):
         tokens = _wh_switch_port(tokens)
+    if "of" in texts and not texts.isdisjoint(("which", "what")):
+        tokens = _kind_of_asked(tokens)
     if texts.isdisjoint(_POINTERS) or texts.isdisjoint(_SINGULAR_KIND_FIRST):
         return tokens, ()
     return _typed_pronouns(tokens)

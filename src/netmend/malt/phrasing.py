@@ -252,7 +252,7 @@ _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center
      "whole network graph", "entire network graph", "whole network model",
      "entire network model")
 # "the superblock above switch S": the node of a kind that holds it
-_say("ABOVE", "above")
+_say("ABOVE", "above", "sits above", "sitting above", "sit above", "directly above")
 _say("PLUSEQ", "+ =", "+=")
 # where nodes hang: "which nodes hang (directly) off D" ("hang" alone adds: "hang a port off S")
 _say("IN", "hang off", "hangs off", "hanging off", "hang directly off", "hangs directly off",
@@ -686,6 +686,11 @@ FILLERS: frozenset[str] = frozenset({
     "all i want to know is", "what i want is for", "basically what i want is for",
     "what i want is you to", "basically what i want is you to", "what i want is for you to",
     "basically", "next thing", "next up", "up next",
+    # a plan or a next step said as the request: "The plan is to add ...", "Next step: ..."
+    "the plan is to", "our plan is to", "plan is to", "the idea is to", "next step",
+    "the next step is to", "next step is to", "next step is", "the next step is",
+    "i was wondering if we could", "i was wondering whether we could", "i wonder if we could",
+    "we were wondering if you could", "we were wondering if we could",
     # how many steps a request has, said before them: "Two things, in order: ..."
     "two things in order", "two things", "two steps", "two steps please", "two-step request",
     "two step request", "two-part request", "in two steps", "two things please",
@@ -1964,6 +1969,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("node:p [auxes] [BE] IN WH KIND_SG:k", "ancestor"),
         ("WH [auxes] PARENT (OF|FOR) node:p", "parents"),
         ("WH KIND_SG:k auxes PARENT (OF|FOR) node:p", "ancestor"),
+        # "what agg block is S a child of?" ("is P a port of" is read as "is port P in")
+        ("WH KIND_SG:k auxes node:p (CHILD|DESC) OF", "ancestor"),
+        ("WH KIND_SG:k [auxes] ABOVE node:p", "ancestor"),  # "which agg block sits above P"
         ("WH [auxes] node:p POSS PARENT", "parents"),
         ("WH [auxes] HAVE node:p", "parents"),
         ("WH NODE [DIRECT] (HAVE|HOLDING) node:p", "parents"),
