@@ -1039,3 +1039,24 @@ def test_steps_out_of_order_and_negated_plans_stay_refused(text: str) -> None:
 def test_a_kind_asked_last_is_checked_against_the_node() -> None:
     parsed = parse_request("Which switch is ju1.a1.m2.s2c1 a port of?")
     assert parsed.qualifiers == (("ju1.a1.m2.s2c1", "EK_PORT"),)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Could someone add a port named new_p2 to switch ju1.s1.s1c4 before the window closes?",
+     "Add a new port named new_p2 to ju1.s1.s1c4."),
+    ("Please take ju1.s2.s2c1 out of the graph entirely.", "Remove ju1.s2.s2c1 from the graph."),
+    ("The plan is to add port p9 to ju1.s2.s2c4 - please go ahead.",
+     "Add a new port named p9 to ju1.s2.s2c4."),
+    ("List the ports of spine sw ju1.s1.s1c2.", "List the ports of switch ju1.s1.s1c2."),
+])
+def test_an_occasion_said_last_and_words_that_only_stress_the_request(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Count the ports in ju1.a1.m1 before the removal.",  # the state before a change: which?
+    "Remove ju1.a1.m1.s2c1 before the ports are counted.",
+])
+def test_before_a_change_or_a_read_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -2482,13 +2482,17 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     tail = next((len(c) for c in _CHECK_TAILS if said[len(said) - len(c):] == c), 0)
     if tail and end > tail + 2:
         return tokens[:end - tail - (tokens[end - tail - 1].text == ",")]
-    if not any(t.text == "for" for t in tokens[max(0, end - _PURPOSE_WORDS - 2):end]):
+    if not any(t.text in _OCCASIONS for t in tokens[max(0, end - _PURPOSE_WORDS - 2):end]):
         return tokens
     for start in range(max(0, end - _PURPOSE_WORDS - 2), end - 2):
-        if tokens[start].text == "for" and tokens[start + 1].text in _PURPOSE_ARTICLES \
+        if tokens[start].text in _OCCASIONS and tokens[start + 1].text in _PURPOSE_ARTICLES \
                 and start > 1 and _purpose_words(tokens[start + 2:end]):
             return tokens[:start]
     return tokens
+
+
+# What a purpose said last starts with: "for the audit", "before the change window (closes)"
+_OCCASIONS = frozenset({"for", "before"})
 
 
 def _lone_step_label(tokens: list[Token]) -> list[Token]:

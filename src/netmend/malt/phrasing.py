@@ -687,6 +687,7 @@ FILLERS: frozenset[str] = frozenset({
     "what i want is you to", "basically what i want is you to", "what i want is for you to",
     "basically", "next thing", "next up", "up next",
     # a plan or a next step said as the request: "The plan is to add ...", "Next step: ..."
+    "please go ahead", "go ahead please", "go ahead", "entirely", "completely",
     "the plan is to", "our plan is to", "plan is to", "the idea is to", "next step",
     "the next step is to", "next step is to", "next step is", "the next step is",
     "i was wondering if we could", "i was wondering whether we could", "i wonder if we could",
@@ -940,9 +941,9 @@ _kind(K.PORT, ("port", "interface", "network port", "switch port", "link port", 
       ("ports", "interfaces", "network ports", "switch ports", "link ports", "nics",
        "spine ports"))
 _kind(K.PACKET_SWITCH, ("switch", "packet switch", "packet_switch", "network switch",
-                        "spine switch", "sw"),
+                        "spine switch", "sw", "spine sw"),
       ("switches", "packet switches", "packet_switches", "network switches", "spine switches",
-       "sws", "sw"))
+       "sws", "sw", "spine sws", "spine sw"))
 _kind(K.AGG_BLOCK, ("aggregation block", "agg block", "aggblock", "agg_block",
                     "aggregation_block", "aggregation-block", "agg-block", "aggregation unit",
                     "agg", "agg blk", "aggregation blk", "agg-blk", "ab"),
