@@ -1060,3 +1060,61 @@ def test_an_occasion_said_last_and_words_that_only_stress_the_request(text, same
 def test_before_a_change_or_a_read_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("How do I see the ports of ju1.s1.s1c4?", "List the ports of switch ju1.s1.s1c4."),
+    ("Can I see the maximum port capacity in aggregation block ju1.a1.m2?",
+     "What is the maximum capacity of the ports in agg block ju1.a1.m2?"),
+    ("Can I get a list of all the ports in superblock ju1.a2?",
+     "List all ports under superblock ju1.a2."),
+    ("Can I remove ju1.a1.m2.s2c3 and then get a list of ju1.a1.m2's children, please?",
+     "Remove ju1.a1.m2.s2c3 from the graph. List the child nodes of ju1.a1.m2."),
+    ("Put the child nodes of ju1.a2.m1 in order of capacity, highest at the top.",
+     "Rank all child nodes of ju1.a2.m1 by capacity."),
+    ("Remove ju1.s1.s1c1 from the graph; then put what's directly under ju1.s1 in capacity "
+     "order, largest first.",
+     "Remove ju1.s1.s1c1 from the graph. Rank the child nodes of ju1.s1 by capacity."),
+])
+def test_asking_how_or_whether_one_may_see_something_is_the_read(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "How do I delete ju1.a1.m1.s2c4.p1 from the graph?",  # how, not do it
+    "How do I delete ju1.a1.m1.s2c4.p1 from the graph, please?",
+    "Can I remove ju1.a1.m2.s2c3 and then get a list of ju1.a1.m2's children?",
+    "Put a new port np1 in ju1.a1.m1 in order of capacity.",
+])
+def test_asking_how_or_whether_a_change_may_be_made_is_not_the_change(text: str) -> None:
+    with pytest.raises(QueryError) as info:
+        parse(text)
+    if "how" in text.lower() or "can i" in text.lower():
+        assert "asks whether or how a change" in str(info.value)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("remove ju1.a2.m2.s2c1 from the graph because it died", "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("since the linecard died, drop ju1.a2.m2.s2c2.p2 and ju1.a2.m2.s2c2.p3 from the graph",
+     "Remove ju1.a2.m2.s2c2.p2 and ju1.a2.m2.s2c2.p3 from the graph."),
+    ("remove ju1.a2.m2.s2c1 from the graph, it died overnight",
+     "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("port count for ju1.a1 please, ahead of the migration", "Count the ports in ju1.a1."),
+    ("ahead of the migration: add a switch to each of the control domains, and then give me the "
+     "total switch count for the graph",
+     "For each control domain, add a new switch to it. Count the switches in the graph."),
+])
+def test_a_cause_or_an_occasion_that_names_nothing_is_set_aside(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "remove the ports of ju1.a1.m1.s2c1 because they are not needed",  # a negation
+    "list the ports of ju1.a1.m1.s2c1 since the upgrade",  # since when?
+    "remove ju1.a1.m1.s2c1 because we are testing",  # a test
+    "count the switches in ju1.a1.m1 since it was removed",
+    "Count the ports in ju1.a1.m1 ahead of the removal.",
+])
+def test_a_cause_or_an_occasion_that_says_more_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

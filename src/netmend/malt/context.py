@@ -49,7 +49,10 @@ _MODIFIERS = frozenset({"KIND", "CAP", "NEW", "GRAPH"})
 # or at a part's start it is a verb: "we are updating the sheet", "update neighbours").
 _BEFORE_NOUN = frozenset({"OF", "IN", "UNK", "HELD", "CRIT"})
 # Dates of the occasion (in ``P.CRITICAL`` because they would date a request said alone).
-_DATES = frozenset({"tomorrow", "tonight", "yesterday", "next week", "before"})
+_DATES = frozenset({"tomorrow", "tonight", "yesterday", "next week", "before", "ahead of"})
+# What gives a cause: "... because it died", "since the linecard died, ...". The cause is set
+# aside as any other context is (it names nothing, says nothing about how or whether).
+_BECAUSE = frozenset({("WORD", "because"), ("WORD", "since")})
 _DATE_NOUNS = frozenset({"night", "week", "month", "weekend", "shift", "quarter", "year"})
 # How, whether, when or where else: a part with one of these stays part of the request.
 _CARRIES = frozenset({
@@ -84,7 +87,8 @@ def _clause(words: Sequence[Word]) -> bool:
         if kind != "WORD":
             continue
         if text in _PURPOSES or text in P.COPULAS or text in ("am", "need", "needed", "would") \
-                or (len(text) > 4 and text.endswith(("ing", "ed"))):
+                or (len(text) > 4 and text.endswith("ing")) or (len(text) > 3
+                                                                 and text.endswith("ed")):
             return True
     return False
 
@@ -168,8 +172,17 @@ def request_span(words: Sequence[Word],
             if words[i] in (("WORD", "i"), ("WORD", "we")) and context(start, i):
                 start = i
                 break
-    # a reason said last after a comma: "..., it was RMA'd yesterday"
+    # a cause said first: "since it died, take X out of the graph"
+    if words[start:start + 1] and words[start] in _BECAUSE:
+        comma = next((i for i in range(start + 1, end) if words[i] == ("PUNCT", ",")), None)
+        if comma is not None and context(start + 1, comma):
+            start = comma + 1
+    # a reason said last after a comma, or a cause: "..., it was RMA'd yesterday", "...
+    # because it died"
     for i in range(end - 2, start, -1):
+        if words[i] in _BECAUSE and context(i + 1, end):
+            end = i - (words[i - 1] == ("PUNCT", ","))
+            break
         if words[i] == ("PUNCT", ",") and words[i + 1][0] == "WORD" \
                 and words[i + 1][1] in _SUBJECTS and context(i + 1, end):
             end = i

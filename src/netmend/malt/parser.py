@@ -2482,17 +2482,20 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     tail = next((len(c) for c in _CHECK_TAILS if said[len(said) - len(c):] == c), 0)
     if tail and end > tail + 2:
         return tokens[:end - tail - (tokens[end - tail - 1].text == ",")]
-    if not any(t.text in _OCCASIONS for t in tokens[max(0, end - _PURPOSE_WORDS - 2):end]):
+    if not any(t.text in _OCCASIONS for t in tokens[max(0, end - _PURPOSE_WORDS - 3):end]):
         return tokens
-    for start in range(max(0, end - _PURPOSE_WORDS - 2), end - 2):
-        if tokens[start].text in _OCCASIONS and tokens[start + 1].text in _PURPOSE_ARTICLES \
-                and start > 1 and _purpose_words(tokens[start + 2:end]):
-            return tokens[:start]
+    for start in range(max(0, end - _PURPOSE_WORDS - 3), end - 2):
+        lead = 2 if tokens[start].text == "ahead" and tokens[start + 1].text == "of" else 1
+        if tokens[start].text in _OCCASIONS and start > 1 \
+                and tokens[start + lead].text in _PURPOSE_ARTICLES \
+                and _purpose_words(tokens[start + lead + 1:end]):
+            return tokens[:start - (tokens[start - 1].text == ",")]
     return tokens
 
 
-# What a purpose said last starts with: "for the audit", "before the change window (closes)"
-_OCCASIONS = frozenset({"for", "before"})
+# What a purpose said last starts with: "for the audit", "before the change window (closes)",
+# "ahead of the migration"
+_OCCASIONS = frozenset({"for", "before", "ahead"})
 
 
 def _lone_step_label(tokens: list[Token]) -> list[Token]:
@@ -2748,6 +2751,29 @@ _PULLS = frozenset({"pull", "pulling"})
 # the particle of "pull out / off / from".
 _PULLED = frozenset({"out", "off", "from", "it", "them", "that", "this", "these", "those"})
 _SHOW = _VOCABULARY_TOKENS["show"]
+
+
+_SORT = _VOCABULARY_TOKENS["sort"]
+# What says a node is added: "put a new port N on S", "put port N, called ..., on S".
+_ADDED_WORDS = frozenset({"a", "an", "new", "another", "extra", "additional", "named", "called"})
+
+
+def _put_in_order(tokens: list[Token]) -> list[Token]:
+    """"Put the child nodes of A in order of capacity": "put" sorts when what it puts goes
+    "in ... order" in the same sentence; never when a node is said added on the way ("a",
+    "new", "named": "put a port in A in order" stays refused)."""
+    out = list(tokens)
+    for i, token in enumerate(tokens):
+        if token.text != "put":
+            continue
+        for j in range(i + 1, len(tokens) - 1):
+            word = tokens[j].text
+            if word in _SENTENCE_ENDS or word in _ADDED_WORDS:
+                break
+            if word == "in" and any(t.text == "order" for t in tokens[j + 1:j + 3]):
+                out[i] = _SORT
+                break
+    return out
 
 
 def _pull(tokens: list[Token]) -> list[Token]:
@@ -3148,6 +3174,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _decom(tokens)
     if not texts.isdisjoint(_PULLS):
         tokens = _pull(tokens)
+    if "put" in texts and "order" in texts:
+        tokens = _put_in_order(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:
         tokens = _without_single(tokens)
     if "switch" in texts and not texts.isdisjoint(("which", "what")):
@@ -3214,14 +3242,23 @@ def _parse_said(said: str, text: str) -> Parsed:
         filled = _slot_filled(tokens, it_kinds, text)
         if filled is not None:
             return filled
+        asked_whether = False
         for kept, reads_only in _said_otherwise(tokens):
             try:
                 parsed: Parsed | None = _parse_ruled(kept, it_kinds, text)
             except (UnknownRequest, IncompleteRequest):
                 parsed = _slot_filled(kept, it_kinds, text)
-            if parsed is not None and not (reads_only and any(
-                    isinstance(step, ir.MUTATIONS) for step in parsed.query.steps)):
+            if parsed is None:
+                continue
+            if not (reads_only and any(isinstance(step, ir.MUTATIONS)
+                                       for step in parsed.query.steps)):
                 return parsed
+            asked_whether = True
+        if asked_whether:
+            raise UnknownRequest(
+                "the request asks whether or how a change can be made; netmend makes a change "
+                "only when it is asked for", expected="the change itself, e.g. 'remove <node name>' "
+                "('can X be removed, please?' is a request too)", text=text) from None
         raise
 
 
@@ -3242,9 +3279,27 @@ def _said_otherwise(tokens: list[Token]):
         asked = _asked_as_possible(said)
         if asked is not None:
             yield asked, not pleaded
+        how = _asked_how(said)
+        if how is not None:
+            yield how, True
 
 
 _PLEASE = frozenset({"please", "kindly", "pls", "plz"})
+_ASKERS = frozenset({"i", "we"})
+# What the asker would do to be shown something: "can I see ...", "how do I get ...".
+_SEE = frozenset({"see", "get", "have", "view", "find", "obtain", "pull", "check"})
+
+
+def _asked_how(tokens: list[Token]) -> list[Token] | None:
+    """"How do I see the ports of S?", "how can we list ...": asks how to be shown something,
+    and showing it is the answer (the caller answers reads only: "how do I delete X?" asks
+    how, and a change is never made for it)."""
+    end = len(tokens) - (bool(tokens) and tokens[-1].text == "?")
+    if end < 5 or tokens[0].text != "how" or tokens[1].text not in ("do", "can", "could",
+                                                                    "would", "should") \
+            or tokens[2].text not in _ASKERS:
+        return None
+    return [_SHOW, *tokens[4:end]] if tokens[3].text in _SEE else tokens[3:end]
 
 
 _POSSIBLE = frozenset({"can", "could", "may", "might", "would", "will"})
@@ -3266,6 +3321,10 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
         if asked and asked[0].text in ("have", "get", "see", "know"):
             asked = [_SHOW, *asked[1:]]  # "... to have the list of ...": to be shown it
         return asked
+    if len(tokens) > 3 and tokens[0].text in _POSSIBLE and tokens[1].text in _ASKERS:
+        # "Can I see the ports of S?", "can we get a list of ...": to be shown it; "can I
+        # remove X?" asks whether it may be done (a request only with a please)
+        return [_SHOW, *tokens[3:end]] if tokens[2].text in _SEE else tokens[2:end]
     if len(tokens) < 4 or tokens[0].text not in _POSSIBLE or tokens[1].text in _ASKED_OF:
         return None
     be = next((i for i, t in enumerate(tokens) if t.text == "be"), None)
