@@ -166,9 +166,10 @@ def request_span(words: Sequence[Word],
         last -= 1
     start = parts[first][0] if first < len(parts) else 0
     end = parts[last - 1][1] if last else len(words)
-    # a purpose said first with no comma: "for the licence audit I need ..."
-    if words[start:start + 1] == [("WORD", "for")]:
-        for i in range(start + 2, min(start + _LONGEST_PURPOSE + 2, end)):
+    # a purpose said first with no comma: "for the licence audit I need ...", "ahead of the
+    # migration we need ..."
+    if words[start:start + 1] in ([("WORD", "for")], [("WORD", "ahead")]):
+        for i in range(start + 2, min(start + _LONGEST_PURPOSE + 3, end)):
             if words[i] in (("WORD", "i"), ("WORD", "we")) and context(start, i):
                 start = i
                 break

@@ -2753,6 +2753,22 @@ _PULLED = frozenset({"out", "off", "from", "it", "them", "that", "this", "these"
 _SHOW = _VOCABULARY_TOKENS["show"]
 
 
+def _can_i_see(tokens: list[Token]) -> list[Token]:
+    """"..., can I see the child nodes of S?", "then can we view ...": to be shown them, wherever
+    it is asked (a read: nothing else is asked by it)."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i].text in _POSSIBLE and i + 2 < len(tokens) \
+                and tokens[i + 1].text in _ASKERS and tokens[i + 2].text in ("see", "view"):
+            out.append(_SHOW)
+            i += 3
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
 _SORT = _VOCABULARY_TOKENS["sort"]
 # What says a node is added: "put a new port N on S", "put port N, called ..., on S".
 _ADDED_WORDS = frozenset({"a", "an", "new", "another", "extra", "additional", "named", "called"})
@@ -3174,6 +3190,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _decom(tokens)
     if not texts.isdisjoint(_PULLS):
         tokens = _pull(tokens)
+    if ("see" in texts or "view" in texts) and not texts.isdisjoint(_ASKERS):
+        tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
         tokens = _put_in_order(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:
@@ -3268,7 +3286,9 @@ def _said_otherwise(tokens: list[Token]):
     and a question whether a read can be done asked as the read ("Can the children of A be
     ranked by capacity?": answering a read changes nothing, so the question is the request;
     "can X be removed?" asks whether a change may be made, and stays refused, unless it is
-    asked with a "please": "Could X be deleted from the graph, please?" is a request)."""
+    asked with a "please": "Could X be deleted from the graph, please?" is a request; "can I
+    remove X?" asks for it as "can we remove X?" does). "How do I see ...?" asks to be shown;
+    "how do I delete X?" asks how, and is never read as the change."""
     span = context.request_span([(t.kind, t.text) for t in tokens],
                                 lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
     kept = tokens if span is None else tokens[span[0]:span[1]]
@@ -3277,8 +3297,8 @@ def _said_otherwise(tokens: list[Token]):
     pleaded = any(t.text in _PLEASE for t in tokens)
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
-        if asked is not None:
-            yield asked, not pleaded
+        if asked is not None:  # "can I remove X?" asks for it, as "can we remove X?" does
+            yield asked, not (pleaded or said[1].text in _ASKERS)
         how = _asked_how(said)
         if how is not None:
             yield how, True
@@ -3323,7 +3343,7 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
         return asked
     if len(tokens) > 3 and tokens[0].text in _POSSIBLE and tokens[1].text in _ASKERS:
         # "Can I see the ports of S?", "can we get a list of ...": to be shown it; "can I
-        # remove X?" asks whether it may be done (a request only with a please)
+        # remove X?": the removal
         return [_SHOW, *tokens[3:end]] if tokens[2].text in _SEE else tokens[2:end]
     if len(tokens) < 4 or tokens[0].text not in _POSSIBLE or tokens[1].text in _ASKED_OF:
         return None
@@ -3661,6 +3681,10 @@ _NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "as
                                      "imagine", "say", "whether", "hypothetically"})
 
 
+_REASON_DATES = frozenset({"yesterday", "today", "overnight", "tonight", "earlier"})
+_DATE_NOUNS = (["night"], ["week"], ["month"])
+
+
 def _reason_words(words: list[str], named: bool = True) -> bool | None:
     """Whether words may be a reason's: None when not (a word that may change what is meant,
     a noun a pronoun could stand for, a verb that asks or changes something, a state said of
@@ -3674,6 +3698,9 @@ def _reason_words(words: list[str], named: bool = True) -> bool | None:
                                                                    ["used"], ["in"]))):
             continue  # "X is no longer needed", "X is not needed anymore"
         pair = f"{word} {words[i + 1]}" if i + 1 < len(words) else ""
+        if word in _REASON_DATES or (word == "last" and words[i + 1:i + 2] in _DATE_NOUNS) \
+                or (i and words[i - 1] == "last" and word in ("night", "week", "month")):
+            continue  # "X was decommissioned last week": when the reason happened
         if word in ("get", "gets", "getting", "got") and "GONE" in P.LEXICON.get(
                 words[i + 1] if i + 1 < len(words) else "", frozenset()):
             continue  # "X is getting decommed": a passive, not a read

@@ -309,7 +309,9 @@ _say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decrea
      "in descending order of", "descendingly", "top down", "from the highest to the lowest",
      "from the largest to the smallest", "big to small", "from big to small", "fastest first",
      "from fastest to slowest", "best first", "in order from highest to lowest",
-     "from highest down", "from the highest down", "highest down", "from the top down")
+     "from highest down", "from the highest down", "highest down", "from the top down",
+     "from largest down", "from the largest down", "largest down", "from biggest down",
+     "from the biggest down", "biggest down", "from most down")
 _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasing order",
      "ascending order", "increasing order", "lowest first", "smallest first", "least first",
      "fewest first", "from lowest to highest", "from smallest to largest", "from low to high",
@@ -318,7 +320,8 @@ _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasin
      "bottom up", "from the lowest to the highest", "from the smallest to the largest",
      "small to big", "from small to big", "slowest first", "from slowest to fastest",
      "in order from lowest to highest", "in ascending order of", "in increasing order of",
-     "from lowest up", "from the lowest up", "lowest up", "from the bottom up")
+     "from lowest up", "from the lowest up", "lowest up", "from the bottom up",
+     "from smallest up", "from the smallest up", "smallest up", "from least up")
 
 # An order said by its two ends: "(from) greatest to least", "(from) low to high", "hi to lo".
 _HIGH_END = ("highest", "largest", "biggest", "greatest", "most", "high", "big", "large",
@@ -1298,6 +1301,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("TAKE targets:t OUT [from_part:f]", "remove"),
         ("TAKE targets:t AWAY [from_part:f]", "remove"),
         ("(TAKE|REMOVE) targets:t OFF [OF] node:f", "remove"),
+        ("(TAKE|REMOVE) targets:t OFF [OF] GRAPH", "remove"),  # "take X off the graph"
         ("TAKE targets:t from_part:f", "remove"),
         ("targets:t [auxes] GONE [from_part:f]", "remove"),
         ("(HAVE|GET) targets:t GONE [from_part:f]", "remove"),
