@@ -727,8 +727,6 @@ def test_asking_whether_a_read_can_be_done_asks_for_the_read(text: str, same_as:
 
 
 @pytest.mark.parametrize("text", [
-    "Could ju1.a2.m1.s2c2.p1 be deleted from the topology?",  # whether a change may be made
-    "Can all ports under agg block ju1.a1.m2 be set to a capacity of 40 Gbps?",
     "Add port np1 to ju1.a1.m1.s2c1; once it is removed, count the ports in ju1.a1.m1.s2c1",
     "Rank the children of ju1.s2 from highest to lowest.",  # by what?
 ])
@@ -918,13 +916,17 @@ def test_a_negation_said_in_any_english_stays_refused(text: str) -> None:
         parse(text)
 
 
-def test_a_change_asked_as_possible_is_a_request_only_with_a_please() -> None:
+def test_a_change_asked_as_possible_is_the_request() -> None:
     assert parse("Could ju1.s1.s1c3 be deleted from the graph, please?") == parse(
+        "Could ju1.s1.s1c3 be deleted from the graph?") == parse(
         "Remove ju1.s1.s1c3 from the graph.")
     assert parse("Can ju1.s2.s2c1.p3 please be set to 10 Gbps?") == parse(
+        "Can ju1.s2.s2c1.p3 be set to a capacity of 10 Gbps?") == parse(
         "Update the physical capacity value of ju1.s2.s2c1.p3 to 10 Gbps.")
-    with pytest.raises(QueryError):  # whether it may be done
-        parse("Could ju1.s1.s1c3 be deleted from the graph?")
+    assert parse("Can all ports under agg block ju1.a1.m2 be set to a capacity of 40 Gbps?") \
+        == parse("Set the capacity of every port in agg block ju1.a1.m2 to 40 Gbps.")
+    with pytest.raises(QueryError):  # a negation is never read without it
+        parse("Could ju1.s1.s1c3 not be deleted from the graph?")
 
 
 @pytest.mark.parametrize(("text", "same_as"), [
@@ -1083,14 +1085,13 @@ def test_asking_how_or_whether_one_may_see_something_is_the_read(text, same_as) 
 @pytest.mark.parametrize("text", [
     "How do I delete ju1.a1.m1.s2c4.p1 from the graph?",  # how, not do it
     "How do I delete ju1.a1.m1.s2c4.p1 from the graph, please?",
-    "Could ju1.a1.m2.s2c3 be deleted from the graph?",
     "Put a new port np1 in ju1.a1.m1 in order of capacity.",
 ])
-def test_asking_how_or_whether_a_change_may_be_made_is_not_the_change(text: str) -> None:
+def test_asking_how_a_change_is_made_is_not_the_change(text: str) -> None:
     with pytest.raises(QueryError) as info:
         parse(text)
-    if "order" not in text:
-        assert "asks whether or how a change" in str(info.value)
+    if "how" in text.lower():
+        assert "asks how a change is made" in str(info.value)
 
 
 def test_can_i_asks_for_a_change_as_can_we_does() -> None:
@@ -1148,3 +1149,8 @@ def test_off_the_graph_seeing_after_a_change_and_a_dated_reason(text, same_as) -
 def test_a_reason_that_says_an_order_or_a_change_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+def test_whether_a_change_is_safe_is_not_asked_as_the_change() -> None:
+    with pytest.raises(QueryError):  # a check netmend does not answer, not the removal
+        parse("Could ju1.a1.m1.s2c1 be deleted safely?")

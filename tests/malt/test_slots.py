@@ -109,6 +109,11 @@ def test_a_change_or_a_question_in_any_order_reads_as_the_plain_request(text: st
     assert parse(text) == parse(same_as)
 
 
+def test_a_change_asked_whether_it_can_be_done_is_the_change() -> None:
+    assert parse("Can a new port called new_p9 be put on ju1.a1.m1.s2c1?") == parse(
+        "Add a new port named new_p9 to ju1.a1.m1.s2c1.")
+
+
 REFUSED = [
     # statements and questions about what is or may be, not a change to make
     "ju1.a1.m1.s2c1 might need a new port called new_p9.",
@@ -117,7 +122,6 @@ REFUSED = [
     "ju1.a1.m1.s2c1 already has a new port called new_p9.",
     "Is there a new port called new_p9 on ju1.a1.m1.s2c1?",
     "Should a new port called new_p9 go on ju1.a1.m1.s2c1?",
-    "Can a new port called new_p9 be put on ju1.a1.m1.s2c1?",  # whether it can be done
     # a word that is not part of an addition
     "ju1.a1.m1.s2c1 needs another port -> call it new_p9, not new_p8",
     "ju1.a1.m1.s2c1 needs another faulty port -> call it new_p9",

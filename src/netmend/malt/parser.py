@@ -3260,7 +3260,7 @@ def _parse_said(said: str, text: str) -> Parsed:
         filled = _slot_filled(tokens, it_kinds, text)
         if filled is not None:
             return filled
-        asked_whether = False
+        asked_how = False
         for kept, reads_only in _said_otherwise(tokens):
             try:
                 parsed: Parsed | None = _parse_ruled(kept, it_kinds, text)
@@ -3271,40 +3271,38 @@ def _parse_said(said: str, text: str) -> Parsed:
             if not (reads_only and any(isinstance(step, ir.MUTATIONS)
                                        for step in parsed.query.steps)):
                 return parsed
-            asked_whether = True
-        if asked_whether:
+            asked_how = True
+        if asked_how:
             raise UnknownRequest(
-                "the request asks whether or how a change can be made; netmend makes a change "
-                "only when it is asked for", expected="the change itself, e.g. 'remove <node name>' "
-                "('can X be removed, please?' is a request too)", text=text) from None
+                "the request asks how a change is made; netmend makes a change only when it is "
+                "asked for", expected="the change itself, e.g. 'remove <node name>'",
+                text=text) from None
         raise
 
 
 def _said_otherwise(tokens: list[Token]):
     """What a refused request may be read as instead, each with whether only a read may be
     answered so: without why it is asked ("We're reviewing spine headroom - could you ..."),
-    and a question whether a read can be done asked as the read ("Can the children of A be
-    ranked by capacity?": answering a read changes nothing, so the question is the request;
-    "can X be removed?" asks whether a change may be made, and stays refused, unless it is
-    asked with a "please": "Could X be deleted from the graph, please?" is a request; "can I
-    remove X?" asks for it as "can we remove X?" does). "How do I see ...?" asks to be shown;
-    "how do I delete X?" asks how, and is never read as the change."""
+    and a question whether something can be done asked as the request ("Can the children of
+    A be ranked by capacity?", "Could X be deleted from the graph?", "can I remove X?", as
+    "can we remove X?" always was: operators ask so for what they want done, and a change is
+    answered on the request's own copy of the graph, written back only when the caller asks).
+    "How do I see ...?" asks to be shown; "how do I delete X?" asks how, and is never read
+    as the change."""
     span = context.request_span([(t.kind, t.text) for t in tokens],
                                 lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
     kept = tokens if span is None else tokens[span[0]:span[1]]
     if span is not None:
         yield kept, False
-    pleaded = any(t.text in _PLEASE for t in tokens)
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
-        if asked is not None:  # "can I remove X?" asks for it, as "can we remove X?" does
-            yield asked, not (pleaded or said[1].text in _ASKERS)
+        if asked is not None:
+            yield asked, False
         how = _asked_how(said)
         if how is not None:
             yield how, True
 
 
-_PLEASE = frozenset({"please", "kindly", "pls", "plz"})
 _ASKERS = frozenset({"i", "we"})
 # What the asker would do to be shown something: "can I see ...", "how do I get ...".
 _SEE = frozenset({"see", "get", "have", "view", "find", "obtain", "pull", "check"})
@@ -3342,8 +3340,7 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
             asked = [_SHOW, *asked[1:]]  # "... to have the list of ...": to be shown it
         return asked
     if len(tokens) > 3 and tokens[0].text in _POSSIBLE and tokens[1].text in _ASKERS:
-        # "Can I see the ports of S?", "can we get a list of ...": to be shown it; "can I
-        # remove X?": the removal
+        # "Can I see the ports of S?", "can we get a list of ...": to be shown it
         return [_SHOW, *tokens[3:end]] if tokens[2].text in _SEE else tokens[2:end]
     if len(tokens) < 4 or tokens[0].text not in _POSSIBLE or tokens[1].text in _ASKED_OF:
         return None
