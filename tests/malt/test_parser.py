@@ -1154,3 +1154,20 @@ def test_a_reason_that_says_an_order_or_a_change_stays_refused(text: str) -> Non
 def test_whether_a_change_is_safe_is_not_asked_as_the_change() -> None:
     with pytest.raises(QueryError):  # a check netmend does not answer, not the removal
         parse("Could ju1.a1.m1.s2c1 be deleted safely?")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("By port count, list the 2 biggest switches in agg block ju1.a2.m1.",
+     "List the 2 switches in agg block ju1.a2.m1 with the most ports."),
+    ("In terms of total capacity, what are the 2 largest switches in agg block ju1.a1.m1?",
+     "List the 2 switches in agg block ju1.a1.m1 with the highest total capacity."),
+    ("Please tell me in which aggregation block the port ju1.a2.m2.s2c4.p3 is.",
+     "Which agg block contains port ju1.a2.m2.s2c4.p3?"),
+])
+def test_a_measure_said_first_and_a_place_asked_inside_a_sentence(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_measure_said_first_with_another_by_stays_refused() -> None:
+    with pytest.raises(QueryError):
+        parse("By port count, rank the children of ju1.a1.m1 by capacity.")

@@ -2063,6 +2063,8 @@ def _dangling(said: tuple[str, ...]) -> str | None:
     if last in P.COPULAS:
         if prev in ("there", "it", "they", "them"):
             return None
+        if prev == "NAME" and wh > 0 and words[wh - 1] in P.STRANDED:
+            return None  # "tell me in which agg block port P is": the place is asked
         # "what the ports of S are": the question word is the copula's complement; in "how
         # many ports are" and "which ports of S are" it is the subject, and nothing follows
         complement = wh >= 0 and words[wh] in ("what", "which") and wh + 1 < len(words) - 1 and (
@@ -2753,6 +2755,26 @@ _PULLED = frozenset({"out", "off", "from", "it", "them", "that", "this", "these"
 _SHOW = _VOCABULARY_TOKENS["show"]
 
 
+_METRIC_LEADS = (("by",), ("in", "terms", "of"))
+
+
+def _metric_said_first(tokens: list[Token]) -> list[Token]:
+    """"By port count, list the 2 biggest switches in A": the measure said first is said
+    last in its sentence ("list the 2 biggest switches in A by port count"). Only a measure of
+    a few words with no name or number, and only when the sentence says no other "by"."""
+    lead = next((len(w) for w in _METRIC_LEADS if tuple(t.text for t in tokens[:len(w)]) == w),
+                0)
+    comma = next((i for i, t in enumerate(tokens[:lead + 5]) if t.text == ","), None)
+    if not lead or comma is None or comma == lead:
+        return tokens
+    end = next((i for i in range(comma, len(tokens)) if tokens[i].text in _SENTENCE_ENDS),
+               len(tokens))
+    measure = tokens[lead:comma]
+    if any(t.kind != "WORD" for t in measure) or any(t.text == "by" for t in tokens[comma:end]):
+        return tokens
+    return [*tokens[comma + 1:end], _VOCABULARY_TOKENS["by"], *measure, *tokens[end:]]
+
+
 def _can_i_see(tokens: list[Token]) -> list[Token]:
     """"..., can I see the child nodes of S?", "then can we view ...": to be shown them, wherever
     it is asked (a read: nothing else is asked by it)."""
@@ -3190,6 +3212,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _decom(tokens)
     if not texts.isdisjoint(_PULLS):
         tokens = _pull(tokens)
+    if tokens and tokens[0].text in ("by", "in"):
+        tokens = _metric_said_first(tokens)
     if ("see" in texts or "view" in texts) and not texts.isdisjoint(_ASKERS):
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
