@@ -100,3 +100,16 @@ def test_a_word_that_could_change_the_request_is_never_set_aside(text: str, word
 def test_a_compound_noun_may_end_a_part() -> None:
     assert _is_context("needed for the audit report")
     assert not _is_context("needed for the report")  # no word of its own but "needed"
+
+
+def test_asides_are_bracketed_reasons_that_end_a_sentence() -> None:
+    def spans(text: str) -> list[tuple[int, int]]:
+        tokens, _ = _normalized(tokenize(text))
+        return context.asides([(t.kind, t.text) for t in tokens],
+                              lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
+
+    assert spans("Remove ju1.a1.m1.s2c1 (dead PSU, RMA open).") == [(2, 9)]
+    assert spans("Remove ju1.a1.m1.s2c1 (dead PSU) and list the children of ju1.a1.m1.") == []
+    assert spans("Remove ju1.a1.m1.s2c1 (test only).") == []  # says how it is meant
+    assert spans("Remove ju1.a1.m1.s2c1 (ju1.a1.m1.s2c2 too).") == []  # names a node
+    assert spans("Remove ju1.a1.m1.s2c1 (dead).") == []  # one word could restrict

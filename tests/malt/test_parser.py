@@ -1171,3 +1171,25 @@ def test_a_measure_said_first_and_a_place_asked_inside_a_sentence(text, same_as)
 def test_a_measure_said_first_with_another_by_stays_refused() -> None:
     with pytest.raises(QueryError):
         parse("By port count, rank the children of ju1.a1.m1 by capacity.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Step 1 - pull ju1.a1.m2.s2c4 out of the topology (dead PSU, RMA open).",
+     "Remove ju1.a1.m2.s2c4 from the graph."),
+    ("What is the capacity of ju1.a1.m1.s2c1.p1 (flapping link)?",
+     "What is the capacity of port ju1.a1.m1.s2c1.p1?"),
+])
+def test_a_bracketed_reason_after_a_request_about_named_nodes_is_set_aside(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "List the ports of ju1.a1.m1.s2c1 (dead optics).",  # may pick some ports out
+    "Remove the ports of ju1.a1.m1.s2c1 (dead optics).",
+    "Remove ju1.a1.m1.s2c1 (test only).",
+    "Remove ju1.a1.m1.s2c1 (dry run).",
+    "Remove ju1.a1.m1.s2c1 (and its ports).",
+])
+def test_a_bracket_that_may_restrict_or_says_how_stays(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

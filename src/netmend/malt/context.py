@@ -93,9 +93,10 @@ def _clause(words: Sequence[Word]) -> bool:
     return False
 
 
-def is_context(words: Sequence[Word], lexed: Lexed) -> bool:
+def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False) -> bool:
     """Whether a part of a request (its ``words`` and their lexemes) only says why or for
-    what occasion the request is made (see the module's docstring)."""
+    what occasion the request is made (see the module's docstring). ``aside``: the part is
+    in brackets, which set it apart as a clause would, so it need not be one."""
     if not words or any(kind not in ("WORD", "POSS") and (kind, text) != ("PUNCT", ",")
                         for kind, text in words):
         return False  # a name, a number, an entity kind, a bracket
@@ -106,7 +107,7 @@ def is_context(words: Sequence[Word], lexed: Lexed) -> bool:
         return False
     if not lexed:
         return True  # only greetings and thanks ("Hi -", "Thanks.")
-    if len(words) < 2 or not _clause(words):
+    if len(words) < 2 or not (aside or _clause(words)):
         return False
     own = 0
     for i, (cats, text) in enumerate(lexed):
@@ -148,6 +149,21 @@ def _bare(words: Sequence[Word], start: int, end: int) -> tuple[int, int]:
     while end > start and words[end - 1][1] in _BOUNDARIES:
         end -= 1
     return start, end
+
+
+def asides(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> list[tuple[int, int]]:
+    """Spans of bracketed asides that end a sentence and only say why ("remove X (dead PSU,
+    RMA open)."), brackets included; a bracket that names or restricts anything stays."""
+    found = []
+    for close, word in enumerate(words):
+        if word != ("PUNCT", ")") or (close + 1 < len(words)
+                                      and words[close + 1][1] not in _BOUNDARIES):
+            continue
+        opening = next((i for i in range(close - 1, -1, -1) if words[i][1] in "()"), None)
+        if opening and words[opening] == ("PUNCT", "(") \
+                and is_context(words[opening + 1:close], lex(opening + 1, close), aside=True):
+            found.append((opening, close + 1))
+    return found
 
 
 def request_span(words: Sequence[Word],

@@ -3285,17 +3285,16 @@ def _parse_said(said: str, text: str) -> Parsed:
         if filled is not None:
             return filled
         asked_how = False
-        for kept, reads_only in _said_otherwise(tokens):
+        for kept, allowed in _said_otherwise(tokens):
             try:
                 parsed: Parsed | None = _parse_ruled(kept, it_kinds, text)
             except (UnknownRequest, IncompleteRequest):
                 parsed = _slot_filled(kept, it_kinds, text)
             if parsed is None:
                 continue
-            if not (reads_only and any(isinstance(step, ir.MUTATIONS)
-                                       for step in parsed.query.steps)):
+            if allowed(parsed.query.steps):
                 return parsed
-            asked_how = True
+            asked_how = asked_how or allowed in (_reads_only, _named_reads)
         if asked_how:
             raise UnknownRequest(
                 "the request asks how a change is made; netmend makes a change only when it is "
@@ -3305,26 +3304,52 @@ def _parse_said(said: str, text: str) -> Parsed:
 
 
 def _said_otherwise(tokens: list[Token]):
-    """What a refused request may be read as instead, each with whether only a read may be
-    answered so: without why it is asked ("We're reviewing spine headroom - could you ..."),
-    and a question whether something can be done asked as the request ("Can the children of
+    """What a refused request may be read as instead, each with a check of the steps that
+    may be answered so: without why it is asked ("We're reviewing spine headroom - could
+    you ...", "remove X (dead PSU, RMA open)"), and a question whether something can be done asked as the request ("Can the children of
     A be ranked by capacity?", "Could X be deleted from the graph?", "can I remove X?", as
     "can we remove X?" always was: operators ask so for what they want done, and a change is
     answered on the request's own copy of the graph, written back only when the caller asks).
     "How do I see ...?" asks to be shown; "how do I delete X?" asks how, and is never read
     as the change."""
+    written = tokens
+    if ")" in {t.text for t in tokens}:  # "remove X (dead PSU, RMA open)."
+        for start, end in reversed(context.asides(
+                [(t.kind, t.text) for t in written],
+                lambda i, j: [(x.cats, x.text) for x in lex(written[i:j])])):
+            tokens = [*tokens[:start], *tokens[end:]]
+    # an aside could pick nodes out of a set ("the ports of S (broken optics)"): only requests
+    # about named nodes are read without one
+    allowed = _any_steps if tokens is written else _named_steps
     span = context.request_span([(t.kind, t.text) for t in tokens],
                                 lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
     kept = tokens if span is None else tokens[span[0]:span[1]]
-    if span is not None:
-        yield kept, False
+    if span is not None or tokens is not written:
+        yield kept, allowed
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
         if asked is not None:
-            yield asked, False
+            yield asked, allowed
         how = _asked_how(said)
         if how is not None:
-            yield how, True
+            yield how, _reads_only if allowed is _any_steps else _named_reads
+
+
+def _any_steps(steps: tuple[ir.Step, ...]) -> bool:
+    return True
+
+
+def _reads_only(steps: tuple[ir.Step, ...]) -> bool:
+    return not any(isinstance(step, ir.MUTATIONS) for step in steps)
+
+
+def _named_steps(steps: tuple[ir.Step, ...]) -> bool:
+    """Every step is about one named node: an addition, removal, update or a node's value."""
+    return all(isinstance(step, (ir.Add, ir.Remove, ir.Update, ir.CapacityOf)) for step in steps)
+
+
+def _named_reads(steps: tuple[ir.Step, ...]) -> bool:
+    return _reads_only(steps) and _named_steps(steps)
 
 
 _ASKERS = frozenset({"i", "we"})
