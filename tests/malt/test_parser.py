@@ -1193,3 +1193,9 @@ def test_a_bracketed_reason_after_a_request_about_named_nodes_is_set_aside(text,
 def test_a_bracket_that_may_restrict_or_says_how_stays(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+def test_a_condition_that_says_again_a_removal_said_as_get_rid_of() -> None:
+    assert parse("Get rid of ju1.a2.m1.s2c2. Once it's gone, how many switches are in "
+                 "ju1.a2.m1?") == parse("Remove ju1.a2.m1.s2c2 from the graph. Count the "
+                                         "switches in ju1.a2.m1.")

@@ -2867,6 +2867,10 @@ _REMOVAL_NOUNS = frozenset({"removal", "deletion", "decommissioning", "decommiss
 _THERE_WORDS = frozenset({"added", "there", "in", "exists"})  # "once it is in (place)"
 
 
+# Words that say a change only inside a phrase: "get rid of X".
+_PHRASE_HEADS = {"rid": frozenset({"REMOVE"})}
+
+
 def _with_it_gone(tokens: list[Token]) -> list[Token]:
     """"Remove X; with it gone, list ...", "... and, once it's deleted, list ...", "...,
     following its removal, list ...", "Add N to A and, once it has been added, rank ...":
@@ -2877,7 +2881,8 @@ def _with_it_gone(tokens: list[Token]) -> list[Token]:
     out = list(tokens)
     said_before = [frozenset()]  # the categories said before each token (which the loop,
     for token in tokens:  # going backwards, never changes)
-        said_before.append(said_before[-1] | P.LEXICON.get(token.text, frozenset()))
+        said_before.append(said_before[-1] | P.LEXICON.get(token.text, frozenset())
+                           | _PHRASE_HEADS.get(token.text, frozenset()))
     for i in range(len(out) - 2, 0, -1):
         if out[i - 1].text not in _CONDITION_LEADS:
             continue
