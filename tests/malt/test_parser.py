@@ -1199,3 +1199,30 @@ def test_a_condition_that_says_again_a_removal_said_as_get_rid_of() -> None:
     assert parse("Get rid of ju1.a2.m1.s2c2. Once it's gone, how many switches are in "
                  "ju1.a2.m1?") == parse("Remove ju1.a2.m1.s2c2 from the graph. Count the "
                                          "switches in ju1.a2.m1.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Could you help me delete ju1.a1.m2.s2c4 from the graph?", "Remove ju1.a1.m2.s2c4 from the graph."),
+    ("I'd like to see the ports of switch ju1.a2.m2.s2c1.", "List the ports of switch ju1.a2.m2.s2c1."),
+    ("How many ports does the spine block ju1.s2 have, all told?", "Count the ports in ju1.s2."),
+    ("What are all the ports that sit somewhere below ju1.a1.m2?", "List all ports under agg block ju1.a1.m2."),
+    ("Rank the ports of ju1.s1.s1c3 by how much they can carry.", "Rank the ports of ju1.s1.s1c3 by capacity."),
+    ("I want all the children of ju1.a2.m1 in order of capacity, from the one with the most down "
+     "to the one with the least.", "Rank all child nodes of ju1.a2.m1 by capacity."),
+    ("How much can port ju1.a1.m1.s2c3.p3 carry?", "What is the capacity of port ju1.a1.m1.s2c3.p3?"),
+    ("I'm counting assets - can I get a list of all the ports in superblock ju1.a2?",
+     "List all ports under superblock ju1.a2."),
+])
+def test_everyday_words_for_help_seeing_depth_capacity_and_what_the_asker_does(text, same_as):
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Help me not delete ju1.a1.m2.s2c4.",
+    "How much can port ju1.a1.m1.s2c3.p3 not carry?",
+    "I'm checking only healthy kit - list all the ports in superblock ju1.a2.",
+    "I'm removing spares - list all the ports in superblock ju1.a2.",  # a change said around
+])
+def test_everyday_words_that_negate_restrict_or_change_stay_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

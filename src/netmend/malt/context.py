@@ -48,6 +48,8 @@ _MODIFIERS = frozenset({"KIND", "CAP", "NEW", "GRAPH"})
 # plan", "quick check"): a preposition or a word of the occasion (after an auxiliary, "to"
 # or at a part's start it is a verb: "we are updating the sheet", "update neighbours").
 _BEFORE_NOUN = frozenset({"OF", "IN", "UNK", "HELD", "CRIT"})
+# Verbs that read, said of what the asker is doing with an object of their own.
+_READ_VERBS = frozenset({"ASK", "COUNT"})
 # Dates of the occasion (in ``P.CRITICAL`` because they would date a request said alone).
 _DATES = frozenset({"tomorrow", "tonight", "yesterday", "next week", "before", "ahead of"})
 # What gives a cause: "... because it died", "since the linecard died, ...". The cause is set
@@ -125,6 +127,8 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False) -> bool
                                    and lexed[i - 1][1] != "am"):
             continue  # "spine maintenance", "for the upgrade plan", "choosing upgrade
             # candidates": a word of the grammar that says which maintenance, plan, candidates
+        if "UNK" in following and cats <= _READ_VERBS and text.endswith("ing"):
+            continue  # "I'm checking hardware", "we're counting assets": what the asker does
         if i == len(lexed) - 1 and i and cats <= P.NOUN_VERBS and "UNK" in lexed[i - 1][0]:
             continue  # "... for the audit report": the last word of a compound noun
         if not cats <= _GLUE:

@@ -2755,6 +2755,25 @@ _PULLED = frozenset({"out", "off", "from", "it", "them", "that", "this", "these"
 _SHOW = _VOCABULARY_TOKENS["show"]
 
 
+_WHAT_IS_CAPACITY_OF = tuple(_VOCABULARY_TOKENS[w] for w in ("what", "is", "capacity", "of"))
+
+
+def _how_much_carry(tokens: list[Token]) -> list[Token]:
+    """"How much can port P carry?", "how much can the switch S carry in total?": the capacity
+    of that one node ("what is the capacity of port P"). Only a name, with its kind or "the"
+    before it, between "can" and "carry"."""
+    if len(tokens) < 5 or [t.text for t in tokens[:3]] != ["how", "much", "can"]:
+        return tokens
+    at = 3 + (tokens[3].text == "the")
+    at += _kind_phrase(tokens, at)
+    if at + 1 >= len(tokens) or tokens[at].kind != "NAME" or tokens[at + 1].text != "carry":
+        return tokens
+    rest = tokens[at + 2:]
+    if [t.text for t in rest[:2]] == ["in", "total"]:
+        rest = rest[2:]
+    return [*_WHAT_IS_CAPACITY_OF, *tokens[3:at + 1], *rest]
+
+
 _METRIC_LEADS = (("by",), ("in", "terms", "of"))
 
 
@@ -3219,6 +3238,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _pull(tokens)
     if tokens and tokens[0].text in ("by", "in"):
         tokens = _metric_said_first(tokens)
+    if "carry" in texts:
+        tokens = _how_much_carry(tokens)
     if ("see" in texts or "view" in texts) and not texts.isdisjoint(_ASKERS):
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:

@@ -116,6 +116,9 @@ _say("RESP", "respectively", "in that order", "in order")
 _say("CALL", "call", "name it", "label")
 # "S should lose port P": a removal said as what the parent should no longer have
 _say("LOSE", "lose", "loses", "shed", "sheds")
+# to be shown something, said as a wish: "I'd like to see the ports of S"
+_say("ASK", "i would like to see", "i want to see", "we would like to see", "we want to see",
+     "i need to see", "we need to see", "i wish to see", "i would love to see")
 _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
@@ -233,6 +236,9 @@ _say("PARENT", "parent", "parents", "parent node", "parent nodes", "container", 
      "owner", "owners", "direct parent", "immediate parent", "direct container",
      "parent entity", "enclosing node")
 _say("ANCESTOR", "ancestors", "ancestor", "ancestor nodes", "all ancestors")
+# what a node can carry, said in everyday words: "ranked by how much they can carry"
+_say("CAP", *(f"how much {who} can carry" for who in ("it", "they", "each", "each one",
+                                                      "each of them")))
 _say("CAP", "rated capacity", "nominal capacity", "configured capacity", "provisioned capacity",
      "rated speed", "rated bandwidth", "nominal speed")
 _say("CAP", "capacity figure", "capacity figures", "caps", "phys cap", "phys capacity", "phys. capacity", "capacity", "capacities", "cap", "bw", "b/w", "bandwidth", "bandwidths", "physical capacity",
@@ -274,7 +280,7 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "across all its switches", "across all of its switches", "on all its switches",
      "over all its switches", "in all its switches", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
      "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
-     "transitively", "indirectly", "all the way down", "at any depth below", "anywhere",
+     "transitively", "indirectly", "all the way down", "at any depth below", "anywhere", "somewhere",
      "in the subtree", "at whatever depth", "directly or indirectly", "all depths",
      "every depth", "at every depth", "whatever level", "at whatever level",
      "whatever level it is at", "whatever level it is on", "whatever switch it is on",
@@ -322,6 +328,17 @@ _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasin
      "in order from lowest to highest", "in ascending order of", "in increasing order of",
      "from lowest up", "from the lowest up", "lowest up", "from the bottom up",
      "from smallest up", "from the smallest up", "smallest up", "from least up")
+
+# An order said by the nodes at its ends: "from the one with the most (capacity) down to the
+# one with the least", "from the one with the least upwards"
+for _most, _least, _order in (("most", "least", "ORDER_DESC"), ("highest", "lowest", "ORDER_DESC"),
+                              ("least", "most", "ORDER_ASC"), ("lowest", "highest", "ORDER_ASC")):
+    for _what in ("", " capacity"):
+        for _to in (" to", " down to", " up to"):
+            if (_to == " down to") == (_order == "ORDER_DESC") or _to == " to":
+                _say(_order, f"from the one with the {_most}{_what}{_to} the one with the {_least}")
+        _say(_order, f"from the one with the {_most}{_what} "
+                     + ("downwards" if _order == "ORDER_DESC" else "upwards"))
 
 # An order said by its two ends: "(from) greatest to least", "(from) low to high", "hi to lo".
 _HIGH_END = ("highest", "largest", "biggest", "greatest", "most", "high", "big", "large",
@@ -634,6 +651,8 @@ FILLERS: frozenset[str] = frozenset({
     "i am curious", "i am curious about", "i am curious to know", "just curious",
     # help asked for, and formulas of politeness of many Englishes
     "please help to", "please help me to", "please help me", "kindly help to",
+    "could you help me", "can you help me", "would you help me", "help me",
+    "could you please help me", "can you please help me",
     "kindly help me to", "help me to", "help to", "could you help to", "could you help me to",
     "can you help to", "can you help me to", "sorry to bother",
     "sorry to bother you", "could you be so kind to", "would you be so kind to",
@@ -690,7 +709,7 @@ FILLERS: frozenset[str] = frozenset({
     "what i want is you to", "basically what i want is you to", "what i want is for you to",
     "basically", "next thing", "next up", "up next",
     # a plan or a next step said as the request: "The plan is to add ...", "Next step: ..."
-    "please go ahead", "go ahead please", "go ahead", "entirely", "completely",
+    "please go ahead", "go ahead please", "go ahead", "entirely", "completely", "all told",
     "the plan is to", "our plan is to", "plan is to", "the idea is to", "next step",
     "the next step is to", "next step is to", "next step is", "the next step is",
     "i was wondering if we could", "i was wondering whether we could", "i wonder if we could",
