@@ -819,7 +819,6 @@ def test_terse_notes_and_a_step_said_late_read_as_the_plain_request(text, same_a
 @pytest.mark.parametrize("text", [
     "Remove ju1.a1.m1.s2c1. Second, count the ports in ju1.a2.m1.",  # second of what?
     "ju1.s1.s1c1.p2: physical capacity 25 gbps",  # a note of what is, or what should be?
-    "What do all the ports on ju1.s1.s1c1 add up to, capacity-wise?",  # said once only
 ])
 def test_terse_notes_that_say_too_little_stay_refused(text: str) -> None:
     with pytest.raises(QueryError):
@@ -1226,3 +1225,15 @@ def test_everyday_words_for_help_seeing_depth_capacity_and_what_the_asker_does(t
 def test_everyday_words_that_negate_restrict_or_change_stay_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("hey what do ju1.a1.m1.s2c2's ports add up to, capacity-wise?",
+     "What is the total capacity of the ports of switch ju1.a1.m1.s2c2?"),
+    ("What do all the ports on ju1.s1.s1c1 add up to, capacity-wise?",  # what they add up to
+     "What is the total capacity of the ports of switch ju1.s1.s1c1?"),  # in capacity
+    ("top 4 switches by # ports in ju1.a2.m2", "List the 4 switches in agg block ju1.a2.m2 with the most ports."),
+    ("rank spine blk ju1.s2 children by cap pls", "Rank all child nodes of ju1.s2 by capacity."),
+])
+def test_chat_shorthand_for_sums_counts_and_blocks(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -2635,8 +2635,13 @@ def _capacity_said_again(tokens: list[Token]) -> list[Token]:
             continue
         start = at - (at > 0 and texts[at - 1] == ",")
         rest = tokens[:start] + tokens[at + len(phrase):]
-        if any(x.cats & _SAYS_CAPACITY for x in lex(rest)):
+        said = [x.cats for x in lex(rest)]
+        if any(cats & _SAYS_CAPACITY for cats in said):
             return rest
+        if any("ADDUP" in cats for cats in said):  # "what do the ports of S add up to,
+            # capacity-wise?": what they add up to in capacity
+            return tokens[:start] + [_VOCABULARY_TOKENS["in"], _VOCABULARY_TOKENS["capacity"]] \
+                + tokens[at + len(phrase):]
     return tokens
 
 
@@ -3240,6 +3245,10 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _metric_said_first(tokens)
     if "carry" in texts:
         tokens = _how_much_carry(tokens)
+    if "number" in texts:  # "# ports": the number of ports
+        tokens = [t for i, t in enumerate(tokens) for t in (
+            (t, _OF) if t.text == "number" and i + 1 < len(tokens)
+            and P.KIND_WORDS.get(tokens[i + 1].text, ("", ""))[1] in ("PL", "SGPL") else (t,))]
     if ("see" in texts or "view" in texts) and not texts.isdisjoint(_ASKERS):
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:

@@ -982,8 +982,8 @@ _kind(K.RACK, ("rack",), ("racks",))
 _kind(K.CHASSIS, ("chassis",), ("chassis", "chassises", "chasses"))
 _kind(K.SUPERBLOCK, ("superblock", "super block", "super-block"),
       ("superblocks", "super blocks", "super-blocks"))
-_kind(K.SPINEBLOCK, ("spineblock", "spine block", "spine-block", "spine"),
-      ("spineblocks", "spine blocks", "spine-blocks", "spines"))
+_kind(K.SPINEBLOCK, ("spineblock", "spine block", "spine-block", "spine", "spine blk"),
+      ("spineblocks", "spine blocks", "spine-blocks", "spines", "spine blks"))
 _kind(K.JUPITER, ("jupiter", "fabric", "jupiter fabric"), ("jupiters", "fabrics"))
 
 # What a "Return ..." clause may promise, by the words it uses (anything else is refused).
