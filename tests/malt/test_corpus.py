@@ -63,14 +63,20 @@ HELD_BACK_5 = "paraphrases-heldback-5.yaml"
 # during the work).
 TUNING_6 = "paraphrases-tuning-6.yaml"
 HELD_BACK_6 = "paraphrases-heldback-6.yaml"
+# The seventh parts: six tuning batches (polite requests and plans, runbooks, first-week
+# users, chat with short reasons, writers outside networking, chat shorthand) and three
+# held-back batches measured only (two before any change, one written during the work).
+TUNING_7 = "paraphrases-tuning-7.yaml"
+HELD_BACK_7 = "paraphrases-heldback-7.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
 # held-back part and the first tuning parts, a floor holding what was reached for the rest).
 # The held-back parts are measured only: the front end is never adjusted to their phrasings.
 FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
-          TUNING_3: 0.95, HELD_BACK_3: 0.93, TUNING_4: 0.93, HELD_BACK_4: 0.96,
-          TUNING_5: 0.92, HELD_BACK_5: 0.88, TUNING_6: 0.94, HELD_BACK_6: 0.94}
+          TUNING_3: 0.95, HELD_BACK_3: 0.94, TUNING_4: 0.94, HELD_BACK_4: 0.96,
+          TUNING_5: 0.92, HELD_BACK_5: 0.90, TUNING_6: 0.95, HELD_BACK_6: 0.95,
+          TUNING_7: 0.92, HELD_BACK_7: 0.93}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
