@@ -2474,14 +2474,17 @@ _PURPOSE_ARTICLES = frozenset({"the", "a", "an", "our", "my", "this"})
 _CHECK_TAILS = tuple(tuple(f"to {verb}{what}".split()) for verb in (
     "confirm", "verify", "check", "double-check", "double check", "validate", "sanity-check",
     "sanity check") for what in ("", " it", " this", " that", " things"))
+_CHECK_LAST = frozenset(tail[-1] for tail in _CHECK_TAILS)
 
 
 def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     """One sentence's tokens without a purpose said last ("for the capacity review", "to
     confirm")."""
     end = len(tokens)
-    said = tuple(t.text for t in tokens[-4:])
-    tail = next((len(c) for c in _CHECK_TAILS if said[len(said) - len(c):] == c), 0)
+    tail = 0
+    if end and tokens[-1].text in _CHECK_LAST:
+        said = tuple(t.text for t in tokens[-4:])
+        tail = next((len(c) for c in _CHECK_TAILS if said[len(said) - len(c):] == c), 0)
     if tail and end > tail + 2:
         return tokens[:end - tail - (tokens[end - tail - 1].text == ",")]
     if not any(t.text in _OCCASIONS for t in tokens[max(0, end - _PURPOSE_WORDS - 3):end]):
