@@ -9,7 +9,9 @@ A part is set aside only when it could not change what is asked:
 
 * it is a whole part of the request's first or last end, set apart by a sentence's end, a
   dash, a colon or a semicolon (a purpose first: "For the cabling audit, I need ..."; a
-  clause last: "..., it was RMA'd yesterday");
+  clause last: "..., it was RMA'd yesterday"), by "because" or "since" (a cause: "... because
+  it died"), or by brackets that end a sentence (an aside: "... (dead PSU, RMA open).",
+  which the parser sets aside only from requests about named nodes);
 * it names nothing the request could be about: no node name, no number, no entity kind
   said as a thing ("spine" may say which maintenance, "uplinks" may not stand alone), no
   word of the grammar but words that glue a clause together;

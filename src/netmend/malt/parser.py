@@ -2782,6 +2782,17 @@ def _how_much_carry(tokens: list[Token]) -> list[Token]:
     return [*_WHAT_IS_CAPACITY_OF, *tokens[3:at + 1], *rest]
 
 
+def _number_of(tokens: list[Token]) -> list[Token]:
+    """"# ports" (the tokenizer reads "#" as "number"): the number of ports."""
+    out: list[Token] = []
+    for i, token in enumerate(tokens):
+        out.append(token)
+        if token.text == "number" and i + 1 < len(tokens) \
+                and P.KIND_WORDS.get(tokens[i + 1].text, ("", ""))[1] in ("PL", "SGPL"):
+            out.append(_OF)
+    return out
+
+
 _METRIC_LEADS = (("by",), ("in", "terms", "of"))
 
 
@@ -3248,10 +3259,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _metric_said_first(tokens)
     if "carry" in texts:
         tokens = _how_much_carry(tokens)
-    if "number" in texts:  # "# ports": the number of ports
-        tokens = [t for i, t in enumerate(tokens) for t in (
-            (t, _OF) if t.text == "number" and i + 1 < len(tokens)
-            and P.KIND_WORDS.get(tokens[i + 1].text, ("", ""))[1] in ("PL", "SGPL") else (t,))]
+    if "number" in texts:
+        tokens = _number_of(tokens)
     if ("see" in texts or "view" in texts) and not texts.isdisjoint(_ASKERS):
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
@@ -3344,12 +3353,12 @@ def _parse_said(said: str, text: str) -> Parsed:
 def _said_otherwise(tokens: list[Token]):
     """What a refused request may be read as instead, each with a check of the steps that
     may be answered so: without why it is asked ("We're reviewing spine headroom - could
-    you ...", "remove X (dead PSU, RMA open)"), and a question whether something can be done asked as the request ("Can the children of
-    A be ranked by capacity?", "Could X be deleted from the graph?", "can I remove X?", as
-    "can we remove X?" always was: operators ask so for what they want done, and a change is
-    answered on the request's own copy of the graph, written back only when the caller asks).
-    "How do I see ...?" asks to be shown; "how do I delete X?" asks how, and is never read
-    as the change."""
+    you ...", "remove X (dead PSU, RMA open)"), and a question whether something can be
+    done asked as the request ("Can the children of A be ranked by capacity?", "Could X be
+    deleted from the graph?", "can I remove X?", as "can we remove X?" always was: operators
+    ask so for what they want done, and a change is answered on the request's own copy of
+    the graph, written back only when the caller asks). "How do I see ...?" asks to be
+    shown; "how do I delete X?" asks how, and is never read as the change."""
     written = tokens
     if ")" in {t.text for t in tokens}:  # "remove X (dead PSU, RMA open)."
         for start, end in reversed(context.asides(
