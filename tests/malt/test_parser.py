@@ -1237,3 +1237,22 @@ def test_everyday_words_that_negate_restrict_or_change_stay_refused(text: str) -
 ])
 def test_chat_shorthand_for_sums_counts_and_blocks(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Which switch in agg block ju1.a2.m1 can carry the most in total?",
+     "Which switch in agg block ju1.a2.m1 has the most capacity in total?"),
+    ("I'd like to see the 3 switches in ju1.a1.m1 that can carry the least in total.",
+     "List the 3 switches in agg block ju1.a1.m1 with the lowest total capacity."),
+    ("Which switch in ju1.a1.m1 carries the most ports?", "Which switch in ju1.a1.m1 has the most ports?"),
+    ("Could you count all of the switches, everywhere in the network?", "Count the switches in the graph."),
+    ("What is the lowest port capacity to be found in ju1.a2.m2?",
+     "What is the minimum capacity of the ports in agg block ju1.a2.m2?"),
+])
+def test_what_carries_the_most_and_where_to_find_it(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_what_cannot_carry_the_most_stays_refused() -> None:
+    with pytest.raises(QueryError):
+        parse("Which switch in ju1.a1.m1 cannot carry the most?")

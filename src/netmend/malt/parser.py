@@ -2764,6 +2764,29 @@ _SHOW = _VOCABULARY_TOKENS["show"]
 
 
 _WHAT_IS_CAPACITY_OF = tuple(_VOCABULARY_TOKENS[w] for w in ("what", "is", "capacity", "of"))
+_CARRIES = frozenset({"carry", "carries"})
+
+
+def _carry_the_most(tokens: list[Token]) -> list[Token]:
+    """"Which switch in A can carry the most?", "the switches that carry the least": the ones
+    with the most (least) capacity ("has the most capacity"). Never when a kind follows ("carry
+    the most ports" counts ports)."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.text in _CARRIES and [t.text for t in tokens[i + 1:i + 2]] == ["the"] \
+                and i + 2 < len(tokens) and tokens[i + 2].text in ("most", "least") and (
+                    i + 3 == len(tokens) or tokens[i + 3].text not in P.KIND_WORDS):
+            if out and out[-1].text == "can":
+                out.pop()
+            out += [_VOCABULARY_TOKENS["have"], tokens[i + 1], tokens[i + 2],
+                    _VOCABULARY_TOKENS["capacity"]]
+            i += 3
+            continue
+        out.append(token)
+        i += 1
+    return out
 
 
 def _how_much_carry(tokens: list[Token]) -> list[Token]:
@@ -3259,6 +3282,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _metric_said_first(tokens)
     if "carry" in texts:
         tokens = _how_much_carry(tokens)
+    if not texts.isdisjoint(_CARRIES):
+        tokens = _carry_the_most(tokens)
     if "number" in texts:
         tokens = _number_of(tokens)
     if ("see" in texts or "view" in texts) and not texts.isdisjoint(_ASKERS):

@@ -710,6 +710,7 @@ FILLERS: frozenset[str] = frozenset({
     "basically", "next thing", "next up", "up next",
     # a plan or a next step said as the request: "The plan is to add ...", "Next step: ..."
     "please go ahead", "go ahead please", "go ahead", "entirely", "completely", "all told",
+    "to be found", "that can be found", "that you can find",
     "the plan is to", "our plan is to", "plan is to", "the idea is to", "next step",
     "the next step is to", "next step is to", "next step is", "the next step is",
     "i was wondering if we could", "i was wondering whether we could", "i wonder if we could",
@@ -722,7 +723,7 @@ FILLERS: frozenset[str] = frozenset({
 }) | FOCUS_LEADS | frozenset(
     # the whole graph as where a request applies: "across the whole network graph"
     f"{at} the {whole}{noun}"
-    for at in ("in", "of", "across", "throughout", "within")
+    for at in ("in", "of", "across", "throughout", "within", "everywhere in")
     for whole in ("", "whole ", "entire ", "full ", "complete ")
     for noun in ("graph", "topology", "topo", "network", "network graph", "topology graph",
                  "network topology", "network model", "topology model", "model"))
