@@ -2556,6 +2556,26 @@ def _without_step_numbers(tokens: list[Token]) -> list[Token]:
 
 _CALLABLE = frozenset({"CHILD", "CAP", "PARENT", "DESC", "ANCESTOR", "NUMBER"})
 _OF = _VOCABULARY_TOKENS["of"]
+_IN = _VOCABULARY_TOKENS["in"]
+_HAVE = _VOCABULARY_TOKENS["have"]
+_CAPACITY = _VOCABULARY_TOKENS["capacity"]
+
+
+def _rewritten(tokens: list[Token], match) -> list[Token]:
+    """``tokens`` with each window ``match(tokens, i)`` reads at ``i`` replaced: it gives how
+    many tokens it reads and what stands for them, or None; matching goes on after it."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        found = match(tokens, i)
+        if found is None:
+            out.append(tokens[i])
+            i += 1
+        else:
+            length, replacement = found
+            out += replacement
+            i += length
+    return out
 
 
 def _callable(token: Token) -> bool:
@@ -2569,18 +2589,14 @@ def _call_notation(tokens: list[Token]) -> list[Token]:
     """A noun applied to one name as in code ("children(S)", "physical_capacity_bps(P)",
     "ports(S)"): the noun of that name ("children of S"). Only a noun of what a node has
     (children, capacity, parent, a plural kind, ...) and only one name in the brackets."""
-    out: list[Token] = []
-    i = 0
-    while i < len(tokens):
+    def called(tokens: list[Token], i: int):
         window = tokens[i:i + 4]
         if (len(window) == 4 and _callable(window[0]) and window[1].text == "("
                 and window[2].kind == "NAME" and window[3].text == ")"):
-            out += [window[0], _OF, window[2]]
-            i += 4
-            continue
-        out.append(tokens[i])
-        i += 1
-    return out
+            return 4, [window[0], _OF, window[2]]
+        return None
+
+    return _rewritten(tokens, called)
 
 
 _SINGULAR_KINDS = {tuple(text.split()) for text, (_, number) in P.KIND_WORDS.items()
@@ -2643,8 +2659,7 @@ def _capacity_said_again(tokens: list[Token]) -> list[Token]:
             return rest
         if any("ADDUP" in cats for cats in said):  # "what do the ports of S add up to,
             # capacity-wise?": what they add up to in capacity
-            return tokens[:start] + [_VOCABULARY_TOKENS["in"], _VOCABULARY_TOKENS["capacity"]] \
-                + tokens[at + len(phrase):]
+            return [*tokens[:start], _IN, _CAPACITY, *tokens[at + len(phrase):]]
     return tokens
 
 
@@ -2718,7 +2733,6 @@ def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
 
 
 _THE = _VOCABULARY_TOKENS["the"]
-_IN = _VOCABULARY_TOKENS["in"]
 
 
 def _wh_switch_port(tokens: list[Token]) -> list[Token]:
@@ -2771,22 +2785,16 @@ def _carry_the_most(tokens: list[Token]) -> list[Token]:
     """"Which switch in A can carry the most?", "the switches that carry the least": the ones
     with the most (least) capacity ("has the most capacity"). Never when a kind follows ("carry
     the most ports" counts ports)."""
-    out: list[Token] = []
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if token.text in _CARRIES and [t.text for t in tokens[i + 1:i + 2]] == ["the"] \
-                and i + 2 < len(tokens) and tokens[i + 2].text in ("most", "least") and (
-                    i + 3 == len(tokens) or tokens[i + 3].text not in P.KIND_WORDS):
-            if out and out[-1].text == "can":
-                out.pop()
-            out += [_VOCABULARY_TOKENS["have"], tokens[i + 1], tokens[i + 2],
-                    _VOCABULARY_TOKENS["capacity"]]
-            i += 3
-            continue
-        out.append(token)
-        i += 1
-    return out
+    def most(tokens: list[Token], i: int):
+        can = tokens[i].text == "can"
+        at = i + can
+        said = [t.text for t in tokens[at:at + 4]]
+        if said[:1] and said[0] in _CARRIES and said[1:3] in (["the", "most"], ["the", "least"]) \
+                and (len(said) == 3 or said[3] not in P.KIND_WORDS):
+            return can + 3, [_HAVE, tokens[at + 1], tokens[at + 2], _CAPACITY]
+        return None
+
+    return _rewritten(tokens, most)
 
 
 def _how_much_carry(tokens: list[Token]) -> list[Token]:
@@ -2807,13 +2815,13 @@ def _how_much_carry(tokens: list[Token]) -> list[Token]:
 
 def _number_of(tokens: list[Token]) -> list[Token]:
     """"# ports" (the tokenizer reads "#" as "number"): the number of ports."""
-    out: list[Token] = []
-    for i, token in enumerate(tokens):
-        out.append(token)
-        if token.text == "number" and i + 1 < len(tokens) \
+    def before_kinds(tokens: list[Token], i: int):
+        if tokens[i].text == "number" and i + 1 < len(tokens) \
                 and P.KIND_WORDS.get(tokens[i + 1].text, ("", ""))[1] in ("PL", "SGPL"):
-            out.append(_OF)
-    return out
+            return 1, [tokens[i], _OF]
+        return None
+
+    return _rewritten(tokens, before_kinds)
 
 
 _METRIC_LEADS = (("by",), ("in", "terms", "of"))
@@ -2839,17 +2847,13 @@ def _metric_said_first(tokens: list[Token]) -> list[Token]:
 def _can_i_see(tokens: list[Token]) -> list[Token]:
     """"..., can I see the child nodes of S?", "then can we view ...": to be shown them, wherever
     it is asked (a read: nothing else is asked by it)."""
-    out: list[Token] = []
-    i = 0
-    while i < len(tokens):
+    def seeing(tokens: list[Token], i: int):
         if tokens[i].text in _POSSIBLE and i + 2 < len(tokens) \
                 and tokens[i + 1].text in _ASKERS and tokens[i + 2].text in ("see", "view"):
-            out.append(_SHOW)
-            i += 3
-            continue
-        out.append(tokens[i])
-        i += 1
-    return out
+            return 3, [_SHOW]
+        return None
+
+    return _rewritten(tokens, seeing)
 
 
 _SORT = _VOCABULARY_TOKENS["sort"]
@@ -3280,10 +3284,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _pull(tokens)
     if tokens and tokens[0].text in ("by", "in"):
         tokens = _metric_said_first(tokens)
-    if "carry" in texts:
-        tokens = _how_much_carry(tokens)
     if not texts.isdisjoint(_CARRIES):
-        tokens = _carry_the_most(tokens)
+        tokens = _carry_the_most(_how_much_carry(tokens))
     if "number" in texts:
         tokens = _number_of(tokens)
     if ("see" in texts or "view" in texts) and not texts.isdisjoint(_ASKERS):
@@ -3357,16 +3359,20 @@ def _parse_said(said: str, text: str) -> Parsed:
         if filled is not None:
             return filled
         asked_how = False
-        for kept, allowed in _said_otherwise(tokens):
+        for kept, named_only, how in _said_otherwise(tokens):
             try:
                 parsed: Parsed | None = _parse_ruled(kept, it_kinds, text)
             except (UnknownRequest, IncompleteRequest):
                 parsed = _slot_filled(kept, it_kinds, text)
             if parsed is None:
                 continue
-            if allowed(parsed.query.steps):
+            steps = parsed.query.steps
+            changed_for_how = how and any(isinstance(step, ir.MUTATIONS) for step in steps)
+            set_after_aside = named_only and not all(isinstance(step, _NAMED_STEPS)
+                                                     for step in steps)
+            if not (changed_for_how or set_after_aside):
                 return parsed
-            asked_how = asked_how or allowed in (_reads_only, _named_reads)
+            asked_how = asked_how or changed_for_how
         if asked_how:
             raise UnknownRequest(
                 "the request asks how a change is made; netmend makes a change only when it is "
@@ -3376,8 +3382,8 @@ def _parse_said(said: str, text: str) -> Parsed:
 
 
 def _said_otherwise(tokens: list[Token]):
-    """What a refused request may be read as instead, each with a check of the steps that
-    may be answered so: without why it is asked ("We're reviewing spine headroom - could
+    """What a refused request may be read as instead, each with whether only steps about
+    named nodes may be answered so, and whether it asks how (then a change may not be): without why it is asked ("We're reviewing spine headroom - could
     you ...", "remove X (dead PSU, RMA open)"), and a question whether something can be
     done asked as the request ("Can the children of A be ranked by capacity?", "Could X be
     deleted from the graph?", "can I remove X?", as "can we remove X?" always was: operators
@@ -3392,36 +3398,23 @@ def _said_otherwise(tokens: list[Token]):
             tokens = [*tokens[:start], *tokens[end:]]
     # an aside could pick nodes out of a set ("the ports of S (broken optics)"): only requests
     # about named nodes are read without one
-    allowed = _any_steps if tokens is written else _named_steps
+    named_only = tokens is not written
     span = context.request_span([(t.kind, t.text) for t in tokens],
                                 lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
     kept = tokens if span is None else tokens[span[0]:span[1]]
-    if span is not None or tokens is not written:
-        yield kept, allowed
+    if span is not None or named_only:
+        yield kept, named_only, False
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
         if asked is not None:
-            yield asked, allowed
+            yield asked, named_only, False
         how = _asked_how(said)
         if how is not None:
-            yield how, _reads_only if allowed is _any_steps else _named_reads
+            yield how, named_only, True
 
 
-def _any_steps(steps: tuple[ir.Step, ...]) -> bool:
-    return True
-
-
-def _reads_only(steps: tuple[ir.Step, ...]) -> bool:
-    return not any(isinstance(step, ir.MUTATIONS) for step in steps)
-
-
-def _named_steps(steps: tuple[ir.Step, ...]) -> bool:
-    """Every step is about one named node: an addition, removal, update or a node's value."""
-    return all(isinstance(step, (ir.Add, ir.Remove, ir.Update, ir.CapacityOf)) for step in steps)
-
-
-def _named_reads(steps: tuple[ir.Step, ...]) -> bool:
-    return _reads_only(steps) and _named_steps(steps)
+# Steps about one named node: an addition, removal, update or a node's value.
+_NAMED_STEPS = (ir.Add, ir.Remove, ir.Update, ir.CapacityOf)
 
 
 _ASKERS = frozenset({"i", "we"})
@@ -3800,7 +3793,7 @@ _NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "as
 
 
 _REASON_DATES = frozenset({"yesterday", "today", "overnight", "tonight", "earlier"})
-_DATE_NOUNS = (["night"], ["week"], ["month"])
+_DATE_NOUNS = frozenset({"night", "week", "month"})  # "last night", "last week"
 
 
 def _reason_words(words: list[str], named: bool = True) -> bool | None:
@@ -3816,8 +3809,9 @@ def _reason_words(words: list[str], named: bool = True) -> bool | None:
                                                                    ["used"], ["in"]))):
             continue  # "X is no longer needed", "X is not needed anymore"
         pair = f"{word} {words[i + 1]}" if i + 1 < len(words) else ""
-        if word in _REASON_DATES or (word == "last" and words[i + 1:i + 2] in _DATE_NOUNS) \
-                or (i and words[i - 1] == "last" and word in ("night", "week", "month")):
+        if word in _REASON_DATES or (word == "last" and i + 1 < len(words)
+                                     and words[i + 1] in _DATE_NOUNS) \
+                or (i and words[i - 1] == "last" and word in _DATE_NOUNS):
             continue  # "X was decommissioned last week": when the reason happened
         if word in ("get", "gets", "getting", "got") and "GONE" in P.LEXICON.get(
                 words[i + 1] if i + 1 < len(words) else "", frozenset()):
