@@ -1256,3 +1256,34 @@ def test_what_carries_the_most_and_where_to_find_it(text: str, same_as: str) -> 
 def test_what_cannot_carry_the_most_stays_refused() -> None:
     with pytest.raises(QueryError):
         parse("Which switch in ju1.a1.m1 cannot carry the most?")
+
+
+_FRONTED = ["Smallest first", "Starting with the smallest", "Low to high", "Least capacity first",
+            "In ascending order", "Biggest first", "High to low", "Top 3", "Direct only",
+            "Capacity-wise", "Port-wise", "Per switch", "By port count", "Most ports first",
+            "Recursively", "On average", "At least 25G", "Names ending in c2"]
+_AFTER_FRONT = ["rank the child nodes of ju1.a1.m2 by capacity.",
+                "list the 2 switches in agg block ju1.a1.m1 with the most ports.",
+                "count the ports in ju1.a1.m1.", "list the child nodes of ju1.a1.m2.",
+                "what is the total capacity of the ports of switch ju1.a1.m1.s2c2?"]
+
+
+@pytest.mark.parametrize("front", _FRONTED)
+@pytest.mark.parametrize("sep", [", ", " - ", ": "])
+def test_a_fronted_order_or_set_is_read_as_said_last_or_refused(front: str, sep: str) -> None:
+    """What a fronted clause says of the answer is never set aside as a reason: "Smallest
+    first, rank ..." ranks smallest first, as "rank ..., smallest first" does, or is refused."""
+    for request in _AFTER_FRONT:
+        try:
+            fronted = parse(front + sep + request)
+        except QueryError:
+            continue
+        said_last = f"{request[:-1]}, {front[0].lower()}{front[1:]}{request[-1]}"
+        assert fronted == parse(said_last), front + sep + request
+
+
+def test_a_reason_said_first_is_still_set_aside() -> None:
+    assert parse("For capacity planning, rank the child nodes of ju1.a1.m2 by capacity.") \
+        == parse("Rank the child nodes of ju1.a1.m2 by capacity.")
+    assert parse("Per the change ticket, remove ju1.a1.m1.s2c1.") \
+        == parse("Remove ju1.a1.m1.s2c1 from the graph.")

@@ -2427,7 +2427,10 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
         return tokens  # "to" a place ("To each agg block, ..."), not "to identify ..."
     strict = said in _STRICT_LEADS
     ok = _purpose_words(words) if strict else bool(words) and all(
-        t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words)
+        t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words
+    ) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
+                                                    not in P.DETERMINERS)) \
+        and not _shapes_answer(words)  # "per switch, ...", "as per each agg block, ..."
     return tokens[comma + 1:] if ok else tokens
 
 
@@ -3399,8 +3402,9 @@ def _said_otherwise(tokens: list[Token]):
     # an aside could pick nodes out of a set ("the ports of S (broken optics)"): only requests
     # about named nodes are read without one
     named_only = tokens is not written
-    span = context.request_span([(t.kind, t.text) for t in tokens],
-                                lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])])
+    words = [(t.kind, t.text) for t in tokens]
+    lexed = lambda i, j: [(x.cats, x.text) for x in lex(tokens[i:j])]  # noqa: E731
+    span = context.request_span(words, lexed)
     kept = tokens if span is None else tokens[span[0]:span[1]]
     if span is not None or named_only:
         yield kept, named_only, False
@@ -3792,6 +3796,14 @@ _NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "as
                                      "imagine", "say", "whether", "hypothetically"})
 
 
+# What shapes an answer: an order, an extreme, a set, a depth, a comparison, an amount, a
+# measure. A reason that says one ("smallest first, rank ...") is part of the request.
+_SHAPES_ANSWER = frozenset({
+    "MOST", "LEAST", "FIRST", "TOP", "BOTTOM", "ORDER_ASC", "ORDER_DESC", "DESC", "ALL",
+    "EVERYTHING", "EACHW", "FOREACH", "DEEP", "DIRECT", "CHILD", "PARENT", "ANCESTOR", "AMONG",
+    "ABOVE", "GE", "GT", "LE", "LT", "EQ", "POST_GE", "POST_LE", "UPTO", "ENDS", "STARTS",
+    "NAME_N", "NUMBER", "AVG", "SUM", "ADDUP", "TOTALW", "PER", "PERNODE", "FASTER", "FASTEST",
+    "SLOWER", "SLOWEST", "HOWFAST", "CAP", "CAP_SAID", "NEW"})
 _REASON_DATES = frozenset({"yesterday", "today", "overnight", "tonight", "earlier"})
 _DATE_NOUNS = frozenset({"night", "week", "month"})  # "last night", "last week"
 
@@ -3827,6 +3839,28 @@ def _reason_words(words: list[str], named: bool = True) -> bool | None:
     return gone
 
 
+# What a capacity or "new" may say which occasion of: "capacity planning", "capacity report".
+_OCCASION_NOUNS = frozenset({"UNK", "HELD"}) | P.NOUN_VERBS
+
+
+def _shapes_answer(clause: list[Token]) -> bool:
+    """Whether a clause says how an answer is shaped ("smallest first", "low to high", "all
+    of them"), read as the lexer reads its phrases: such a clause is part of the request. A
+    capacity or "new" said before a word of the clause's own says which occasion ("capacity
+    planning", "new here")."""
+    lexed = lex(clause)
+    for i, lexeme in enumerate(lexed):
+        if "UNK" in lexeme.cats and "-" in lexeme.text and any(
+                P.LEXICON.get(part, frozenset()) & _SHAPES_ANSWER or part in P.KIND_WORDS
+                for part in lexeme.text.split("-")):
+            return True  # "capacity-wise", "port-by-port"
+        if lexeme.cats & _SHAPES_ANSWER and not (
+                lexeme.cats & {"CAP", "NEW"} and i + 1 < len(lexed)
+                and lexed[i + 1].cats <= _OCCASION_NOUNS):
+            return True
+    return False
+
+
 def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | None:
     """A reason said first, then the request: "X is dead, take it out of the graph", "fyi
     we're decommissioning X, so yank it", "I'm filling in an inventory sheet - how many ports
@@ -3848,8 +3882,9 @@ def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | No
     while clause and clause[0].text in _REASON_LEADS:
         clause = clause[1:]
     names = [i for i, t in enumerate(clause) if t.kind == "NAME"]
-    if any(t.kind not in ("WORD", "NAME") for t in clause) or len(names) > 1 or not clause:
-        return None  # a number, a kind, a second name
+    if any(t.kind not in ("WORD", "NAME") for t in clause) or len(names) > 1 or not clause \
+            or _shapes_answer(clause):
+        return None  # a number, a kind, a second name, an order
     if not names:
         gone = _reason_words([t.text for t in clause], named=False)
         if gone is None or gone or any(t.text in ("it", "its") for t in rest):
