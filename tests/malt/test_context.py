@@ -113,3 +113,28 @@ def test_asides_are_bracketed_reasons_that_end_a_sentence() -> None:
     assert spans("Remove ju1.a1.m1.s2c1 (test only).") == []  # says how it is meant
     assert spans("Remove ju1.a1.m1.s2c1 (ju1.a1.m1.s2c2 too).") == []  # names a node
     assert spans("Remove ju1.a1.m1.s2c1 (dead).") == []  # one word could restrict
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Linecard on ju1.a1.m2.s2c4 died, pull it out of the graph.",
+     "Remove ju1.a1.m2.s2c4 from the graph."),
+    ("ju1.a1.m1.s2c2 lost its linecard. Delete it from the topology and then show me "
+     "ju1.a1.m1's child nodes.",
+     "Remove ju1.a1.m1.s2c2 from the graph. List the child nodes of ju1.a1.m1."),
+    ("The PSU in switch ju1.a1.m1.s2c1 died; what is the capacity of ju1.a1.m1.s2c1?",
+     "What is the capacity of switch ju1.a1.m1.s2c1?"),
+])
+def test_context_may_name_the_node_the_request_is_about(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "The linecard on ju1.a1.m1.s2c1 died. Remove ju1.a1.m1.s2c2 from the graph.",  # another
+    "ju1.a1.m1.s2c1 and ju1.a1.m1.s2c2 died, remove it from the graph.",  # which one?
+    "ju1.a1.m1.s2c1 is not healthy, remove it from the graph.",  # a negation
+    "ju1.a1.m1.s2c1 only flapped; list its ports.",  # a restriction
+    "The linecard on ju1.a1.m1.s2c1 died. Remove ju1.a1.m1.s2c2 and list its ports.",
+])
+def test_context_that_names_another_node_keeps_the_request_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

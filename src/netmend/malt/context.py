@@ -8,13 +8,15 @@ part says nothing about what is asked, and the parser may read the request witho
 A part is set aside only when it could not change what is asked:
 
 * it is a whole part of the request's first or last end, set apart by a sentence's end, a
-  dash, a colon or a semicolon (a purpose first: "For the cabling audit, I need ..."; a
-  clause last: "..., it was RMA'd yesterday"), by "because" or "since" (a cause: "... because
-  it died"), or by brackets that end a sentence (an aside: "... (dead PSU, RMA open).",
+  dash, a colon or a semicolon, or a first clause by a comma (a purpose first: "For the
+  cabling audit, I need ..."; a clause last: "..., it was RMA'd yesterday"), by "because" or
+  "since" (a cause: "... because it died"), or by brackets that end a sentence (an aside: "... (dead PSU, RMA open).",
   which the parser sets aside only from requests about named nodes);
-* it names nothing the request could be about: no node name, no number, no entity kind
-  said as a thing ("spine" may say which maintenance, "uplinks" may not stand alone), no
-  word of the grammar but words that glue a clause together;
+* it names nothing the request could be about: no number, no entity kind said as a thing
+  ("spine" may say which maintenance, "uplinks" may not stand alone), no word of the grammar
+  but words that glue a clause together, and no node name unless the caller allows it (a
+  node the request names too, or the one it points back to: "the linecard on switch X
+  died, pull it out of the graph");
 * it says nothing about how, whether, when or to what else the request applies: no
   negation, exception, hedge or restriction (``P.CRITICAL``), no test or rehearsal, no
   later event ("once", "after", "when"), no word that carries a request further
@@ -54,6 +56,9 @@ _BEFORE_NOUN = frozenset({"OF", "IN", "UNK", "HELD", "CRIT"})
 _READ_VERBS = frozenset({"ASK", "COUNT"})
 # Dates of the occasion (in ``P.CRITICAL`` because they would date a request said alone).
 _DATES = frozenset({"tomorrow", "tonight", "yesterday", "next week", "before", "ahead of"})
+# Said of a named node, only a past date: "X died yesterday"; "X is dead tomorrow" is a state
+# to come, which the request would hang on.
+_PAST_DATES = frozenset({"yesterday"})
 # What gives a cause: "... because it died", "since the linecard died, ...". The cause is set
 # aside as any other context is (it names nothing, says nothing about how or whether).
 _BECAUSE = frozenset({("WORD", "because"), ("WORD", "since")})
@@ -87,9 +92,11 @@ _LONGEST_PURPOSE = 6
 def _clause(words: Sequence[Word]) -> bool:
     """Whether ``words`` say something of their own: a verb (an auxiliary, "need", a word in
     -ing or -ed) or a purpose or occasion ("for the ...", "before the ...")."""
-    for kind, text in words:
+    for i, (kind, text) in enumerate(words):
         if kind != "WORD":
             continue
+        if i and words[i - 1][0] == "NAME":
+            return True  # a node and what it did: "X died", "X lost its optic"
         if text in _PURPOSES or text in P.COPULAS or text in ("am", "need", "needed", "would") \
                 or (len(text) > 4 and text.endswith("ing")) or (len(text) > 3
                                                                  and text.endswith("ed")):
@@ -97,16 +104,19 @@ def _clause(words: Sequence[Word]) -> bool:
     return False
 
 
-def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False) -> bool:
+def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
+               names: frozenset[str] = frozenset()) -> bool:
     """Whether a part of a request (its ``words`` and their lexemes) only says why or for
     what occasion the request is made (see the module's docstring). ``aside``: the part is
-    in brackets, which set it apart as a clause would, so it need not be one."""
+    in brackets, which set it apart as a clause would, so it need not be one. ``names``: node
+    names the part may say (the request says them too), each with its kind next to it."""
     if not words or any(kind not in ("WORD", "POSS") and (kind, text) != ("PUNCT", ",")
-                        for kind, text in words):
+                        and not (kind == "NAME" and text in names) for kind, text in words):
         return False  # a name, a number, an entity kind, a bracket
+    dates = _PAST_DATES if any(kind == "NAME" for kind, _ in words) else _DATES
     said = " ".join(text for _, text in words)
     if any(word in _CARRIES or text in P.NUMBER_WORDS
-           for _, text in lexed if text not in _DATES for word in (text, *text.split())) or any(
+           for _, text in lexed if text not in dates for word in (text, *text.split())) or any(
             f" {word} " in f" {said} " for word in _CARRIED_ON):
         return False
     if not lexed:
@@ -116,8 +126,11 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False) -> bool
     own = 0
     for i, (cats, text) in enumerate(lexed):
         following = lexed[i + 1][0] if i + 1 < len(lexed) else frozenset()
+        if "NAME" in cats or "KIND_SG" in cats and ("NAME" in following or i and "NAME" in
+                                                     lexed[i - 1][0]):
+            continue  # a node the request names too ("the linecard on switch X failed")
         if "CRIT" in cats:
-            if text in _DATES or (text == "last" and following & {"UNK", "HELD"}
+            if text in dates or (text == "last" and following & {"UNK", "HELD"}
                                   and lexed[i + 1][1] in _DATE_NOUNS):
                 continue
             return False
@@ -172,13 +185,14 @@ def asides(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> list[tupl
     return found
 
 
-def request_span(words: Sequence[Word],
-                 lex: Callable[[int, int], Lexed]) -> tuple[int, int] | None:
+def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
+                 names: frozenset[str] = frozenset()) -> tuple[int, int] | None:
     """Where the request is in ``words`` once the context said first and last is set
-    aside; None when no part is context. ``lex(i, j)`` gives the lexemes of words i..j."""
+    aside; None when no part is context. ``lex(i, j)`` gives the lexemes of words i..j;
+    ``names`` are node names the context may say (see :func:`is_context`)."""
     def context(start: int, end: int) -> bool:
         start, end = _bare(words, start, end)
-        return end > start and is_context(words[start:end], lex(start, end))
+        return end > start and is_context(words[start:end], lex(start, end), names=names)
 
     parts = _parts(words)
     first, last = 0, len(parts)
@@ -195,6 +209,11 @@ def request_span(words: Sequence[Word],
             if words[i] in (("WORD", "i"), ("WORD", "we")) and context(start, i):
                 start = i
                 break
+    # a clause said first with a comma: "the linecard on X died, pull it out of the graph"
+    if start == 0:
+        comma = next((i for i in range(1, end) if words[i] == ("PUNCT", ",")), None)
+        if comma is not None and context(0, comma):
+            start = comma + 1
     # a cause said first: "since it died, take X out of the graph"
     if words[start:start + 1] and words[start] in _BECAUSE:
         comma = next((i for i in range(start + 1, end) if words[i] == ("PUNCT", ",")), None)

@@ -3408,6 +3408,10 @@ def _said_otherwise(tokens: list[Token]):
     kept = tokens if span is None else tokens[span[0]:span[1]]
     if span is not None or named_only:
         yield kept, named_only, False
+    named = _without_named_context(tokens, context.request_span(
+        words, lexed, frozenset(t.text for t in tokens if t.kind == "NAME")))
+    if named is not None and named != kept:
+        yield named, named_only, False
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
         if asked is not None:
@@ -3415,6 +3419,27 @@ def _said_otherwise(tokens: list[Token]):
         how = _asked_how(said)
         if how is not None:
             yield how, named_only, True
+
+
+def _without_named_context(tokens: list[Token], span: tuple[int, int] | None
+                           ) -> list[Token] | None:
+    """The request without context that names nodes ("The linecard on X failed - remove it
+    from the graph", "X lost its optic; what is the capacity of X?"): every node the context
+    names is one the request names too, or the one node the request points back to with
+    "it" / "its" before it names any. None when the context names another node."""
+    if span is None:
+        return None
+    kept = tokens[span[0]:span[1]]
+    aside = {t.text: t for t in (*tokens[:span[0]], *tokens[span[1]:]) if t.kind == "NAME"}
+    missing = set(aside) - {t.text for t in kept if t.kind == "NAME"}
+    if not missing:
+        return kept
+    if len(aside) > 1:
+        return None  # which of them would "it" be?
+    name = aside[missing.pop()]
+    first = next((i for i, t in enumerate(kept) if t.kind == "NAME"), len(kept))
+    said, pointed = _said_for_it(kept[:first], (name,), name)
+    return [*said, *kept[first:]] if pointed else None
 
 
 # Steps about one named node: an addition, removal, update or a node's value.
