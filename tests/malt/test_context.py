@@ -138,3 +138,25 @@ def test_context_may_name_the_node_the_request_is_about(text: str, same_as: str)
 def test_context_that_names_another_node_keeps_the_request_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Since the linecard failed on ju1.a2.m1.s2c2, remove it. After that, list the child "
+     "nodes of agg block ju1.a2.m1.",
+     "Remove ju1.a2.m1.s2c2 from the graph. List the child nodes of ju1.a2.m1."),
+    ("ju1.a2.m2.s2c1 is being retired this quarter, so take it out of the graph.",
+     "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("In line with the downgrade decision, set every port of spine switch ju1.s2.s2c4 to "
+     "10 Gbps.", "Set the capacity of every port of switch ju1.s2.s2c4 to 10 Gbps."),
+])
+def test_what_happened_and_what_it_is_in_line_with_are_context(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "The failed ports: list the ports of ju1.a1.m1.s2c1.",  # which ports: a restriction
+    "Ports of ju1.a1.m1.s2c1 are down, list the ports of ju1.a1.m1.s2c1.",
+])
+def test_a_state_said_of_the_nodes_asked_for_keeps_the_request_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

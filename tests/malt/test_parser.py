@@ -1287,3 +1287,15 @@ def test_a_reason_said_first_is_still_set_aside() -> None:
         == parse("Rank the child nodes of ju1.a1.m2 by capacity.")
     assert parse("Per the change ticket, remove ju1.a1.m1.s2c1.") \
         == parse("Remove ju1.a1.m1.s2c1 from the graph.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Please rank what ju1.a1.m2 directly contains by capacity, going up from the least.",
+     "Rank the child nodes of ju1.a1.m2 by capacity in ascending order."),
+    ("Rank the ports of ju1.s1.s1c3 by capacity, working down from the biggest.",
+     "Rank the ports of ju1.s1.s1c3 by capacity."),
+    ("List everything exactly one level under ju1.a1.m2.", "List the child nodes of ju1.a1.m2."),
+    ("What sits one level beneath ju1.s1rack?", "List the child nodes of ju1.s1rack."),
+])
+def test_orders_said_from_one_end_and_one_level_under(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -62,7 +62,11 @@ _PAST_DATES = frozenset({"yesterday"})
 # What gives a cause: "... because it died", "since the linecard died, ...". The cause is set
 # aside as any other context is (it names nothing, says nothing about how or whether).
 _BECAUSE = frozenset({("WORD", "because"), ("WORD", "since")})
-_DATE_NOUNS = frozenset({"night", "week", "month", "weekend", "shift", "quarter", "year"})
+DATE_NOUNS = frozenset({"night", "week", "month", "weekend", "shift", "quarter", "year", "cycle",
+                        "sprint"})
+# What happened to a thing, said after it ("the linecard failed", "X is down"): an event of
+# the occasion, not which nodes the request is about ("the failed ports" stays a restriction).
+_EVENTS = frozenset({"failed", "faulty", "broken", "down", "dead"})
 # How, whether, when or where else: a part with one of these stays part of the request.
 _CARRIES = frozenset({
     "test", "testing", "tests", "draft", "dry", "simulation", "simulate", "trial", "demo",
@@ -130,8 +134,11 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
                                                      lexed[i - 1][0]):
             continue  # a node the request names too ("the linecard on switch X failed")
         if "CRIT" in cats:
+            if text in _EVENTS and i and lexed[i - 1][0] & {"UNK", "NAME", "AUX", "BE"} \
+                    and not following & {"UNK", "KIND"}:
+                continue  # "the linecard failed on X", "X is down"
             if text in dates or (text == "last" and following & {"UNK", "HELD"}
-                                  and lexed[i + 1][1] in _DATE_NOUNS):
+                                  and lexed[i + 1][1] in DATE_NOUNS):
                 continue
             return False
         if cats & {"UNK", "HELD"}:

@@ -2392,7 +2392,7 @@ _PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
     "in preparation for", "with a view to", "as part of the", "as part of", "owing to the",
     "owing to", "for the", "for my", "for our", "for a", "for an", "ahead of the",
     "in advance of the", "prior to the", "before the", "before we", "per", "as per", "per the",
-    "as per the", "to"))
+    "as per the", "in line with the", "in line with", "to"))
 # leads that may also say where or when a request applies ("for the ports of S, ...", "before
 # the removal, ..."): the words after them must name nothing the grammar knows
 _STRICT_LEADS = frozenset(p for p in _PURPOSE_LEADS if p[0] in ("for", "before", "prior")
@@ -3830,7 +3830,6 @@ _SHAPES_ANSWER = frozenset({
     "NAME_N", "NUMBER", "AVG", "SUM", "ADDUP", "TOTALW", "PER", "PERNODE", "FASTER", "FASTEST",
     "SLOWER", "SLOWEST", "HOWFAST", "CAP", "CAP_SAID", "NEW"})
 _REASON_DATES = frozenset({"yesterday", "today", "overnight", "tonight", "earlier"})
-_DATE_NOUNS = frozenset({"night", "week", "month"})  # "last night", "last week"
 
 
 def _reason_words(words: list[str], named: bool = True) -> bool | None:
@@ -3846,10 +3845,10 @@ def _reason_words(words: list[str], named: bool = True) -> bool | None:
                                                                    ["used"], ["in"]))):
             continue  # "X is no longer needed", "X is not needed anymore"
         pair = f"{word} {words[i + 1]}" if i + 1 < len(words) else ""
-        if word in _REASON_DATES or (word == "last" and i + 1 < len(words)
-                                     and words[i + 1] in _DATE_NOUNS) \
-                or (i and words[i - 1] == "last" and word in _DATE_NOUNS):
-            continue  # "X was decommissioned last week": when the reason happened
+        if word in _REASON_DATES or (word in ("last", "this") and i + 1 < len(words)
+                                     and words[i + 1] in context.DATE_NOUNS) \
+                or (i and words[i - 1] in ("last", "this") and word in context.DATE_NOUNS):
+            continue  # "X was decommissioned last week", "X is retired this quarter"
         if word in ("get", "gets", "getting", "got") and "GONE" in P.LEXICON.get(
                 words[i + 1] if i + 1 < len(words) else "", frozenset()):
             continue  # "X is getting decommed": a passive, not a read

@@ -275,7 +275,10 @@ _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", 
 # be all of them together: "count the ports of every switch in A").
 _say("EACHW", "each", "each of", "each one of", "each and every", "each single")
 _say("DIRECT", "straight", "direct", "directly", "immediate", "immediately", "first-level", "top-level",
-     "one level down", "one level below", "right", "just below")
+     "right", "just below",
+     *(f"{exactly}one level {below}" for exactly in ("", "exactly ", "just ", "only ")
+       for below in ("down", "below", "under", "beneath", "underneath", "inside", "down from",
+                     "down in", "within")))
 _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "across all its switches", "across all of its switches", "on all its switches",
      "over all its switches", "in all its switches", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
@@ -355,6 +358,12 @@ for _high in _HIGH_END:
             # the metric said inside the order: "from highest capacity to lowest"
             _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}")
             _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}")
+# "going up from the least", "from the smallest upwards", "going down from the biggest"
+for _end, _order, _way in ((_HIGH_END, "ORDER_DESC", "down"), (_LOW_END, "ORDER_ASC", "up")):
+    for _one in _end:
+        for _the in ("", "the "):
+            _say(_order, f"going {_way} from {_the}{_one}", f"from {_the}{_one} {_way}wards",
+                 f"working {_way} from {_the}{_one}", f"moving {_way} from {_the}{_one}")
 for _start in ("starting with", "starting from", "beginning with", "start with", "from"):
     for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_start} the {_high}", f"{_start} {_high}",
