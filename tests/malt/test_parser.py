@@ -1299,3 +1299,33 @@ def test_a_reason_said_first_is_still_set_aside() -> None:
 ])
 def test_orders_said_from_one_end_and_one_level_under(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Remove ju1.s1.s1c4. After removing it, count the switches in ju1.s1.dom.",
+     "Remove ju1.s1.s1c4 from the graph. Count the switches in ju1.s1.dom."),
+    ("Please remove ju1.a2.m1.s2c1.p4 from the graph. After the removal, count the ports in agg "
+     "block ju1.a2.m1.", "Remove ju1.a2.m1.s2c1.p4 from the graph. Count the ports in ju1.a2.m1."),
+    ("Add port np5 to ju1.a2.m2.s2c1. After adding it, order the children of ju1.a2.m2.s2c1 by "
+     "capacity from highest to lowest.",
+     "Add a new port named np5 to ju1.a2.m2.s2c1. Rank the child nodes of ju1.a2.m2.s2c1 by "
+     "capacity."),
+])
+def test_an_after_clause_that_says_the_change_again_is_then(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_an_after_clause_about_another_change_is_not_then() -> None:
+    with pytest.raises(QueryError):
+        parse("List the child nodes of ju1.s1. After removing it, count the switches in "
+              "ju1.s1.dom.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("List ports in ju1.a1.m2 agg block having capacity 40G or more.",
+     "List the ports in agg block ju1.a1.m2 with capacity at least 40 Gbps."),
+    ("Please list switches of ju1.a2.m1 agg block whose names end in c4.",
+     "List the switches in agg block ju1.a2.m1 whose name ends with c4."),
+])
+def test_a_kind_after_a_name_before_a_filter(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -2627,6 +2627,11 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
     for i, token in enumerate(out):
         if token.text == "after" and (i + 1 == len(out) or out[i + 1].text in _SEPARATORS):
             out[i] = _AFTERWARDS
+    for i in range(len(out) - 2, 0, -1):
+        if out[i].text == "after" and out[i - 1].text in _SEPARATORS:
+            end = _change_said_again(out, i)
+            if end:
+                out[i:end] = [_AFTERWARDS]
     # the first clause that names a node ("Dear team, please remove X first; ...")
     named = next((i for i, t in enumerate(out) if t.kind == "NAME"), None)
     first_end = None if named is None else next(
@@ -2637,6 +2642,32 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
                 t.text == "then" or t.text in _SENTENCE_ENDS for t in out[:named]):
         del out[first_end - 1]
     return out
+
+
+# The change an "after ..." clause may say again, by the categories of its verb or noun.
+_CHANGES = (frozenset({"REMOVE", "TAKE", "REMOVAL"}), frozenset({"ADD", "ADDITION"}),
+            frozenset({"SET", "SETP"}))
+_SAID_AGAIN = frozenset({"it", "them", "that", "this", "those", "these", "so", "one"})
+
+
+def _change_said_again(tokens: list[Token], at: int) -> int:
+    """Where an "after" clause at ``at`` ends when it only says again the change made just
+    before it ("Remove X. After removing it, count ...", "...; after the removal, list ..."):
+    "after", the change's verb or noun, at most a pronoun, then a separator; 0 otherwise, and
+    when the change said is not the one before (then it is read, or refused, as written)."""
+    end = at + 1 + (tokens[at + 1].text == "the")
+    if end >= len(tokens):
+        return 0
+    said = lex([tokens[end]])
+    change = next((c for c in _CHANGES if said and said[0].cats & c), None)
+    end += 1
+    if end < len(tokens) and tokens[end].text in _SAID_AGAIN:
+        end += 1
+    if change is None or end >= len(tokens) or tokens[end].text not in _SEPARATORS:
+        return 0
+    before = lex(tokens[:at - 1])
+    last = next((x for x in reversed(before) if x.cats & _VERB_CATS), None)
+    return end + (tokens[end].text == ",") if last is not None and last.cats & change else 0
 
 
 _METRIC_AGAIN = tuple(tuple(p.split()) for p in (
@@ -3041,7 +3072,7 @@ def _typed_pronouns(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
 
 _PHRASE_ENDS = frozenset({"-", "--", "from", "and", "then", "should", "must", "needs", "need",
                           "contain", "contains", "have", "has", "hold", "holds", "is", "in",
-                          "by", "with"})
+                          "by", "with", "having", "whose", "where", "which", "that"})
 
 
 _OUTPUT_LABELS = frozenset({"output", "expected", "result", "deliverable", "returns"})
