@@ -1329,3 +1329,28 @@ def test_an_after_clause_about_another_change_is_not_then() -> None:
 ])
 def test_a_kind_after_a_name_before_a_filter(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("It's the child nodes of ju1.s2.dom that I want listed.",
+     "List all the child nodes of ju1.s2.dom."),
+    ("It is the switches in control domain ju1.a1.dom that I would like listed.",
+     "List the switches in control domain ju1.a1.dom."),
+    ("It's every port in agg block ju1.a2.m1 whose capacity should be set to 10 Gb/s.",
+     "Set the capacity of every port in agg block ju1.a2.m1 to 10 Gbps."),
+    ("What should be deleted from the graph is ju1.s2.s2c2.p1.",
+     "Remove ju1.s2.s2c2.p1 from the graph."),
+    ("What switches does the agg block ju1.a2.m2 have in it?",
+     "List the switches in agg block ju1.a2.m2."),
+])
+def test_clefts_and_a_holder_said_again(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "What should be deleted is not ju1.s2.s2c2.p1.",
+    "It is the ports of ju1.s1.s1c1 that I do not want listed.",
+])
+def test_a_negated_cleft_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

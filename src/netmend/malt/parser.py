@@ -2804,6 +2804,23 @@ def _without_single(tokens: list[Token]) -> list[Token]:
                      and _kind_phrase(tokens, i + 1))]  # "the one switch in A whose ..."
 
 
+_HOLDS = frozenset({"have", "has", "hold", "holds", "contain", "contains", "include",
+                    "includes", "house", "houses"})
+_INSIDE = frozenset({"in", "inside", "within", "under", "beneath", "below", "underneath"})
+
+
+def _in_it_again(tokens: list[Token]) -> list[Token]:
+    """"What switches does A have in it?", "which ports does S hold inside it": where a verb of
+    holding says again the node it is said of, at the end of its clause; the pronoun goes."""
+    return [t for i, t in enumerate(tokens) if not (
+        t.text in _INSIDE and i and tokens[i - 1].text in _HOLDS and i + 1 < len(tokens)
+        and tokens[i + 1].text in ("it", "them") and (
+            i + 2 == len(tokens) or tokens[i + 2].text in _SEPARATORS)
+        or t.text in ("it", "them") and i > 1 and tokens[i - 1].text in _INSIDE
+        and tokens[i - 2].text in _HOLDS and (i + 1 == len(tokens) or tokens[i + 1].text in
+                                               _SEPARATORS))]
+
+
 _PULLS = frozenset({"pull", "pulling"})
 # What may follow "pull" for it to mean "remove": a name, a pronoun, a kind before a name, or
 # the particle of "pull out / off / from".
@@ -3222,20 +3239,57 @@ def _without_focus_tail(sentence: list[Token], nth: int) -> list[Token]:
 
 _CLEFT_VERBS = frozenset({"needs", "need", "has", "have", "should", "must", "is", "are", "can",
                           "will", "ought", "requires", "require", "wants"})
-_RELATIVES = frozenset({"that", "which", "who"})
+_RELATIVES = frozenset({"that", "which", "who", "whose"})
+# What the one asking says they want done to a cleft's focus: "It's X that I want listed".
+_WANTED = tuple(tuple(p.split()) for p in (
+    "i would like", "we would like", "i want", "we want", "i need", "we need", "i wish",
+    "i would love"))
+_MODALS = frozenset({"should", "must", "needs", "need", "has", "have", "ought", "will"})
 
 
 def _it_cleft(tokens: list[Token]) -> list[Token]:
-    """"It's X that needs to go" -> "X needs to go": a cleft sentence whose focus (X, naming
-    a node) is the subject of what follows the relative word."""
-    if len(tokens) < 5 or [t.text.lower() for t in tokens[:2]] != ["it", "is"]:
+    """A cleft sentence said plainly: its focus (naming a node) goes where the rest of the
+    sentence leaves a gap. "It's X that needs to go" -> "X needs to go"; "It's the children of
+    A that I want listed" -> "I want the children of A listed"; "It's P whose capacity should
+    be set to 10G" -> "P's capacity should be set to 10G"; "What should be deleted from the
+    graph is X" -> "X should be deleted from the graph"."""
+    if len(tokens) < 5:
         return tokens
-    rel = next((i for i, t in enumerate(tokens) if t.text.lower() in _RELATIVES), None)
-    if rel is None or rel + 1 >= len(tokens) or tokens[rel + 1].text.lower() not in _CLEFT_VERBS \
+    if tokens[0].text == "what" and tokens[1].text in _MODALS:
+        return _what_cleft(tokens)
+    if [t.text for t in tokens[:2]] != ["it", "is"]:
+        return tokens
+    rel = next((i for i, t in enumerate(tokens) if t.text in _RELATIVES), None)
+    if rel is None or rel + 1 >= len(tokens) \
             or not any(t.kind == "NAME" for t in tokens[2:rel]) \
             or any(t.kind == "PUNCT" and t.text in _SENTENCE_ENDS for t in tokens[2:rel]):
         return tokens
-    return tokens[2:rel] + tokens[rel + 1:]
+    focus, rest = tokens[2:rel], tokens[rel + 1:]
+    if not (focus[0].kind == "NAME" or focus[0].text in _PLACE_STARTS
+            or _kind_phrase(focus, 0)):
+        return tokens  # "it is necessary to list the ports of S whose ...": no cleft
+    if tokens[rel].text == "whose":
+        return [*focus, _POSS, *rest]
+    if rest[0].text in _CLEFT_VERBS:
+        return focus + rest
+    wanted = next((w for w in _WANTED if tuple(t.text for t in rest[:len(w)]) == w), None)
+    if wanted is None:
+        return tokens
+    return [*rest[:len(wanted)], *focus, *rest[len(wanted):]]
+
+
+def _what_cleft(tokens: list[Token]) -> list[Token]:
+    """"What should be deleted from the graph is X": the focus (the last part, naming a node
+    and nothing after it) said first."""
+    at = next((i for i in range(len(tokens) - 2, 1, -1) if tokens[i].text == "is"), None)
+    if at is None:
+        return tokens
+    end = len(tokens) - (tokens[-1].text in _SENTENCE_ENDS)
+    focus = tokens[at + 1:end]
+    if not any(t.kind == "NAME" for t in focus) or any(t.kind == "NAME" for t in tokens[:at]) \
+            or any(t.kind == "PUNCT" for t in focus):
+        return tokens
+    return [*focus, *tokens[1:at], *tokens[end:]]
 
 
 _GREETINGS = frozenset({"hi", "hello", "hey", "morning", "afternoon", "evening"})
@@ -3282,7 +3336,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _without_speaker(tokens)
     if not texts.isdisjoint(_FOCUS_TAIL_FIRST):
         tokens = _focus_said_last(tokens)
-    if "it" in texts and not texts.isdisjoint(_RELATIVES):
+    if "it" in texts and not texts.isdisjoint(_RELATIVES) or tokens and tokens[0].text == "what":
         tokens = _it_cleft(tokens)
     if not texts.isdisjoint(_PURPOSE_FIRST):
         tokens = _without_purpose(tokens)
@@ -3326,6 +3380,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
         tokens = _put_in_order(tokens)
+    if not texts.isdisjoint(_HOLDS) and ("it" in texts or "them" in texts):
+        tokens = _in_it_again(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:
         tokens = _without_single(tokens)
     if "switch" in texts and not texts.isdisjoint(("which", "what")):
