@@ -160,3 +160,24 @@ def test_what_happened_and_what_it_is_in_line_with_are_context(text: str, same_a
 def test_a_state_said_of_the_nodes_asked_for_keeps_the_request_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("What is the total switch count across the whole topology? Finance needs it for the "
+     "depreciation schedule.", "Count the switches in the graph."),
+    ("What's the smallest port capacity on switch ju1.s1.s1c2? We are checking for bottlenecks.",
+     "What is the minimum capacity of the ports of switch ju1.s1.s1c2?"),
+    ("Which switch in agg block ju1.a1.m1 has the highest total capacity? It will anchor the "
+     "upgrade proposal.", "List the switch in agg block ju1.a1.m1 with the highest total capacity."),
+])
+def test_a_last_sentence_saying_what_the_answer_is_for(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Count the switches in the graph. We will remove it.",
+    "Rank the ports of ju1.s1.s1c2 by capacity. It should be sorted the other way.",
+])
+def test_a_last_sentence_that_asks_more_keeps_the_request_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -44,7 +44,7 @@ _BOUNDARIES = frozenset({".", "!", "?", ";", ":", "-", "--"})
 # Words that glue a clause or a purpose together; any other word of the grammar keeps the
 # part (a verb of a request, an order, a depth, an amount, a comparison, "all", "each").
 _GLUE = frozenset({"AUX", "MODAL", "IT", "OF", "IN", "TO", "BY", "AS", "POSS", "COMMA", "AND",
-                   "WANT", "ITS", "HELD", "UNK"})
+                   "WANT", "ITS", "HELD", "UNK", "GET"})
 # A word of the grammar that may modify a word of the occasion ("spine maintenance",
 # "capacity review", "change window", "a new box", "inventory reconciliation").
 _MODIFIERS = frozenset({"KIND", "CAP", "NEW", "GRAPH"})
@@ -90,6 +90,9 @@ _CARRIED_ON = ("too", "also", "as well", "again", "already", "done", "remaining"
 # "before the change window", "heads-up for the audit".
 _PURPOSES = frozenset({"for", "before", "ahead", "heads-up", "fyi", "re", "regarding"})
 _SUBJECTS = frozenset({"i", "we", "it", "they", "this"})
+# Verbs (auxiliaries, modals, "need") that make a part a clause of its own.
+_VERBS_OF_A_CLAUSE = frozenset({"am", "need", "needs", "needed", "would", "will", "can", "could",
+                                "should", "must", "may", "might", "wants"})
 _LONGEST_PURPOSE = 6
 
 
@@ -101,7 +104,7 @@ def _clause(words: Sequence[Word]) -> bool:
             continue
         if i and words[i - 1][0] == "NAME":
             return True  # a node and what it did: "X died", "X lost its optic"
-        if text in _PURPOSES or text in P.COPULAS or text in ("am", "need", "needed", "would") \
+        if text in _PURPOSES or text in P.COPULAS or text in _VERBS_OF_A_CLAUSE \
                 or (len(text) > 4 and text.endswith("ing")) or (len(text) > 3
                                                                  and text.endswith("ed")):
             return True
@@ -149,8 +152,9 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
                                    and lexed[i - 1][1] != "am"):
             continue  # "spine maintenance", "for the upgrade plan", "choosing upgrade
             # candidates": a word of the grammar that says which maintenance, plan, candidates
-        if "UNK" in following and cats <= _READ_VERBS and text.endswith("ing"):
-            continue  # "I'm checking hardware", "we're counting assets": what the asker does
+        if cats <= _READ_VERBS and text.endswith("ing") and ("UNK" in following or (
+                "OF" in following and i + 2 < len(lexed) and "UNK" in lexed[i + 2][0])):
+            continue  # "I'm checking hardware", "we're checking for bottlenecks"
         if i == len(lexed) - 1 and i and cats <= P.NOUN_VERBS and "UNK" in lexed[i - 1][0]:
             continue  # "... for the audit report": the last word of a compound noun
         if not cats <= _GLUE:
