@@ -181,3 +181,26 @@ def test_a_last_sentence_saying_what_the_answer_is_for(text: str, same_as: str) 
 def test_a_last_sentence_that_asks_more_keeps_the_request_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Remove ju1.a2.m2.s2c3 from the graph and then list the child nodes of ju1.a2.m2 so we "
+     "can confirm what remains.",
+     "Remove ju1.a2.m2.s2c3 from the graph. List the child nodes of ju1.a2.m2."),
+    ("Add a port named new_p7 to switch ju1.a1.m1.s2c4 so that the inventory matches the "
+     "purchase order.", "Add a new port named new_p7 to ju1.a1.m1.s2c4."),
+    ("List the child nodes of ju1.a2.m2 so the next shift can verify.",
+     "List the child nodes of ju1.a2.m2."),
+])
+def test_what_the_answer_is_for_said_with_so(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "List the ports of ju1.a1.m1.s2c1 so we can remove them later.",  # a change to come
+    "Count the switches in ju1.a1.m1 so that only spine ones count.",  # a restriction
+    "List the ports of ju1.a1.m1.s2c1 so we can see the 2 largest.",  # a number
+])
+def test_a_so_clause_that_asks_more_keeps_the_request_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

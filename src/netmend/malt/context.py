@@ -89,6 +89,8 @@ _CARRIED_ON = ("too", "also", "as well", "again", "already", "done", "remaining"
 # A part that is a purpose or an occasion said without a verb: "for the change log",
 # "before the change window", "heads-up for the audit".
 _PURPOSES = frozenset({"for", "before", "ahead", "heads-up", "fyi", "re", "regarding"})
+# Words after which a purpose would say the request goes on or is done again.
+_CARRIES_ON = frozenset({"again", "also", "too", "later", "afterwards", "instead", "else"})
 _SUBJECTS = frozenset({"i", "we", "it", "they", "this"})
 # Verbs (auxiliaries, modals, "need") that make a part a clause of its own.
 _VERBS_OF_A_CLAUSE = frozenset({"am", "need", "needs", "needed", "would", "will", "can", "could",
@@ -240,6 +242,35 @@ def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
                 and words[i + 1][1] in _SUBJECTS and context(i + 1, end):
             end = i
             break
+    # what the answer is for, said last: "... so we can confirm what remains", "... so that
+    # the inventory matches the purchase order"
+    bare = _bare(words, start, end)[1]
+    for i in range(bare - 3, start, -1):
+        if words[i] == ("WORD", "so") and _so_purpose(words[i + 1:bare], lex(i + 1, bare)):
+            end = i - (words[i - 1] == ("PUNCT", ","))
+            break
     if (start, end) == (0, len(words)):
         return None
     return start, end
+
+
+# What a purpose said with "so" may not say: a change, a node, a number, a kind, a word that
+# could change the request (``P.CRITICAL``).
+_CHANGES = frozenset({"REMOVE", "TAKE", "REMOVAL", "ADD", "ADDITION", "SET", "SETP", "NEW",
+                      "MAKE", "GIVE", "KIND", "NODE", "CHILD", "FOREACH", "EACHW", "PER",
+                      "PERNODE"})
+_CAN = frozenset({"can", "could", "may", "might", "will", "would"})
+
+
+def _so_purpose(words: Sequence[Word], lexed: Lexed) -> bool:
+    """Whether the words after a "so" say only what the answer is for: "that" and a clause, or
+    a subject and a modal ("we can see which one is largest", "the next shift can verify");
+    nothing the request could be about and no change."""
+    texts = [text for _, text in words]
+    if not texts or not (texts[0] == "that" or any(
+            text in _CAN and 0 < i <= 3 for i, text in enumerate(texts))):
+        return False
+    if any(kind != "WORD" for kind, _ in words) or any(
+            text in P.CRITICAL or text in _CARRIES_ON for _, text in lexed):
+        return False
+    return not any(cats & _CHANGES for cats, _ in lexed)
