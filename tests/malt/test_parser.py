@@ -1354,3 +1354,19 @@ def test_clefts_and_a_holder_said_again(text: str, same_as: str) -> None:
 def test_a_negated_cleft_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Rank ju1.a1.m1's direct children from lowest capacity up to highest.",
+     "Rank the child nodes of ju1.a1.m1 by capacity in ascending order."),
+    ("Could you list all the ports in agg block ju1.a1.m1, including those on every switch "
+     "inside it?", "List all ports under agg block ju1.a1.m1."),
+    ("Please show me all the ports inside superblock ju1.a2, at whatever depth they sit.",
+     "List all ports under superblock ju1.a2."),
+    ("Port count for agg block ju1.a1.m1, all of its switches included.",
+     "Count the ports in ju1.a1.m1."),
+    ("Once ju1.a2.m1.s2c3.p4 is out of the graph, how many ports does ju1.a2.m1.s2c3 have?",
+     "Remove ju1.a2.m1.s2c3.p4 from the graph. Count the ports in ju1.a2.m1.s2c3."),
+])
+def test_depths_orders_and_out_of_the_graph_said_freely(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -2034,6 +2034,12 @@ _TO_VERBS = frozenset({"need", "needs", "has", "have", "had", "ought", "going", 
                        "wish", "is", "are", "able", "love"})
 
 
+# Depths said as a clause that ends on a verb ("at whatever depth they sit").
+_DEPTHS_ENDING_ON_A_VERB = tuple(
+    tuple(text.split()) for text, cats in P.LEXICON.items()
+    if "DEEP" in cats and " " in text and text.split()[-1] in P.PLACE_VERBS)
+
+
 def _dangling(said: tuple[str, ...]) -> str | None:
     """The last word of a sentence when it leaves a part unsaid (see ``P.DANGLING``), else None."""
     words = list(said)
@@ -2047,8 +2053,8 @@ def _dangling(said: tuple[str, ...]) -> str | None:
         if closing is None:
             break
         del words[-len(closing):]
-    if not words:
-        return None
+    if not words or any(tuple(words[-len(p):]) == p for p in _DEPTHS_ENDING_ON_A_VERB):
+        return None  # "..., at whatever depth they sit": a phrase of its own
     last = words[-1]
     prev = words[-2] if len(words) > 1 else ""
     if last == "each" and (prev in _UNIT_WORDS or prev == "NUM"):
@@ -2821,6 +2827,23 @@ def _in_it_again(tokens: list[Token]) -> list[Token]:
                                                _SEPARATORS))]
 
 
+_BEEN = frozenset({"is", "are", "was", "were", "been", "be"})
+_GRAPH_WORDS = frozenset({"graph", "topology", "network", "model", "inventory", "fabric"})
+_REMOVED = _VOCABULARY_TOKENS["removed"]
+
+
+def _out_of_the_graph(tokens: list[Token]) -> list[Token]:
+    """"Once X is out of the graph, ...", "with X having been out of the topology": a node
+    said to be out of the graph is removed ("take X out of the graph" is read as it is)."""
+    out = list(tokens)
+    for i in range(len(out) - 3, 0, -1):
+        if out[i].text == "out" and out[i - 1].text in _BEEN and out[i + 1].text == "of":
+            at = i + 2 + (out[i + 2].text == "the")
+            if at < len(out) and out[at].text in _GRAPH_WORDS:
+                out[i:at + 1] = [_REMOVED]
+    return out
+
+
 _PULLS = frozenset({"pull", "pulling"})
 # What may follow "pull" for it to mean "remove": a name, a pronoun, a kind before a name, or
 # the particle of "pull out / off / from".
@@ -3380,6 +3403,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
         tokens = _put_in_order(tokens)
+    if "out" in texts and "of" in texts:
+        tokens = _out_of_the_graph(tokens)
     if not texts.isdisjoint(_HOLDS) and ("it" in texts or "them" in texts):
         tokens = _in_it_again(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:

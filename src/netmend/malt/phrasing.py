@@ -293,8 +293,15 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "no matter how deeply nested", "whatever the depth", "regardless of depth",
      "all levels included", "every level included", "all depths included",
      *(f"including {those} {on} {every}its {below}" for those in ("those", "the ones")
-       for on in ("on", "in", "under", "below") for every in ("", "all ")
-       for below in ("switches", "agg blocks", "aggregation blocks")))
+       for on in ("on", "in", "under", "below") for every in ("", "all ", "all of ")
+       for below in ("switches", "agg blocks", "aggregation blocks")),
+     *(f"including {those} {on} every {below} {inside} it" for those in ("those", "the ones")
+       for on in ("on", "in", "under") for below in ("switch", "agg block")
+       for inside in ("inside", "in", "under", "below")),
+     *(f"{every} {below} included" for every in ("every", "all", "all its", "all of its",
+                                                 "each")
+       for below in ("switch", "switches", "agg block", "agg blocks")),
+     *(f"at whatever depth they {sit}" for sit in ("sit", "are", "live", "may be", "are at")))
 # A direct read said again with "only": "(direct only)", "children only, one level".
 _say("DIRECT", "direct only", "directly only", "one level only", "one level down only",
      "immediate only", "only one level", "only one level down")
@@ -353,11 +360,15 @@ for _high in _HIGH_END:
         _say("ORDER_DESC", f"{_high} -> {_low}")  # "high->low"
         _say("ORDER_ASC", f"{_low} -> {_high}")
         for _from in ("", "from ", "from the ", "going from ", "going from the "):
-            _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}")
-            _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}")
+            _say("ORDER_DESC", f"{_from}{_high} to {_low}", f"{_from}{_high} to the {_low}",
+                 f"{_from}{_high} down to {_low}", f"{_from}{_high} down to the {_low}")
+            _say("ORDER_ASC", f"{_from}{_low} to {_high}", f"{_from}{_low} to the {_high}",
+                 f"{_from}{_low} up to {_high}", f"{_from}{_low} up to the {_high}")
             # the metric said inside the order: "from highest capacity to lowest"
-            _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}")
-            _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}")
+            _say("ORDER_DESC CAP_SAID", f"{_from}{_high} capacity to {_low}",
+                 f"{_from}{_high} capacity down to {_low}")
+            _say("ORDER_ASC CAP_SAID", f"{_from}{_low} capacity to {_high}",
+                 f"{_from}{_low} capacity up to {_high}")
 # "going up from the least", "from the smallest upwards", "going down from the biggest"
 for _end, _order, _way in ((_HIGH_END, "ORDER_DESC", "down"), (_LOW_END, "ORDER_ASC", "up")):
     for _one in _end:
