@@ -204,3 +204,20 @@ def test_what_the_answer_is_for_said_with_so(text: str, same_as: str) -> None:
 def test_a_so_clause_that_asks_more_keeps_the_request_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("For the asset register, please list every direct child of agg block ju1.a2.m2.",
+     "List all the child nodes of ju1.a2.m2."),
+    ("For the superblock inventory, list all direct child nodes of ju1.a1.",
+     "List all the child nodes of ju1.a1."),
+    ("For the Q3 capacity plan, which switches sit in aggregation block ju1.a2.m1?",
+     "List the switches in agg block ju1.a2.m1."),
+])
+def test_a_purpose_may_end_on_a_compound_noun(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_purpose_that_shapes_the_answer_stays() -> None:
+    with pytest.raises(QueryError):
+        parse("For the largest inventory, list the child nodes of ju1.a1.")

@@ -2447,14 +2447,24 @@ _PLACE_STARTS = frozenset({"the", "a", "an", "each", "every", "all", "its", "the
 def _purpose_words(words: list[Token]) -> bool:
     """Words a purpose may be made of: plain words, none that says how or whether the request
     is meant, the last one a word the grammar does not know (so it names no set or node)."""
-    if not words or any(t.kind != "WORD" or t.text in _MANNER or t.text in P.CRITICAL
-                        for t in words):
+    if not words or any(not (t.kind == "WORD" or t.kind == "NAME" and _PERIOD.fullmatch(t.text))
+                        or t.text in _MANNER or t.text in P.CRITICAL for t in words):
         return False
-    last = words[-1].text
-    if len(words) > 1 and P.LEXICON.get(last, frozenset()) <= P.NOUN_VERBS \
-            and not _grammar_word(words[-2].text):
-        return True  # "for the utilisation report": a verb of a request said as a noun
+    last, before = words[-1].text, words[-2].text if len(words) > 1 else ""
+    if before and P.LEXICON.get(last, frozenset()) <= _NOUNS_OF_A_PURPOSE and (
+            not _grammar_word(before) or "PL" not in P.KIND_WORDS.get(before, (None, "PL"))[1]
+            or P.LEXICON.get(before) == frozenset({"CAP"})) and not any(
+                x.cats & _SHAPES_ANSWER - {"CAP"} for x in lex(words[:-1])):
+        return True  # "for the utilisation report", "for the asset register", "for the
+        # superblock inventory", "for the capacity model": a compound noun ("for the ports
+        # report" names a set)
     return not _grammar_word(last)
+
+
+# Words of the grammar a purpose may end on as a noun, after a word that says which.
+_NOUNS_OF_A_PURPOSE = P.NOUN_VERBS | frozenset({"ADD", "GRAPH", "COUNT", "NUMBER", "RANK"})
+# A period a purpose may name: "for the Q3 capacity plan", "for FY27".
+_PERIOD = re.compile(r"(?i)q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
 
 def _grammar_word(word: str) -> bool:
