@@ -1370,3 +1370,18 @@ def test_a_negated_cleft_is_refused(text: str) -> None:
 ])
 def test_depths_orders_and_out_of_the_graph_said_freely(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("How do the ports of ju1.s1.s1c3 rank by capacity? Biggest first.",
+     "Rank the ports of ju1.s1.s1c3 by capacity."),
+    ("Rank the child nodes of ju1.a1.m2 by capacity. Smallest first, please.",
+     "Rank the child nodes of ju1.a1.m2 by capacity in ascending order."),
+])
+def test_an_order_said_as_a_sentence_of_its_own(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_an_order_said_after_another_order_is_refused() -> None:
+    with pytest.raises(QueryError):
+        parse("Rank the child nodes of ju1.a1.m2 by capacity in descending order. Smallest first.")

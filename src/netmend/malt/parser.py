@@ -2837,6 +2837,25 @@ def _in_it_again(tokens: list[Token]) -> list[Token]:
                                                _SEPARATORS))]
 
 
+_ORDERS = frozenset({"ORDER_ASC", "ORDER_DESC"})
+# Words an order ends on ("biggest first", "high to low", "in descending order", "asc").
+_ORDER_WORDS = frozenset(text.split()[-1] for text, cats in P.LEXICON.items() if cats & _ORDERS)
+
+
+def _order_said_after(tokens: list[Token]) -> list[Token]:
+    """"How do the ports of S rank by capacity? Biggest first.": a last sentence that only says
+    an order belongs to the sentence before it, as if said after a comma."""
+    ends = [i for i, t in enumerate(tokens[:-1]) if t.kind == "PUNCT" and t.text in _SENTENCE_ENDS]
+    if not ends:
+        return tokens
+    last = tokens[ends[-1] + 1:]
+    said = lex([t for t in last if not (t.kind == "PUNCT" and t.text in _SENTENCE_ENDS)])
+    if not said or not all(x.cats <= _ORDERS | {"COMMA"} for x in said) \
+            or not any(x.cats & _ORDERS for x in said):
+        return tokens
+    return [*tokens[:ends[-1]], Token("PUNCT", ","), *last]
+
+
 _BEEN = frozenset({"is", "are", "was", "were", "been", "be"})
 _GRAPH_WORDS = frozenset({"graph", "topology", "network", "model", "inventory", "fabric"})
 _REMOVED = _VOCABULARY_TOKENS["removed"]
@@ -3413,6 +3432,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
         tokens = _put_in_order(tokens)
+    if texts & _SENTENCE_ENDS and texts & _ORDER_WORDS:
+        tokens = _order_said_after(tokens)
     if "out" in texts and "of" in texts:
         tokens = _out_of_the_graph(tokens)
     if not texts.isdisjoint(_HOLDS) and ("it" in texts or "them" in texts):
