@@ -1385,3 +1385,8 @@ def test_an_order_said_as_a_sentence_of_its_own(text: str, same_as: str) -> None
 def test_an_order_said_after_another_order_is_refused() -> None:
     with pytest.raises(QueryError):
         parse("Rank the child nodes of ju1.a1.m2 by capacity in descending order. Smallest first.")
+
+
+def test_an_order_that_says_capacity_says_what_to_rank_by() -> None:
+    assert parse("Rank ju1.s2.s2c4's ports, highest capacity first.") \
+        == parse("Rank the ports of ju1.s2.s2c4 by capacity.")

@@ -2845,15 +2845,16 @@ _ORDER_WORDS = frozenset(text.split()[-1] for text, cats in P.LEXICON.items() if
 def _order_said_after(tokens: list[Token]) -> list[Token]:
     """"How do the ports of S rank by capacity? Biggest first.": a last sentence that only says
     an order belongs to the sentence before it, as if said after a comma."""
-    ends = [i for i, t in enumerate(tokens[:-1]) if t.kind == "PUNCT" and t.text in _SENTENCE_ENDS]
-    if not ends:
-        return tokens
-    last = tokens[ends[-1] + 1:]
+    end = next((i for i in range(len(tokens) - 2, max(len(tokens) - 9, 0), -1)
+                if tokens[i].kind == "PUNCT" and tokens[i].text in _SENTENCE_ENDS), None)
+    if end is None:
+        return tokens  # no sentence ends, or the last one says more than an order could
+    last = tokens[end + 1:]
     said = lex([t for t in last if not (t.kind == "PUNCT" and t.text in _SENTENCE_ENDS)])
     if not said or not all(x.cats <= _ORDERS | {"COMMA"} for x in said) \
             or not any(x.cats & _ORDERS for x in said):
         return tokens
-    return [*tokens[:ends[-1]], Token("PUNCT", ","), *last]
+    return [*tokens[:end], Token("PUNCT", ","), *last]
 
 
 _BEEN = frozenset({"is", "are", "was", "were", "been", "be"})
@@ -3432,7 +3433,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
         tokens = _put_in_order(tokens)
-    if texts & _SENTENCE_ENDS and texts & _ORDER_WORDS:
+    if not texts.isdisjoint(_SENTENCE_ENDS) and not texts.isdisjoint(_ORDER_WORDS):
         tokens = _order_said_after(tokens)
     if "out" in texts and "of" in texts:
         tokens = _out_of_the_graph(tokens)

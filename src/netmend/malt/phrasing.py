@@ -385,8 +385,9 @@ for _start in ("starting with", "starting from", "beginning with", "start with",
 for _order, _ends in (("ORDER_DESC", _HIGH_END), ("ORDER_ASC", _LOW_END)):
     for _end in _ends:
         for _top in ("first", "at the top", "on top"):
-            _say(_order, f"{_end} {_top}", f"the {_end} {_top}", f"{_end} capacity {_top}",
-                 f"the {_end} one {_top}", f"{_end} one {_top}", f"the {_end} ones {_top}")
+            _say(_order, f"{_end} {_top}", f"the {_end} {_top}", f"the {_end} one {_top}",
+                 f"{_end} one {_top}", f"the {_end} ones {_top}")
+            _say(f"{_order} CAP_SAID", f"{_end} capacity {_top}", f"the {_end} capacity {_top}")
         for _top in ("at the top", "on top"):
             _say(_order, f"the {_end} one {_top}", f"with the {_end} {_top}")
 _say("ORDER_DESC", "desc", "descending", "high-low")
