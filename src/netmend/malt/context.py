@@ -10,8 +10,9 @@ A part is set aside only when it could not change what is asked:
 * it is a whole part of the request's first or last end, set apart by a sentence's end, a
   dash, a colon or a semicolon, or a first clause by a comma (a purpose first: "For the
   cabling audit, I need ..."; a clause last: "..., it was RMA'd yesterday"), by "because" or
-  "since" (a cause: "... because it died"), or by brackets that end a sentence (an aside: "... (dead PSU, RMA open).",
-  which the parser sets aside only from requests about named nodes);
+  "since" (a cause: "... because it died"), by "so" (what the answer is for: "... so we can
+  confirm what remains"), or by brackets that end a sentence (an aside: "... (dead PSU, RMA
+  open).", which the parser sets aside only from requests about named nodes);
 * it names nothing the request could be about: no number, no entity kind said as a thing
   ("spine" may say which maintenance, "uplinks" may not stand alone), no word of the grammar
   but words that glue a clause together, and no node name unless the caller allows it (a
@@ -85,12 +86,11 @@ _CARRIES = frozenset({
 # Words a part may say only as fillers the lexer drops, which still carry a request on
 # ("..., too", "as well", "already done": the same elsewhere, or nothing to do).
 _CARRIED_ON = ("too", "also", "as well", "again", "already", "done", "remaining", "left",
-               "both", "these", "those", "whole", "entire", "total", "overall", "altogether")
+               "both", "these", "those", "whole", "entire", "total", "overall", "altogether",
+               "later", "instead", "else")
 # A part that is a purpose or an occasion said without a verb: "for the change log",
 # "before the change window", "heads-up for the audit".
 _PURPOSES = frozenset({"for", "before", "ahead", "heads-up", "fyi", "re", "regarding"})
-# Words after which a purpose would say the request goes on or is done again.
-_CARRIES_ON = frozenset({"again", "also", "too", "later", "afterwards", "instead", "else"})
 _SUBJECTS = frozenset({"i", "we", "it", "they", "this"})
 # Verbs (auxiliaries, modals, "need") that make a part a clause of its own.
 _VERBS_OF_A_CLAUSE = frozenset({"am", "need", "needs", "needed", "would", "will", "can", "could",
@@ -256,7 +256,7 @@ def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
 
 # What a purpose said with "so" may not say: a change, a node, a number, a kind, a word that
 # could change the request (``P.CRITICAL``).
-_CHANGES = frozenset({"REMOVE", "TAKE", "REMOVAL", "ADD", "ADDITION", "SET", "SETP", "NEW",
+_NOT_FOR = frozenset({"REMOVE", "TAKE", "REMOVAL", "ADD", "ADDITION", "SET", "SETP", "NEW",
                       "MAKE", "GIVE", "KIND", "NODE", "CHILD", "FOREACH", "EACHW", "PER",
                       "PERNODE"})
 _CAN = frozenset({"can", "could", "may", "might", "will", "would"})
@@ -271,6 +271,7 @@ def _so_purpose(words: Sequence[Word], lexed: Lexed) -> bool:
             text in _CAN and 0 < i <= 3 for i, text in enumerate(texts))):
         return False
     if any(kind != "WORD" for kind, _ in words) or any(
-            text in P.CRITICAL or text in _CARRIES_ON for _, text in lexed):
+            text in P.CRITICAL for _, text in lexed) or any(
+            f" {word} " in f" {' '.join(texts)} " for word in _CARRIED_ON):
         return False
-    return not any(cats & _CHANGES for cats, _ in lexed)
+    return not any(cats & _NOT_FOR for cats, _ in lexed)
