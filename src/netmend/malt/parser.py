@@ -2452,7 +2452,7 @@ def _purpose_words(words: list[Token]) -> bool:
         return False
     last, before = words[-1].text, words[-2].text if len(words) > 1 else ""
     if before and P.LEXICON.get(last, frozenset()) <= _NOUNS_OF_A_PURPOSE and (
-            not _grammar_word(before) or "PL" not in P.KIND_WORDS.get(before, (None, "PL"))[1]
+            not _grammar_word(before) or before in _KIND_SG_WORDS
             or P.LEXICON.get(before) == frozenset({"CAP"})) and not any(
                 x.cats & _SHAPES_ANSWER - {"CAP"} for x in lex(words[:-1])):
         return True  # "for the utilisation report", "for the asset register", "for the
@@ -2828,18 +2828,20 @@ _INSIDE = frozenset({"in", "inside", "within", "under", "beneath", "below", "und
 def _in_it_again(tokens: list[Token]) -> list[Token]:
     """"What switches does A have in it?", "which ports does S hold inside it": where a verb of
     holding says again the node it is said of, at the end of its clause; the pronoun goes."""
-    return [t for i, t in enumerate(tokens) if not (
-        t.text in _INSIDE and i and tokens[i - 1].text in _HOLDS and i + 1 < len(tokens)
-        and tokens[i + 1].text in ("it", "them") and (
-            i + 2 == len(tokens) or tokens[i + 2].text in _SEPARATORS)
-        or t.text in ("it", "them") and i > 1 and tokens[i - 1].text in _INSIDE
-        and tokens[i - 2].text in _HOLDS and (i + 1 == len(tokens) or tokens[i + 1].text in
-                                               _SEPARATORS))]
+    def again(tokens: list[Token], i: int):
+        window = tokens[i:i + 4]
+        if len(window) >= 3 and window[0].text in _HOLDS and window[1].text in _INSIDE \
+                and window[2].text in ("it", "them") \
+                and (len(window) == 3 or window[3].text in _SEPARATORS):
+            return 3, [window[0]]
+        return None
+
+    return _rewritten(tokens, again)
 
 
-_ORDERS = frozenset({"ORDER_ASC", "ORDER_DESC"})
 # Words an order ends on ("biggest first", "high to low", "in descending order", "asc").
-_ORDER_WORDS = frozenset(text.split()[-1] for text, cats in P.LEXICON.items() if cats & _ORDERS)
+_ORDER_WORDS = frozenset(text.split()[-1] for text, cats in P.LEXICON.items()
+                         if cats & slots.ORDERS)
 
 
 def _order_said_after(tokens: list[Token]) -> list[Token]:
@@ -2851,27 +2853,31 @@ def _order_said_after(tokens: list[Token]) -> list[Token]:
         return tokens  # no sentence ends, or the last one says more than an order could
     last = tokens[end + 1:]
     said = lex([t for t in last if not (t.kind == "PUNCT" and t.text in _SENTENCE_ENDS)])
-    if not said or not all(x.cats <= _ORDERS | {"COMMA"} for x in said) \
-            or not any(x.cats & _ORDERS for x in said):
+    if not said or not all(x.cats <= slots.ORDERS | {"COMMA"} for x in said) \
+            or not any(x.cats & slots.ORDERS for x in said):
         return tokens
     return [*tokens[:end], Token("PUNCT", ","), *last]
 
 
-_BEEN = frozenset({"is", "are", "was", "were", "been", "be"})
-_GRAPH_WORDS = frozenset({"graph", "topology", "network", "model", "inventory", "fabric"})
+# Words that say the graph, one word each ("graph", "topology", "inventory", ...).
+_GRAPH_WORDS = frozenset(w for w, cats in P.LEXICON.items() if "GRAPH" in cats and " " not in w)
 _REMOVED = _VOCABULARY_TOKENS["removed"]
 
 
 def _out_of_the_graph(tokens: list[Token]) -> list[Token]:
     """"Once X is out of the graph, ...", "with X having been out of the topology": a node
     said to be out of the graph is removed ("take X out of the graph" is read as it is)."""
-    out = list(tokens)
-    for i in range(len(out) - 3, 0, -1):
-        if out[i].text == "out" and out[i - 1].text in _BEEN and out[i + 1].text == "of":
-            at = i + 2 + (out[i + 2].text == "the")
-            if at < len(out) and out[at].text in _GRAPH_WORDS:
-                out[i:at + 1] = [_REMOVED]
-    return out
+    def out_of(tokens: list[Token], i: int):
+        window = tokens[i:i + 5]
+        if len(window) < 4 or window[0].text not in P.COPULAS or window[1].text != "out" \
+                or window[2].text != "of":
+            return None
+        at = 3 + (window[3].text == "the")
+        if at < len(window) and window[at].text in _GRAPH_WORDS:
+            return at + 1, [window[0], _REMOVED]
+        return None
+
+    return _rewritten(tokens, out_of)
 
 
 _PULLS = frozenset({"pull", "pulling"})
@@ -3433,7 +3439,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _can_i_see(tokens)
     if "put" in texts and "order" in texts:
         tokens = _put_in_order(tokens)
-    if not texts.isdisjoint(_SENTENCE_ENDS) and not texts.isdisjoint(_ORDER_WORDS):
+    if len(tokens) > 2 and (tokens[-2] if tokens[-1].kind == "PUNCT" else tokens[-1]
+                            ).text in _ORDER_WORDS:
         tokens = _order_said_after(tokens)
     if "out" in texts and "of" in texts:
         tokens = _out_of_the_graph(tokens)
@@ -3530,8 +3537,9 @@ def _parse_said(said: str, text: str) -> Parsed:
 
 def _said_otherwise(tokens: list[Token]):
     """What a refused request may be read as instead, each with whether only steps about
-    named nodes may be answered so, and whether it asks how (then a change may not be): without why it is asked ("We're reviewing spine headroom - could
-    you ...", "remove X (dead PSU, RMA open)"), and a question whether something can be
+    named nodes may be answered so, and whether it asks how (then a change may not be):
+    without why it is asked ("We're reviewing spine headroom - could you ...", "remove X
+    (dead PSU, RMA open)", "The linecard on X died, pull it out"), and a question whether something can be
     done asked as the request ("Can the children of A be ranked by capacity?", "Could X be
     deleted from the graph?", "can I remove X?", as "can we remove X?" always was: operators
     ask so for what they want done, and a change is answered on the request's own copy of

@@ -388,7 +388,7 @@ _PLACES = frozenset({"OF", "IN", "LT", "BY", "FROM", "AMONG", "ACROSS"})
 _COUNTING = frozenset({"COUNT", "HOWMANY", "NUMBER"})
 _BELOW_WORDS = _ASKING_WORDS | _PLACES | _KINDS | {"NAME", "ALL", "POSS", "ITS", "THERE", "HAVE",
                                                    "CHILD", "DIRECT", "EVERYTHING", "NODE"}
-_ORDERS = frozenset({"ORDER_DESC", "ORDER_ASC"})
+ORDERS = frozenset({"ORDER_DESC", "ORDER_ASC"})
 
 
 def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
@@ -443,18 +443,18 @@ def rank(cats: Cats) -> tuple | None:
     or of the nodes of one kind below it (``("top", set, ("capacity",), None, desc)``), or
     None: capacity is said, one direction at most (highest first when none), and "total"
     only of the capacity."""
-    if not _fits(cats, _BELOW_WORDS | _ORDERS | {"RANK", "CAP", "HOWMUCH", "SUM", "SUMV",
+    if not _fits(cats, _BELOW_WORDS | ORDERS | {"RANK", "CAP", "HOWMUCH", "SUM", "SUMV",
                                                  "TOTALW", "AND"}):
         return None
     by_capacity = any("BY" in c and i + 1 < len(cats) and "CAP" in cats[i + 1]
                       for i, c in enumerate(cats))
     if not any("CAP" in c for c in cats) or not (
-            any("RANK" in c for c in cats) or any(c & _ORDERS for c in cats) and by_capacity):
+            any("RANK" in c for c in cats) or any(c & ORDERS for c in cats) and by_capacity):
         return None  # an order alone ranks only "by capacity": "By capacity, descending: ..."
     if any(c & {"SUM", "SUMV", "TOTALW"} and not (i + 1 < len(cats) and "CAP" in cats[i + 1])
            for i, c in enumerate(cats)):
         return None  # "total" of something else than the capacity
-    directions = {cat for c in cats for cat in c & _ORDERS}
+    directions = {cat for c in cats for cat in c & ORDERS}
     if len(directions) > 1:
         return None
     descending = directions != {"ORDER_ASC"}
