@@ -169,8 +169,13 @@ def tokenize(text: str) -> list[Token]:
     append = tokens.append
     # One C-level scan; every non-space character belongs to some token (a "bad" one at
     # worst), so only white space is skipped.
+    vocabulary = _VOCABULARY_TOKENS
     for raw in _TOKEN_STRINGS.findall(text):
         first = raw[0]
+        token = vocabulary.get(raw)
+        if token is not None and first.isalpha():  # a word of the vocabulary: the common case
+            append(token)
+            continue
         if "B" in raw and _byte_unit(raw, tokens, text):
             continue
         if first.isalpha() or first == "_":  # words and names: the common case
@@ -1726,8 +1731,9 @@ def _listed_after_semicolon(tokens: list[Token], at: int) -> bool:
 
 
 def _sentences(tokens: list[Token]) -> list[list[Token]]:
-    tokens = [Token("PUNCT", ",") if tok.kind == "PUNCT" and tok.text == ";"
-              and _listed_after_semicolon(tokens, i) else tok for i, tok in enumerate(tokens)]
+    if any(tok.text == ";" for tok in tokens):
+        tokens = [Token("PUNCT", ",") if tok.kind == "PUNCT" and tok.text == ";"
+                  and _listed_after_semicolon(tokens, i) else tok for i, tok in enumerate(tokens)]
     sentences: list[list[Token]] = [[]]
     for tok in tokens:
         if tok.kind == "PUNCT" and tok.text in _SENTENCE_ENDS:
@@ -2346,6 +2352,8 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
         start -= 1
     if start == 0 or start == end:
         return tokens
+    if tokens[start].text not in _SIGNOFF_FIRST:
+        return tokens
     words = [t.text for t in tokens[start:]]
     closing = next((c for c in _SIGNOFFS if tuple(words[:len(c)]) == c), None)
     if closing is None:
@@ -2477,6 +2485,8 @@ def _grammar_word(word: str) -> bool:
 def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
     """The same said last in a sentence: "... is requested for the change record.", "I need
     every port in A for the capacity review. Can you list them?"."""
+    if not any(t.text in _PURPOSE_TAIL_WORDS for t in tokens):
+        return tokens
     out: list[Token] = []
     start = 0
     for end, token in enumerate([*tokens, None]):
@@ -2520,6 +2530,7 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
 # What a purpose said last starts with: "for the audit", "before the change window (closes)",
 # "ahead of the migration"
 _OCCASIONS = frozenset({"for", "before", "ahead"})
+_PURPOSE_TAIL_WORDS = _OCCASIONS | _CHECK_LAST
 
 
 def _lone_step_label(tokens: list[Token]) -> list[Token]:
@@ -3053,6 +3064,9 @@ def _with_it_gone(tokens: list[Token]) -> list[Token]:
     after a removal (an addition) verb, and only with "it" / "that" / "this" (an auxiliary
     between: "once it has been removed") and a word that says gone (added), or "its" and a
     noun of removal."""
+    if not any(tokens[i - 1].text in _CONDITION_LEADS and tokens[i].text in _POINTED_GONE
+               for i in range(1, len(tokens) - 1)):
+        return tokens
     out = list(tokens)
     said_before = [frozenset()]  # the categories said before each token (which the loop,
     for token in tokens:  # going backwards, never changes)
@@ -3081,6 +3095,7 @@ def _with_it_gone(tokens: list[Token]) -> list[Token]:
     return out
 
 
+_POINTED_GONE = frozenset({"it", "that", "this", "its"})  # what a condition above points with
 _DECOMMISSION = _VOCABULARY_TOKENS["decommission"]
 
 
