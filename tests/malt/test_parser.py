@@ -1390,3 +1390,36 @@ def test_an_order_said_after_another_order_is_refused() -> None:
 def test_an_order_that_says_capacity_says_what_to_rank_by() -> None:
     assert parse("Rank ju1.s2.s2c4's ports, highest capacity first.") \
         == parse("Rank the ports of ju1.s2.s2c4 by capacity.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("um, right, take ju1.a2.m2.s2c1 out of the topology",
+     "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("Right, give me the number of ports under ju1.a2.m2.", "Count the ports in ju1.a2.m2."),
+    ("right, uh, we need ju1.s2.s2c2.p1 gone from the topology",
+     "Remove ju1.s2.s2c2.p1 from the graph."),
+    ("yeah so read me out the ports on switch ju1.a2.m1.s2c4",
+     "List the ports of switch ju1.a2.m1.s2c4."),
+    ("so first remove ju1.a1.m2.s2c1 and then show me what ju1.a1.m2 has directly under it",
+     "Remove ju1.a1.m2.s2c1 from the graph. List the child nodes of ju1.a1.m2."),
+    ("erm, take ju1.a2.m1.s2c4 out first and then list the children of ju1.a2.m1",
+     "Remove ju1.a2.m1.s2c4 from the graph. List the child nodes of ju1.a2.m1."),
+    ("Right, ports of ju1.a1.m1.s2c1 at or below twenty-five gbps, list them.",
+     "List the ports of switch ju1.a1.m1.s2c1 with capacity at most 25 Gbps."),
+    ("list the ports in agg block ju1.a2.m1 at or above 2 Gbps",
+     "List the ports in agg block ju1.a2.m1 with capacity at least 2 Gbps."),
+    # "right" before a place is still "directly"
+    ("Right, list what sits right under ju1.a1.m2.", "List all the child nodes of ju1.a1.m2."),
+])
+def test_spoken_requests_as_a_transcript_writes_them(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "um, right, don't remove ju1.a2.m2.s2c1",
+    "uh, right",
+    "yeah, list all ports except ju1.a1.m1.s2c1.p1 under ju1.a1.m1",
+])
+def test_spoken_fillers_never_carry_a_request_or_hide_a_negation(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -2324,6 +2324,32 @@ def _without_label(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+def _without_discourse_right(tokens: list[Token]) -> list[Token]:
+    """A sentence opened with "right" as speech opens it ("Right, remove X", "um, right, take
+    X out", "right we need ..."): it marks the start, and says nothing of depth. Only before
+    anything but a place ("right under S, ..." is "directly under"), a time ("right now") or
+    more of a phrase ("right away")."""
+    out: list[Token] = []
+    opening = True  # only fillers and commas so far in this sentence
+    for i, token in enumerate(tokens):
+        if opening and token.text == "right" and (
+                i + 1 == len(tokens) or tokens[i + 1].text not in _RIGHT_GOES_ON):
+            continue
+        out.append(token)
+        if token.kind == "PUNCT" and token.text in _SENTENCE_ENDS:
+            opening = True
+        elif not (token.text == "," or token.text in _FILLER_WORDS):
+            opening = False
+    return out if len(out) < len(tokens) else tokens
+
+
+# What "right" is part of when it is followed by one of these: "right under", "right now".
+_RIGHT_GOES_ON = frozenset({"under", "below", "beneath", "underneath", "inside", "in", "into",
+                            "within", "on", "at", "off", "after", "before", "next", "now",
+                            "away", "there", "here", "down", "up", "above", "from", "to",
+                            "side", "hand", "most", "-", "one", "level"})
+_FILLER_WORDS = frozenset(f for f in P.FILLERS if " " not in f)
+
 _STEP_ENDS = frozenset({":", ")", "-", "."})
 _ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "viii"}
 # A letter's closing: "Kind regards, Alice", "Many thanks, Bob", "Best, the NOC team".
@@ -2662,8 +2688,9 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
     # the first clause that names a node ("Dear team, please remove X first; ...")
     named = next((i for i, t in enumerate(out) if t.kind == "NAME"), None)
     first_end = None if named is None else next(
-        (i for i, t in enumerate(out) if i > named and (t.text in _SEPARATORS or t.text == "then")),
-        None)
+        (i for i, t in enumerate(out) if i > named and (
+            t.text in _SEPARATORS or t.text == "then"
+            or t.text == "and" and i + 1 < len(out) and out[i + 1].text == "then")), None)
     if first_end is not None and out[first_end - 1].text == "first" \
             and first_end + 1 < len(out) and not any(
                 t.text == "then" or t.text in _SENTENCE_ENDS for t in out[:named]):
@@ -2840,14 +2867,21 @@ def _in_it_again(tokens: list[Token]) -> list[Token]:
     """"What switches does A have in it?", "which ports does S hold inside it": where a verb of
     holding says again the node it is said of, at the end of its clause; the pronoun goes."""
     def again(tokens: list[Token], i: int):
-        window = tokens[i:i + 4]
-        if len(window) >= 3 and window[0].text in _HOLDS and window[1].text in _INSIDE \
-                and window[2].text in ("it", "them") \
-                and (len(window) == 3 or window[3].text in _SEPARATORS):
-            return 3, [window[0]]
+        if tokens[i].text not in _HOLDS:
+            return None
+        # "... has directly under it": the depth stays with the verb
+        said = 2 if i + 1 < len(tokens) and tokens[i + 1].text in _DIRECT_WORDS else 1
+        window = tokens[i + said:i + said + 3]
+        if len(window) >= 2 and window[0].text in _INSIDE and window[1].text in ("it", "them") \
+                and (len(window) == 2 or window[2].text in _SEPARATORS):
+            return said + 2, tokens[i:i + said]
         return None
 
     return _rewritten(tokens, again)
+
+
+_DIRECT_WORDS = frozenset(text for text, cats in P.LEXICON.items()
+                          if "DIRECT" in cats and " " not in text)
 
 
 # Words an order ends on ("biggest first", "high to low", "in descending order", "asc").
@@ -3406,6 +3440,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
     tokens = _without_label(tokens)
+    if "right" in texts:
+        tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
     if not texts.isdisjoint(_FOCUS_TAIL_FIRST):

@@ -120,7 +120,8 @@ _say("LOSE", "lose", "loses", "shed", "sheds")
 _say("ASK", "i would like to see", "i want to see", "we would like to see", "we want to see",
      "i need to see", "we need to see", "i wish to see", "i would love to see")
 _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
-     "listing", "showing", "displaying", "enumerating", "reporting", "say",
+     "listing", "showing", "displaying", "enumerating", "reporting", "say", "read out",
+     "read off", "read me out", "read us out", "read me off",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
@@ -520,11 +521,14 @@ _say("LE", "equal to or less than", "equal to or lower than", "equal to or small
      "maximum", "max.", "at most", "no more than", "not more than", "up to", "<=", "maximum of",
      "a maximum of", "no greater than", "not greater than", "no higher than", "not above",
      "less than or equal to", "smaller than or equal to", "not exceeding", "no bigger than",
-     "no larger than", "at the most")
+     "no larger than", "at the most", "at or below", "at or under", "below or at",
+     "less than or equal", "lower than or equal to", "under or equal to")
 _say("GE", "equal to or greater than", "equal to or more than", "equal to or higher than",
      "minimum", "min.", "at least", "no less than", "not less than", ">=", "minimum of", "a minimum of",
      "no lower than", "no smaller than", "not below", "greater than or equal to",
-     "more than or equal to", "at the least", "no fewer than", "not fewer than")
+     "more than or equal to", "at the least", "no fewer than", "not fewer than",
+     "at or above", "at or over", "above or at", "greater than or equal",
+     "higher than or equal to", "over or equal to")
 _say("EQ", "reads", "equal to", "equals", "equal", "exactly", "=", "==", "precisely", "of exactly")
 _say("POST_GE", "or more", "or higher", "or greater", "or above", "or faster", "or bigger",
      "and up", "and above", "or larger", "plus")
@@ -591,6 +595,8 @@ FILLERS: frozenset[str] = frozenset({
     "which is of type", "that is of type", "of the type", "with the type", "with type", "with kind", "attribute", "attributes",
     "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "u", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
+    # spoken hesitations and assents, as a voice transcript writes them down
+    "um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm", "yeah", "yep",
     "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
