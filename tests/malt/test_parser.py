@@ -1423,3 +1423,34 @@ def test_spoken_requests_as_a_transcript_writes_them(text: str, same_as: str) ->
 def test_spoken_fillers_never_carry_a_request_or_hide_a_negation(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Could ju1.a1.m2.s2c2 be removed from the graph, and the child nodes of ju1.a1.m2 then "
+     "be listed?", "Remove ju1.a1.m2.s2c2 from the graph. List the child nodes of ju1.a1.m2."),
+    ("Could port ju1.a1.m1.s2c4.p2 be removed from the graph, and the child nodes of switch "
+     "ju1.a1.m1.s2c4 subsequently be ranked by capacity?",
+     "Remove ju1.a1.m1.s2c4.p2 from the graph. Rank the child nodes of ju1.a1.m1.s2c4 by "
+     "capacity."),
+    ("It is requested that ju1.a2.m2.s2c1 be deleted from the graph and that the nodes directly "
+     "under ju1.a2.m2 then be listed.",
+     "Remove ju1.a2.m2.s2c1 from the graph. List the child nodes of ju1.a2.m2."),
+    ("Could switch ju1.a1.m2.s2c3 be deleted, so that the change may be verified?",
+     "Remove ju1.a1.m2.s2c3 from the graph."),
+    ("A count of all ports in the topology would be appreciated.", "Count the ports in the graph."),
+    ("A full listing of the direct children of ju1.a2.dom would be much appreciated.",
+     "List all the child nodes of ju1.a2.dom."),
+])
+def test_formal_requests_with_the_modal_said_once_and_the_wish_said_last(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    # a purpose that says another change, or names what the change is of, stays in the request
+    "Delete switch ju1.a1.m2.s2c3, so that we can change the capacity.",
+    "Delete switch ju1.a1.m2.s2c3, so that the change of the ports may be made.",
+    "ju1.a1.m1.s2c1 would be appreciated.",
+])
+def test_a_formal_wish_or_purpose_that_says_more_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

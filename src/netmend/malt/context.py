@@ -274,4 +274,16 @@ def _so_purpose(words: Sequence[Word], lexed: Lexed) -> bool:
             text in P.CRITICAL for _, text in lexed) or any(
             f" {word} " in f" {' '.join(texts)} " for word in _CARRIED_ON):
         return False
-    return not any(cats & _NOT_FOR for cats, _ in lexed)
+    return not any(cats & _NOT_FOR and not _the_change(text, texts) for cats, text in lexed)
+
+
+# A change named as a thing, by "the" or "this" before it ("so that the change can be
+# verified", "so this update can be signed off"): the change the request itself asks for.
+_CHANGE_NOUNS = frozenset({"change", "changes", "update", "updates", "removal", "removals",
+                           "addition", "additions", "modification", "amendment", "deletion"})
+_THE = frozenset({"the", "this", "that", "these", "those"})
+
+
+def _the_change(text: str, texts: Sequence[str]) -> bool:
+    return text in _CHANGE_NOUNS and any(
+        said == text and i and texts[i - 1] in _THE for i, said in enumerate(texts))

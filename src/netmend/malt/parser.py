@@ -2752,6 +2752,7 @@ def _capacity_said_again(tokens: list[Token]) -> list[Token]:
 
 
 _THEN_AUXES = frozenset({"is", "are", "should", "must", "will", "shall", "can", "could", "would"})
+_LATE_THENS = frozenset({"then", "subsequently", "thereafter"})
 
 
 def _then_said_late(tokens: list[Token]) -> list[Token]:
@@ -2760,10 +2761,16 @@ def _then_said_late(tokens: list[Token]) -> list[Token]:
     "First X. Second, Y": "second" after a "first" that starts the request is "then"."""
     out = list(tokens)
     for i in range(len(out) - 2, 0, -1):
-        if out[i].text == "then" and out[i - 1].text in _THEN_AUXES \
-                and out[i + 1].text in ("be", "to"):
+        # "... should then be counted", and with the modal said once for both clauses:
+        # "could X be removed, and the children of A then be listed?", "... that the
+        # nodes under A subsequently be ranked"
+        if out[i].text in _LATE_THENS and out[i + 1].text in ("be", "to") and (
+                out[i - 1].text in _THEN_AUXES
+                or out[i + 1].text == "be" and out[i - 1].text not in _SEPARATORS):
             start = i - 1
-            while start and out[start - 1].text not in _SEPARATORS and out[start - 1].text != "and":
+            while start and out[start - 1].text not in _SEPARATORS and out[start - 1].text != "and" \
+                    and not (start > 1 and out[start - 2].text == "and"
+                             and out[start - 1].text == "that"):  # "and that X then be ..."
                 start -= 1
             if start:
                 out[start:i + 1] = [out[i], *out[start:i]]
@@ -3466,7 +3473,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _after_alone(tokens)
     if not texts.isdisjoint(("terms", "capacity-wise", "speed-wise", "bandwidth-wise", "wise")):
         tokens = _capacity_said_again(tokens)
-    if "then" in texts or "second" in texts:
+    if not texts.isdisjoint(_LATE_THENS) or "second" in texts:
         tokens = _then_said_late(tokens)
     if not texts.isdisjoint(_PROGRESSIVE) or "to" in texts and not texts.isdisjoint(
             ("please", "kindly")):

@@ -604,7 +604,8 @@ FILLERS: frozenset[str] = frozenset({
     "it would be appreciated if", "it would be helpful if", "it would be good if",
     "your assistance in effecting this change would be appreciated",
     "your assistance in effecting this would be appreciated", "your assistance would be appreciated",
-    "would be appreciated", "a value of", "to a value of",
+    "would be appreciated", "would be much appreciated", "would be greatly appreciated",
+    "would be most appreciated", "a value of", "to a value of",
     "we should be grateful if", "i should be grateful if", "we would be grateful if",
     "i would be grateful if", "may i ask", "might i ask", "may we ask",
     "we should like to", "i should like to", "as a whole", "in its entirety",
@@ -802,6 +803,10 @@ CLOSINGS: frozenset[str] = frozenset({
     "currently", "presently", "can you do that", "can you do it", "could you do that",
     "could you do it", "can you do this", "could you do this", "can that be done",
     "can this be done",
+    # a request said as what is wanted: "A count of the ports in A would be appreciated."
+    "would be appreciated", "would be much appreciated", "would be greatly appreciated",
+    "would be most appreciated", "would be helpful", "would be very helpful",
+    "would be welcome",
 })
 # Always incomplete last: determiners, a do-support or modal auxiliary (its verb is missing),
 # a verb of place with no place ("sit", "located"), a preposition never left stranded.
