@@ -1454,3 +1454,34 @@ def test_formal_requests_with_the_modal_said_once_and_the_wish_said_last(text, s
 def test_a_formal_wish_or_purpose_that_says_more_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("please remove ju1.s2.s2c3 so it's not in the graph anymore",
+     "Remove ju1.s2.s2c3 from the graph."),
+    ("Ticket: get rid of ju1.a2.m1.s2c4.p2 so it no longer shows up in the topology.",
+     "Remove ju1.a2.m1.s2c4.p2 from the graph."),
+    ("delete ju1.a1.m1.s2c1.p1 and ju1.a1.m1.s2c1.p2 so that they are no longer part of the "
+     "graph", "Remove ju1.a1.m1.s2c1.p1 and ju1.a1.m1.s2c1.p2 from the graph."),
+    ("ju1.a1.m2.s2c4 shouldn't be in the graph anymore", "Remove ju1.a1.m2.s2c4 from the graph."),
+    ("which switch in agg block ju1.a2.m1 is the biggest by total capacity?",
+     "List the switch in agg block ju1.a2.m1 with the highest total capacity."),
+    ("which 2 switches in agg block ju1.a1.m2 are the smallest by port count?",
+     "List the 2 switches in agg block ju1.a1.m2 with the fewest ports."),
+])
+def test_a_node_no_longer_in_the_graph_and_the_biggest_by_a_measure(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "ju1.a1.m2.s2c4 isn't in the graph anymore",  # said as already so: nothing asked
+    "remove ju1.a1.m1.s2c1.p1 so ju1.a1.m1.s2c1.p2 is not in the graph anymore",
+    "remove ju1.a1.m1.s2c1.p1 and list the ports of ju1.a1.m1.s2c2 so they're not in the graph "
+    "anymore",
+    "take out ju1.a2.m1.s2c4.p2 so that the switch is no longer in the graph",
+    "list the ports of ju1.a1.m1.s2c1 so they're not in the graph anymore",
+    "which switches in agg block ju1.a1.m2 are the biggest by total capacity?",  # how many?
+])
+def test_a_state_in_the_graph_of_another_node_or_said_as_done_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -2932,6 +2932,70 @@ def _out_of_the_graph(tokens: list[Token]) -> list[Token]:
     return _rewritten(tokens, out_of)
 
 
+def _no_longer_in_the_graph(tokens: list[Token]) -> list[Token]:
+    """The graph without a node, said as a negated state ("not in the graph anymore", "no
+    longer shows up in the topology"). Said by "so" of what a removal just named ("remove X
+    so it's not in the graph anymore"), it only says the removal again and goes; said with
+    "should" of a named node ("X shouldn't be in the graph anymore"), it asks for the
+    removal. Any other such state (of another node, reported as already so, or without a
+    removal) stays as written, and its "not" refuses the request."""
+    def state(i: int) -> int:
+        """Where a negated state of being in the graph said at ``i`` ends, or 0."""
+        at = i + 1 if tokens[i].text in _BE_STEMS and tokens[i + 1:i + 2] and \
+            tokens[i + 1].text in ("not", "no") else i
+        if tokens[at].text == "not" or (tokens[at].text == "no" and tokens[at + 1:at + 2]
+                                        and tokens[at + 1].text == "longer"):
+            at += 1 + (tokens[at].text == "no")
+        else:
+            return 0
+        said = [t.text for t in tokens[at:at + 7]]
+        for verb in (["be"], ["show", "up"], ["shows", "up"], ["appear"], ["appears"], []):
+            if said[:len(verb)] == verb:
+                rest = said[len(verb):]
+                place = 2 if rest[:2] == ["part", "of"] else 1 if rest[:1] in (
+                    ["in"], ["on"], ["within"]) else 0
+                if not place:
+                    continue
+                rest = rest[place:]
+                the = rest[:1] == ["the"]
+                if rest[the:the + 1] and rest[the] in _GRAPH_WORDS:
+                    end = at + len(verb) + place + the + 1
+                    end += tokens[end:end + 1] != [] and tokens[end].text == "anymore"
+                    if end == len(tokens) or tokens[end].text in _SEPARATORS:
+                        return end
+        return 0
+
+    out = list(tokens)
+    for i in range(len(tokens) - 3, 0, -1):
+        said = out[i].text
+        if said == "so" and not _removal_last(lex(out[:i])):
+            continue
+        if said == "so":
+            subject = i + 1 + (out[i + 1].text == "that")
+            end = state(subject + 1) if subject + 1 < len(out) and out[subject].text in (
+                "it", "they") else 0
+            if end:
+                del out[i - (out[i - 1].text in _SEPARATORS):end]
+        elif said in _MUST_NOTS and out[i - 1].kind == "NAME" and out[i + 1].text == "not":
+            end = state(i + 1)
+            if end and out[i + 2].text == "be":
+                out[i:end] = [_SHOULD, _VOCABULARY_TOKENS["be"], _REMOVED]
+    return out
+
+
+def _removal_last(said: list[Lexeme]) -> bool:
+    """Whether the last verb said is a removal ("remove X and Y" but not "remove X, then list
+    the ports of S")."""
+    verbs = [x.cats for x in said if x.cats & (_VERB_CATS | _REMOVES)]
+    return bool(verbs) and bool(verbs[-1] & _REMOVES)
+
+
+_BE_STEMS = frozenset({"is", "are", "isn", "aren", "was", "wasn", "does", "do", "doesn", "don",
+                       "will", "won", "would", "wouldn"})
+_MUST_NOTS = frozenset({"should", "shouldn", "must", "mustn"})
+_REMOVES = frozenset({"REMOVE", "TAKE", "GONE", "REMOVAL"})
+
+
 _PULLS = frozenset({"pull", "pulling"})
 # What may follow "pull" for it to mean "remove": a name, a pronoun, a kind before a name, or
 # the particle of "pull out / off / from".
@@ -3502,6 +3566,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _order_said_after(tokens)
     if "out" in texts and "of" in texts:
         tokens = _out_of_the_graph(tokens)
+    if "anymore" in texts or "longer" in texts:
+        tokens = _no_longer_in_the_graph(tokens)
     if not texts.isdisjoint(_HOLDS) and ("it" in texts or "them" in texts):
         tokens = _in_it_again(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:

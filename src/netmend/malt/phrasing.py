@@ -1955,6 +1955,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # "the switch in A whose total capacity is lowest", "the 3 switches in A whose ..."
         ("KIND_SG:ks scope:p WHOSE metric:m [auxes] [BE] sup:d", "top_one"),
         ("[TOP] NUM:k KIND_PL:kp scope:p WHOSE metric:m [auxes] [BE] sup:d", "top_q"),
+        # "which switch in A is the biggest by total capacity?", "which 2 switches ... are"
+        ("KIND_SG:ks scope:p auxes sup:d BY metric:m", "top_one"),
+        ("[TOP] NUM:k KIND_PL:kp scope:p auxes sup:d BY metric:m", "top_q"),
         # "the 4 highest-capacity switches in A", "the 4 switches with the most ports in A"
         ("[TOP] NUM:k sup:d metric:m core:s [filters:f]", "top"),
         ("[TOP] NUM:k KIND_PL:kp (WITH|HOLDING) sup:d metric:m scope:p", "top_q"),
