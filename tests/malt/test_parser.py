@@ -1440,6 +1440,13 @@ def test_spoken_fillers_never_carry_a_request_or_hide_a_negation(text: str) -> N
     ("A count of all ports in the topology would be appreciated.", "Count the ports in the graph."),
     ("A full listing of the direct children of ju1.a2.dom would be much appreciated.",
      "List all the child nodes of ju1.a2.dom."),
+    ("Could a switch named sw3 be added to ju1.a2.m2, and the children of ju1.a2.m2 then ranked "
+     "by capacity?", "Add a new switch named sw3 to ju1.a2.m2. Rank the child nodes of ju1.a2.m2 "
+     "by capacity."),
+    ("Can ju1.s1.s1c2.p4 have its physical capacity updated to 10G?",
+     "Update the physical capacity value of ju1.s1.s1c2.p4 to 10 Gbps."),
+    ("Could every port on switch ju1.a1.m1.s2c1 have its capacity set to 40 Gbps?",
+     "Set the capacity of every port of switch ju1.a1.m1.s2c1 to 40 Gbps."),
 ])
 def test_formal_requests_with_the_modal_said_once_and_the_wish_said_last(text, same_as) -> None:
     assert parse(text) == parse(same_as)
@@ -1450,6 +1457,8 @@ def test_formal_requests_with_the_modal_said_once_and_the_wish_said_last(text, s
     "Delete switch ju1.a1.m2.s2c3, so that we can change the capacity.",
     "Delete switch ju1.a1.m2.s2c3, so that the change of the ports may be made.",
     "ju1.a1.m1.s2c1 would be appreciated.",
+    "Did ju1.s1.s1c2.p4 have its physical capacity updated to 10G?",  # asked whether done
+    "Could ju1.s1.s1c2.p4 have had its physical capacity updated to 10G?",
 ])
 def test_a_formal_wish_or_purpose_that_says_more_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):

@@ -2753,6 +2753,14 @@ def _capacity_said_again(tokens: list[Token]) -> list[Token]:
 
 _THEN_AUXES = frozenset({"is", "are", "should", "must", "will", "shall", "can", "could", "would"})
 _LATE_THENS = frozenset({"then", "subsequently", "thereafter"})
+# Verbs whose past participle may end a passive clause said with its "be" left out ("could X
+# be added, and the children of A then ranked by capacity?").
+_PARTICIPLE_CATS = frozenset({"RANK", "LISTED", "COUNTED", "GONE", "ADDED", "SETP"})
+
+
+def _participle(token: Token) -> bool:
+    return token.text.endswith("ed") and not _PARTICIPLE_CATS.isdisjoint(
+        P.LEXICON.get(token.text, ()))
 
 
 def _then_said_late(tokens: list[Token]) -> list[Token]:
@@ -2764,9 +2772,10 @@ def _then_said_late(tokens: list[Token]) -> list[Token]:
         # "... should then be counted", and with the modal said once for both clauses:
         # "could X be removed, and the children of A then be listed?", "... that the
         # nodes under A subsequently be ranked"
-        if out[i].text in _LATE_THENS and out[i + 1].text in ("be", "to") and (
+        if out[i].text in _LATE_THENS and (out[i + 1].text in ("be", "to") and (
                 out[i - 1].text in _THEN_AUXES
-                or out[i + 1].text == "be" and out[i - 1].text not in _SEPARATORS):
+                or out[i + 1].text == "be" and out[i - 1].text not in _SEPARATORS)
+                or _participle(out[i + 1]) and out[i - 1].text not in _SEPARATORS):
             start = i - 1
             while start and out[start - 1].text not in _SEPARATORS and out[start - 1].text != "and" \
                     and not (start > 1 and out[start - 2].text == "and"
@@ -3764,6 +3773,9 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
     if len(tokens) < 4 or tokens[0].text not in _POSSIBLE or tokens[1].text in _ASKED_OF:
         return None
     be = next((i for i, t in enumerate(tokens) if t.text == "be"), None)
+    if be is None:  # "Can P have its capacity updated to 10G?"
+        be = next((i for i, t in enumerate(tokens[:-1]) if t.text in ("have", "get")
+                   and tokens[i + 1].text in ("its", "their")), None)
     if be is None or be < 2:
         return None
     return tokens[1:be] + [_SHOULD] + tokens[be:end]
