@@ -1494,3 +1494,30 @@ def test_a_node_no_longer_in_the_graph_and_the_biggest_by_a_measure(text, same_a
 def test_a_state_in_the_graph_of_another_node_or_said_as_done_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Pursuant to the resilience programme that was approved by the board, could a new switch "
+     "named sw5 be added to control domain ju1.a2.dom?", "Add a new switch named sw5 to "
+     "ju1.a2.dom."),
+    ("In order that the forthcoming audit reflects the intended build, list the child nodes of "
+     "ju1.a1.m2.", "List all the child nodes of ju1.a1.m2."),
+    ("As part of the capacity expansion planned for the next budget cycle, count the ports in "
+     "ju1.a1.m1.", "Count the ports in ju1.a1.m1."),
+    ("In accordance with the switch migration plan, remove ju1.a1.m2.s2c4.",
+     "Remove ju1.a1.m2.s2c4 from the graph."),
+])
+def test_a_long_purpose_said_first_by_a_lead_that_only_gives_reasons(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "In order that only the ports above 10G are shown, list the ports of ju1.a1.m1.s2c1.",
+    "In view of the failed ports, list the children of ju1.a1.m1.",
+    "Due to the ports, list the children of ju1.a1.m1.",  # a set, not a reason
+    "In connection with ju1.a1.m1.s2c1, list the children of ju1.a1.m1.",
+    "In order to test it, remove ju1.a1.m2.s2c4.",
+])
+def test_a_purpose_said_first_that_restricts_shapes_or_names_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -2428,6 +2428,10 @@ _MANNER = frozenset({"test", "testing", "draft", "dry", "simulation", "trial", "
                      "practice", "hypothetical", "pretend", "exercise", "what-if", "sandbox"})
 _PURPOSE_WORDS = 5
 _PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
+    # what only ever leads a purpose or a reason
+    "in order that", "in order to", "so that", "pursuant to", "in accordance with",
+    "in connection with", "in view of", "for the sake of", "on account of", "because of",
+    "due to",
     "for the purposes of the", "for the purpose of the", "in preparation for the",
     "in preparation for", "with a view to", "as part of the", "as part of", "owing to the",
     "owing to", "for the", "for my", "for our", "for a", "for an", "ahead of the",
@@ -2439,6 +2443,10 @@ _STRICT_LEADS = frozenset(p for p in _PURPOSE_LEADS if p[0] in ("for", "before",
                           and len(p) == 2 or p in (("ahead", "of", "the"), ("to",),
                                                    ("in", "advance", "of", "the")))
 _PURPOSE_FIRST = frozenset(p[0] for p in _PURPOSE_LEADS)
+# How many words a purpose said first may have after its lead: a strict lead's few, as its
+# words must name nothing; any other's as a clause of its own ("As part of the capacity
+# expansion planned for the next budget cycle, ...").
+_LEAD_WORDS = {lead: _PURPOSE_WORDS if lead in _STRICT_LEADS else 12 for lead in _PURPOSE_LEADS}
 
 
 def _without_purpose(tokens: list[Token]) -> list[Token]:
@@ -2450,12 +2458,13 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
     tokens = _without_purpose_tail(tokens)
     if not tokens or tokens[0].text not in _PURPOSE_FIRST:
         return tokens
-    lead = next((len(p) for p in _PURPOSE_LEADS if tuple(t.text for t in tokens[:len(p)]) == p),
+    said = next((p for p in _PURPOSE_LEADS if tuple(t.text for t in tokens[:len(p)]) == p),
                 None)
-    if lead is None or len(tokens) < lead + 2:
+    if said is None or len(tokens) < len(said) + 2:
         return tokens
-    comma = next((i for i, t in enumerate(tokens[:lead + _PURPOSE_WORDS + 1]) if t.text == ","),
-                 None)
+    lead = len(said)
+    comma = next((i for i, t in enumerate(tokens[:lead + _LEAD_WORDS[said] + 1])
+                  if t.text == ","), None)
     if comma is None or comma <= lead or comma + 1 >= len(tokens):
         return tokens
     words = tokens[lead:comma]
@@ -2470,7 +2479,9 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
         t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words
     ) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
                                                     not in P.DETERMINERS)) \
-        and not _shapes_answer(words)  # "per switch, ...", "as per each agg block, ..."
+        and not _shapes_answer(words) \
+        and not any(t.text in P.KIND_WORDS and t.text not in _KIND_SG_WORDS for t in words)
+    # "per switch, ...", "as per each agg block, ...", "due to the ports, ...": a set
     return tokens[comma + 1:] if ok else tokens
 
 
