@@ -1521,3 +1521,38 @@ def test_a_long_purpose_said_first_by_a_lead_that_only_gives_reasons(text, same_
 def test_a_purpose_said_first_that_restricts_shapes_or_names_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("For the purposes of the asset audit, could it be confirmed which agg block contains port "
+     "ju1.a2.m2.s2c3.p4?", "Which agg block contains port ju1.a2.m2.s2c3.p4?"),
+    ("Could it be determined to which superblock switch ju1.a1.m1.s2c1 belongs?",
+     "Which superblock contains switch ju1.a1.m1.s2c1?"),
+    ("It would be appreciated if a list could be provided of every node directly contained in "
+     "aggregation block ju1.a2.m2.", "List all the child nodes of ju1.a2.m2."),
+    ("After removing ju1.a2.m2.s2c4.p3 from the graph, could a list be provided of the child "
+     "nodes of switch ju1.a2.m2.s2c4?", "Remove ju1.a2.m2.s2c4.p3 from the graph. List the child "
+     "nodes of ju1.a2.m2.s2c4."),
+    ("Could the ports of spine switch ju1.s2.s2c1 be listed, as required by the migration "
+     "checklist?", "List the ports of switch ju1.s2.s2c1."),
+    ("Could all of the ports under superblock ju1.a2 be listed, as this information is required "
+     "for the migration plan?", "List all ports under superblock ju1.a2."),
+    ("Could the switches contained in aggregation block ju1.a2.m2 be listed for inclusion in the "
+     "asset register?", "List the switches in agg block ju1.a2.m2."),
+    ("Which switch in ju1.a1.m1 possesses the highest total capacity?",
+     "List the switch in agg block ju1.a1.m1 with the highest total capacity."),
+])
+def test_formal_questions_made_known_answers_made_of_and_accords_said_last(text, same_as):
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "list the ports of ju1.a1.m1.s2c1, as well as the switches",
+    "list the ports of ju1.a1.m1.s2c1, as before",
+    "list the ports of ju1.a1.m1.s2c1, as they are the fastest",
+    "list the ports of ju1.a1.m1.s2c1 for inclusion in the largest report",
+    "Could it be confirmed which ports were removed from ju1.a1.m1.s2c1?",
+])
+def test_an_as_clause_or_purpose_said_last_that_says_more_stays_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -203,9 +203,10 @@ def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
     """Where the request is in ``words`` once the context said first and last is set
     aside; None when no part is context. ``lex(i, j)`` gives the lexemes of words i..j;
     ``names`` are node names the context may say (see :func:`is_context`)."""
-    def context(start: int, end: int) -> bool:
+    def context(start: int, end: int, aside: bool = False) -> bool:
         start, end = _bare(words, start, end)
-        return end > start and is_context(words[start:end], lex(start, end), names=names)
+        return end > start and is_context(words[start:end], lex(start, end), aside=aside,
+                                          names=names)
 
     parts = _parts(words)
     first, last = 0, len(parts)
@@ -240,6 +241,13 @@ def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
             break
         if words[i] == ("PUNCT", ",") and words[i + 1][0] == "WORD" \
                 and words[i + 1][1] in _SUBJECTS and context(i + 1, end):
+            end = i
+            break
+        # what the request is in accord with, said last: "..., as specified in the runbook",
+        # "..., as this is required for the migration plan" (a clause of its own, or "as"
+        # and a participle, which is one)
+        if words[i:i + 2] == [("PUNCT", ","), ("WORD", "as")] and lex(i + 2, end) \
+                and context(i + 2, end, True):
             end = i
             break
     # what the answer is for, said last: "... so we can confirm what remains", "... so that

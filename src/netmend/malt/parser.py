@@ -2556,8 +2556,9 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     if not any(t.text in _OCCASIONS for t in tokens[max(0, end - _PURPOSE_WORDS - 3):end]):
         return tokens
     for start in range(max(0, end - _PURPOSE_WORDS - 3), end - 2):
-        lead = 2 if tokens[start].text == "ahead" and tokens[start + 1].text == "of" else 1
-        if tokens[start].text in _OCCASIONS and start > 1 \
+        lead = next((len(said) for said in _LONG_OCCASIONS
+                     if tuple(t.text for t in tokens[start:start + len(said)]) == said), 1)
+        if tokens[start].text in _OCCASIONS and start > 1 and start + lead < end \
                 and tokens[start + lead].text in _PURPOSE_ARTICLES \
                 and _purpose_words(tokens[start + lead + 1:end]):
             return tokens[:start - (tokens[start - 1].text == ",")]
@@ -2567,6 +2568,7 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
 # What a purpose said last starts with: "for the audit", "before the change window (closes)",
 # "ahead of the migration"
 _OCCASIONS = frozenset({"for", "before", "ahead"})
+_LONG_OCCASIONS = (("ahead", "of"), ("for", "inclusion", "in"), ("for", "use", "in"))
 _PURPOSE_TAIL_WORDS = _OCCASIONS | _CHECK_LAST
 
 
@@ -3001,6 +3003,33 @@ def _no_longer_in_the_graph(tokens: list[Token]) -> list[Token]:
             if end and out[i + 2].text == "be":
                 out[i:end] = [_SHOULD, _VOCABULARY_TOKENS["be"], _REMOVED]
     return out
+
+
+def _answer_made_of(tokens: list[Token]) -> list[Token]:
+    """"A list could be provided of the ports of S", "could a list be produced of ...", "a count
+    taken of the ports in S": the answer named, then how it is made, then what it is of; read
+    as "a list of the ports of S". A modal that asks for it goes with it ("Could a list be
+    provided of ...?")."""
+    def made(tokens: list[Token], i: int):
+        asked = tokens[i].text in _POSSIBLE and i + 2 < len(tokens) \
+            and tokens[i + 1].text in ("a", "the")
+        noun = i + 2 if asked else i
+        if tokens[noun].text not in _ANSWER_NOUNS:
+            return None
+        at = noun + 1
+        at += at < len(tokens) and tokens[at].text in _POSSIBLE | _MUST_NOTS
+        at += at < len(tokens) and tokens[at].text == "be"
+        if at + 1 < len(tokens) and tokens[at].text in _MADE and tokens[at + 1].text == "of" \
+                and (tokens[at - 1].text == "be" or tokens[at].text == "taken" and not asked):
+            return at + 1 - i, tokens[i + asked:noun + 1]
+        return None
+
+    return _rewritten(tokens, made)
+
+
+_ANSWER_NOUNS = frozenset({"list", "listing", "count", "ranking", "tally", "breakdown"})
+_MADE = frozenset({"provided", "produced", "supplied", "given", "compiled", "prepared",
+                   "generated", "made", "taken", "drawn"})
 
 
 def _removal_last(said: list[Lexeme]) -> bool:
@@ -3588,6 +3617,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _out_of_the_graph(tokens)
     if "anymore" in texts or "longer" in texts:
         tokens = _no_longer_in_the_graph(tokens)
+    if "of" in texts and not texts.isdisjoint(_MADE):
+        tokens = _answer_made_of(tokens)
     if not texts.isdisjoint(_HOLDS) and ("it" in texts or "them" in texts):
         tokens = _in_it_again(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:
@@ -3773,6 +3804,11 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
     end = len(tokens) - (bool(tokens) and tokens[-1].text == "?")
     lead = 4 if [t.text for t in tokens[:4]] == ["is", "it", "possible", "to"] else 5 if [
         t.text for t in tokens[1:5]] == ["it", "be", "possible", "to"] else 0
+    if len(tokens) > 5 and tokens[0].text in _POSSIBLE and [t.text for t in tokens[1:3]] == [
+            "it", "be"] and tokens[3].text in _MADE_KNOWN and (
+                tokens[4].text in _WH_WORDS or tokens[4].text in ("to", "on", "in", "under")
+                and tokens[5].text in _WH_WORDS):
+        return tokens[4:end]  # "Could it be confirmed which agg block contains P?"
     if lead:  # "is it possible to ...", "would it be possible to ..."
         asked = tokens[lead:end]
         if asked and asked[0].text in ("have", "get", "see", "know"):
@@ -3790,6 +3826,11 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
     if be is None or be < 2:
         return None
     return tokens[1:be] + [_SHOULD] + tokens[be:end]
+
+
+# What a question may be asked to be made known by: "could it be confirmed which ...".
+_MADE_KNOWN = frozenset({"confirmed", "established", "determined", "indicated", "ascertained",
+                         "stated", "verified", "checked", "clarified", "reported", "shown"})
 
 
 _SENTENCE_JOINT = Lexeme(frozenset({"COMMA", "STOP"}), None, ".")  # a comma no list crosses

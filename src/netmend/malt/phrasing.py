@@ -202,7 +202,7 @@ _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "
      "comprises", "feature", "features", "got", "keeps track of", "left with", "offer", "offers",
      "provide", "provides", "expose", "exposes", "support", "supports", "sport", "sports", "pack",
      "packs", "equipped with", "fitted with", "furnished with", "outfitted with", "is equipped with",
-     "are equipped with")
+     "are equipped with", "possess", "possesses")
 _say("OUTOF", "out of")  # "with X out of the graph"
 _say("HAS", "has")  # the singular alone: "which ports has S?" (the node is the subject)
 # "how many switches does A end up with" (only there: "ends up with" is not "contains")
