@@ -1731,17 +1731,19 @@ def _listed_after_semicolon(tokens: list[Token], at: int) -> bool:
 
 
 def _sentences(tokens: list[Token]) -> list[list[Token]]:
-    if any(tok.text == ";" for tok in tokens):
-        tokens = [Token("PUNCT", ",") if tok.kind == "PUNCT" and tok.text == ";"
-                  and _listed_after_semicolon(tokens, i) else tok for i, tok in enumerate(tokens)]
     sentences: list[list[Token]] = [[]]
-    for tok in tokens:
+    for i, tok in enumerate(tokens):
         if tok.kind == "PUNCT" and tok.text in _SENTENCE_ENDS:
-            if sentences[-1]:
+            if tok.text == ";" and _listed_after_semicolon(tokens, i):
+                sentences[-1].append(_LIST_COMMA)  # "remove A; B; C": one list
+            elif sentences[-1]:
                 sentences.append([])
         else:
             sentences[-1].append(tok)
     return [s for s in sentences if s]
+
+
+_LIST_COMMA = Token("PUNCT", ",")
 
 
 _FORMAT_BOUNDS = frozenset({",", ":", "(", "-", "--", "->"})
