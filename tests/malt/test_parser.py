@@ -1541,6 +1541,16 @@ def test_a_purpose_said_first_that_restricts_shapes_or_names_stays_refused(text:
      "asset register?", "List the switches in agg block ju1.a2.m2."),
     ("Which switch in ju1.a1.m1 possesses the highest total capacity?",
      "List the switch in agg block ju1.a1.m1 with the highest total capacity."),
+    ("Could the child nodes of ju1.a1.m2 be ranked in increasing order of capacity?",
+     "Rank the child nodes of ju1.a1.m2 by capacity in ascending order."),
+    ("How much capacity, in total, do the ports of switch ju1.s1.s1c3 have?",
+     "What is the total capacity of the ports of switch ju1.s1.s1c3?"),
+    ("List, if possible, the ports of switch ju1.a1.m1.s2c1.",
+     "List the ports of switch ju1.a1.m1.s2c1."),
+    ("With ju1.a2.m1.s2c2 removed from the graph, could a list of the child nodes of ju1.a2.m1 "
+     "be produced?", "Remove ju1.a2.m1.s2c2 from the graph. List the child nodes of ju1.a2.m1."),
+    ("Could the children of ju1.a2.dom be listed, as is required for the access-control audit?",
+     "List all the child nodes of ju1.a2.dom."),
 ])
 def test_formal_questions_made_known_answers_made_of_and_accords_said_last(text, same_as):
     assert parse(text) == parse(same_as)
@@ -1552,6 +1562,8 @@ def test_formal_questions_made_known_answers_made_of_and_accords_said_last(text,
     "list the ports of ju1.a1.m1.s2c1, as they are the fastest",
     "list the ports of ju1.a1.m1.s2c1 for inclusion in the largest report",
     "Could it be confirmed which ports were removed from ju1.a1.m1.s2c1?",
+    "Could the child nodes of ju1.a1.m2 be ranked in ascending order?",  # by what?
+    "number of ports in ju1.a2.m2, as a",
 ])
 def test_an_as_clause_or_purpose_said_last_that_says_more_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):

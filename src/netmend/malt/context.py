@@ -246,8 +246,8 @@ def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
         # what the request is in accord with, said last: "..., as specified in the runbook",
         # "..., as this is required for the migration plan" (a clause of its own, or "as"
         # and a participle, which is one)
-        if words[i:i + 2] == [("PUNCT", ","), ("WORD", "as")] and lex(i + 2, end) \
-                and context(i + 2, end, True):
+        if words[i:i + 2] == [("PUNCT", ","), ("WORD", "as")] \
+                and _bare(words, i + 2, end)[1] - (i + 2) >= 2 and context(i + 2, end, True):
             end = i
             break
     # what the answer is for, said last: "... so we can confirm what remains", "... so that

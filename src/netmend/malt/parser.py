@@ -368,6 +368,7 @@ def _lengths(phrases) -> dict[str, tuple[int, ...]]:
 
 
 _PHRASE_LENGTHS = _lengths(_PHRASES)
+_ARTICLES = frozenset({("the",), ("a",), ("an",)})
 _UNIT_LENGTHS = _lengths(_UNIT_PHRASES)
 _SINGLE_CRITICAL = frozenset(w for w in P.CRITICAL if " " not in w)
 _VOCABULARY = (frozenset(w for words in _PHRASES for w in words)
@@ -482,6 +483,10 @@ def _lex_shape(shape: tuple[str, ...]) -> tuple[Lexeme, ...]:
             elif kind == "NUMWORD":
                 i = _lex_number(shape, i, i + length, payload, out)
                 break
+            elif out and "COMMA" in out[-1].cats and i + length < n \
+                    and shape[i + length] in _COMMAS and words not in _ARTICLES:
+                out.pop()  # ", in total," / ", if possible,": an aside, its commas with it
+                i += 1
             i += length  # (fillers add nothing)
             break
         else:
@@ -3026,7 +3031,16 @@ def _answer_made_of(tokens: list[Token]) -> list[Token]:
             return at + 1 - i, tokens[i + asked:noun + 1]
         return None
 
-    return _rewritten(tokens, made)
+    tokens = _rewritten(tokens, made)
+    # "Could a list of the child nodes of A be produced?": how it is made said last
+    for i in range(len(tokens) - 5):
+        if tokens[i].text in _POSSIBLE and tokens[i + 1].text in ("a", "the") \
+                and tokens[i + 2].text in _ANSWER_NOUNS and tokens[i + 3].text == "of":
+            end = next((j for j in range(i + 4, len(tokens)) if tokens[j].text in _SEPARATORS),
+                       len(tokens))
+            if tokens[end - 2].text == "be" and tokens[end - 1].text in _MADE:
+                return [*tokens[:i], *tokens[i + 1:end - 2], *tokens[end:]]
+    return tokens
 
 
 _ANSWER_NOUNS = frozenset({"list", "listing", "count", "ranking", "tally", "breakdown"})

@@ -1736,7 +1736,7 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
     "participle_read": (
         ("children:c [TO] [auxes] RANK by_cap [order:o]", "rank"),
         ("children:c [TO] [auxes] by_cap [order:o]", "rank"),  # "ranked by", "sorted by" are one BY
-        ("children:c RANK order:o", "rank_order_only"),
+        ("children:c [TO] [auxes] RANK order:o", "rank_order_only"),
         ("children:c BY order:o", "rank_order_only"),  # "ordered by increasing capacity"
         ("set:s RANK BY metric:m [order:o]", "rank_set"),
         ("set:s COUNTED", "count_set"),
@@ -1749,6 +1749,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("set:s MODAL [auxes] LISTED", "list_set"),
         ("children:c [THEN] MODAL [THEN] [auxes] RANK by_cap [order:o]", "rank"),
         ("children:c [THEN] MODAL [THEN] [auxes] by_cap [order:o]", "rank"),
+        # "... should be ranked in increasing order of capacity"
+        ("children:c [THEN] MODAL [THEN] [auxes] RANK order:o", "rank_order_only"),
         ("set:s [THEN] MODAL [auxes] COUNTED", "count_set"),
         ("counted_np:w [THEN] MODAL [auxes] COUNTED", None),  # "the number of ports on S is to be counted"
         ("set:s [TO] auxes [THEN] COUNTED", "count_set"),  # "... the ports of S could be counted"
