@@ -1568,3 +1568,33 @@ def test_formal_questions_made_known_answers_made_of_and_accords_said_last(text,
 def test_an_as_clause_or_purpose_said_last_that_says_more_stays_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Remove switch ju1.s1.s1c1 and then list ju1.s1's child nodes - it's for the disposal "
+     "certificate.", "Remove ju1.s1.s1c1 from the graph. List the child nodes of ju1.s1."),
+    ("Add sw4 as a new switch under ju1.a2.m2, then count ju1.a2.m2's switches - needed for the "
+     "maintenance quote.", "Add a new switch named sw4 to ju1.a2.m2. Count the switches in "
+     "ju1.a2.m2."),
+    ("Could I have the child nodes of ju1.a2.m1 in ascending order of capacity? It's for the "
+     "cost-per-gig analysis.", "Rank the child nodes of ju1.a2.m1 by capacity in ascending "
+     "order."),
+    ("I'd appreciate a list of all ports under agg block ju1.a1.m1.",
+     "List all ports under agg block ju1.a1.m1."),
+    ("Please send me the list of ports of ju1.a2.m2.s2c4.", "List the ports of switch "
+     "ju1.a2.m2.s2c4."),
+])
+def test_what_a_request_is_for_said_after_it_and_asking_to_have_or_be_sent(text, same_as):
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "count the ports in ju1.a1.m1 - it is for the largest report",
+    "It's for the audit.",
+    # the node is in the agg block asked for, not above it: never "agg blocks under P"
+    "Please tell the agg block where port ju1.a2.m2.s2c4.p3 is located.",
+    "list the agg blocks where port ju1.a2.m2.s2c4.p3 is located",
+])
+def test_a_purpose_alone_or_a_set_the_node_is_in_is_not_read_as_below(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

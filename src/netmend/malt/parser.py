@@ -2568,8 +2568,29 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
         if tokens[start].text in _OCCASIONS and start > 1 and start + lead < end \
                 and tokens[start + lead].text in _PURPOSE_ARTICLES \
                 and _purpose_words(tokens[start + lead + 1:end]):
-            return tokens[:start - (tokens[start - 1].text == ",")]
+            return tokens[:_purpose_said_of(tokens, start)]
     return tokens
+
+
+# What may say of the request that it is for a purpose: "- it's for the disposal
+# certificate", "- needed for the maintenance quote", "; this is for the audit".
+_FOR_SAID_OF = (("it", "is"), ("this", "is"), ("that", "is"), ("they", "are"), ("these", "are"),
+                ("it", "is", "needed"), ("this", "is", "needed"), ("needed",), ("required",),
+                ("it", "is", "required"), ("this", "is", "required"))
+_PURPOSE_BOUNDS = frozenset({",", "-", "--", ":", ";"})
+
+
+def _purpose_said_of(tokens: list[Token], start: int) -> int:
+    """Where the request ends before a purpose said last at ``start``: before a comma, or
+    before a boundary and words that say the request is for it ("... - it's for the audit")."""
+    for said in _FOR_SAID_OF:
+        at = start - len(said)
+        if at >= 0 and tuple(t.text for t in tokens[at:start]) == said:
+            if at == 0:
+                return 0  # the sentence only says what the request is for
+            if at > 1 and tokens[at - 1].text in _PURPOSE_BOUNDS:
+                return at - 1
+    return start - (tokens[start - 1].text == ",")
 
 
 # What a purpose said last starts with: "for the audit", "before the change window (closes)",

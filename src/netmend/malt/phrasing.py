@@ -121,7 +121,7 @@ _say("ASK", "i would like to see", "i want to see", "we would like to see", "we 
      "i need to see", "we need to see", "i wish to see", "i would love to see")
 _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say", "read out",
-     "read off", "read me out", "read us out", "read me off",
+     "read off", "read me out", "read us out", "read me off", "send me", "send us",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
@@ -601,6 +601,9 @@ FILLERS: frozenset[str] = frozenset({
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
+    "can i have", "could i have", "may i have", "can we have", "could we have", "may we have",
+    "i would appreciate", "we would appreciate", "i would be grateful for",
+    "we would be grateful for",
     "it would be appreciated if", "it would be helpful if", "it would be good if",
     "your assistance in effecting this change would be appreciated",
     "your assistance in effecting this would be appreciated", "your assistance would be appreciated",

@@ -402,6 +402,10 @@ def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
         c <= {"BY", "IN"} and i + 1 < len(cats) and cats[i + 1] & {"CAP", "HOWMUCH", "SUM"})]
     if any(i > name for i in placed) or any("HAVE" in c for c in cats[:name]):
         return None
+    asked = found[2][0] if found[2] else name
+    if not placed and any("REL" in c for c in cats[asked + 1:name]) and not any(
+            c & {"POSS", "ITS", "HAVE", "DIRECT", "DEEP", "CHILD"} for c in cats):
+        return None  # "the agg block where P sits": the node is in the set, not above it
     return found
 
 
