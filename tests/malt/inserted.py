@@ -16,8 +16,19 @@ def insert(text: str, word: str, at: int) -> str:
     return " ".join([*words[:at], word, *words[at:]])
 
 
+def _makes_a_phrase(text: str, word: str, at: int) -> bool:
+    """Whether ``word`` inserted makes a phrase of the lexicon with the words after it ("not"
+    before "below" says "not below", at least): a reading of its own, tested as such."""
+    words = text.lower().rstrip("?.!").split(" ")
+    at %= len(words) + 1
+    return any(" ".join([word, *words[at:at + n]]) in phrasing.LEXICON for n in (1, 2, 3))
+
+
 def refused_or_same(text: str, word: str, at: int) -> None:
-    """``text`` with ``word`` inserted is refused, or reads as ``text`` does."""
+    """``text`` with ``word`` inserted is refused, or reads as ``text`` does (unless it makes a
+    phrase of its own with the words after it)."""
+    if _makes_a_phrase(text, word, at):
+        return
     changed = insert(text, word, at)
     try:
         got = parse(changed)

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from netmend.malt import ir
-from netmend.malt.parser import QueryError, parse, parse_request, tokenize
+from netmend.malt.parser import AmbiguousRequest, QueryError, parse, parse_request, tokenize
 
 DATA = Path(__file__).parent / "data"
 GROUPS = yaml.safe_load((DATA / "requests.yaml").read_text())
@@ -1597,4 +1597,32 @@ def test_what_a_request_is_for_said_after_it_and_asking_to_have_or_be_sent(text,
 ])
 def test_a_purpose_alone_or_a_set_the_node_is_in_is_not_read_as_below(text: str) -> None:
     with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Need a new switch named sw5 in ju1.s1.dom. After adding, list the child nodes of "
+     "ju1.s1.dom.", "Add a new switch named sw5 to ju1.s1.dom. List the child nodes of "
+     "ju1.s1.dom."),
+    ("Kindly remove ju1.s2.s2c3 from graph. Once removed, count switches in ju1.s2.",
+     "Remove ju1.s2.s2c3 from the graph. Count the switches in ju1.s2."),
+    ("Please add port new_p9 to ju1.a1.m2 and, once added, count the ports in ju1.a1.m2.",
+     "Add a new port named new_p9 to ju1.a1.m2. Count the ports in ju1.a1.m2."),
+    ("Is possible to remove ju1.a2.m2.s2c1 from the graph?", "Remove ju1.a2.m2.s2c1 from the "
+     "graph."),
+    ("Rank the child nodes of ju1.a1.m2 by capacity, lower first.",
+     "Rank the child nodes of ju1.a1.m2 by capacity in ascending order."),
+    ("Rank the child nodes of ju1.a1.m2 from bigger to smaller capacity.",
+     "Rank the child nodes of ju1.a1.m2 by capacity."),
+])
+def test_a_change_said_again_by_once_and_orders_said_by_comparatives(text, same_as) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Remove ju1.s2.s2c3. Once added, count switches in ju1.s2.",  # added when?
+    "Remove ju1.s2.s2c3. After adding it, count switches in ju1.s2.",
+])
+def test_a_change_said_again_that_the_request_does_not_make_is_refused(text: str) -> None:
+    with pytest.raises(AmbiguousRequest):
         parse(text)

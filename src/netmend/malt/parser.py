@@ -2722,10 +2722,11 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
         if token.text == "after" and (i + 1 == len(out) or out[i + 1].text in _SEPARATORS):
             out[i] = _AFTERWARDS
     for i in range(len(out) - 2, 0, -1):
-        if out[i].text == "after" and out[i - 1].text in _SEPARATORS:
+        if out[i].text in ("after", "once") and out[i - 1].text in _SEPARATORS:
             end = _change_said_again(out, i)
-            if end:
-                out[i:end] = [_AFTERWARDS]
+            if end:  # "... and, once added, give me ...": "and afterwards give me ..."
+                start = i - (out[i - 1].text == "," and i > 1 and out[i - 2].text == "and")
+                out[start:end] = [_AFTERWARDS]
     # the first clause that names a node ("Dear team, please remove X first; ...")
     named = next((i for i, t in enumerate(out) if t.kind == "NAME"), None)
     first_end = None if named is None else next(
@@ -2740,7 +2741,8 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
 
 
 # The change an "after ..." clause may say again, by the categories of its verb or noun.
-_CHANGES = (frozenset({"REMOVE", "TAKE", "REMOVAL"}), frozenset({"ADD", "ADDITION"}),
+_CHANGES = (frozenset({"REMOVE", "TAKE", "REMOVAL", "GONE"}),
+            frozenset({"ADD", "ADDITION", "ADDED", "NEW"}),
             frozenset({"SET", "SETP"}))
 _SAID_AGAIN = frozenset({"it", "them", "that", "this", "those", "these", "so", "one"})
 
@@ -2761,7 +2763,13 @@ def _change_said_again(tokens: list[Token], at: int) -> int:
     if change is None or end >= len(tokens) or tokens[end].text not in _SEPARATORS:
         return 0
     before = lex(tokens[:at - 1])
-    last = next((x for x in reversed(before) if x.cats & _VERB_CATS), None)
+    last = next((x for x in reversed(before) if x.cats & (_VERB_CATS | change)), None)
+    if last is not None and not last.cats & change and any(
+            last.cats & other for other in _CHANGES):
+        raise AmbiguousRequest(  # "Remove X. Once added, count ...": added when?
+            f"'{tokens[at].text} {' '.join(t.text for t in tokens[at + 1:end])}' says again a "
+            "change the request does not make", expected="the change said once, then what to "
+            "do after it")
     return end + (tokens[end].text == ",") if last is not None and last.cats & change else 0
 
 
@@ -3619,7 +3627,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if "then" in texts and not texts.isdisjoint(_ARROWS):  # "remove X -> then list ...": "then"
         tokens = [t for i, t in enumerate(tokens) if not (
             t.text in _ARROWS and i + 1 < len(tokens) and tokens[i + 1].text == "then")]
-    if "after" in texts or "first" in texts:
+    if "after" in texts or "first" in texts or "once" in texts:
         tokens = _after_alone(tokens)
     if not texts.isdisjoint(("terms", "capacity-wise", "speed-wise", "bandwidth-wise", "wise")):
         tokens = _capacity_said_again(tokens)
@@ -3840,7 +3848,8 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
     ..."; None when the request is not asked so."""
     end = len(tokens) - (bool(tokens) and tokens[-1].text == "?")
     lead = 4 if [t.text for t in tokens[:4]] == ["is", "it", "possible", "to"] else 5 if [
-        t.text for t in tokens[1:5]] == ["it", "be", "possible", "to"] else 0
+        t.text for t in tokens[1:5]] == ["it", "be", "possible", "to"] else 3 if [
+        t.text for t in tokens[:3]] == ["is", "possible", "to"] else 0  # "Is possible to ..."
     if len(tokens) > 5 and tokens[0].text in _POSSIBLE and [t.text for t in tokens[1:3]] == [
             "it", "be"] and tokens[3].text in _MADE_KNOWN and (
                 tokens[4].text in _WH_WORDS or tokens[4].text in ("to", "on", "in", "under")

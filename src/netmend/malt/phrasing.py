@@ -328,7 +328,11 @@ _say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decrea
      "from fastest to slowest", "best first", "in order from highest to lowest",
      "from highest down", "from the highest down", "highest down", "from the top down",
      "from largest down", "from the largest down", "largest down", "from biggest down",
-     "from the biggest down", "biggest down", "from most down")
+     "from the biggest down", "biggest down", "from most down",
+     # the comparative, as many Englishes say it: "higher first", "from bigger to smaller"
+     "higher first", "bigger first", "larger first", "greater first", "higher to lower",
+     "from higher to lower", "bigger to smaller", "from bigger to smaller", "larger to smaller",
+     "from larger to smaller")
 _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasing order",
      "ascending order", "increasing order", "lowest first", "smallest first", "least first",
      "fewest first", "from lowest to highest", "from smallest to largest", "from low to high",
@@ -338,7 +342,9 @@ _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasin
      "small to big", "from small to big", "slowest first", "from slowest to fastest",
      "in order from lowest to highest", "in ascending order of", "in increasing order of",
      "from lowest up", "from the lowest up", "lowest up", "from the bottom up",
-     "from smallest up", "from the smallest up", "smallest up", "from least up")
+     "from smallest up", "from the smallest up", "smallest up", "from least up",
+     "lower first", "smaller first", "lower to higher", "from lower to higher",
+     "smaller to bigger", "from smaller to bigger", "smaller to larger", "from smaller to larger")
 
 # An order said by the nodes at its ends: "from the one with the most (capacity) down to the
 # one with the least", "from the one with the least upwards"
