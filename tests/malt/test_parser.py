@@ -1626,3 +1626,19 @@ def test_a_change_said_again_by_once_and_orders_said_by_comparatives(text, same_
 def test_a_change_said_again_that_the_request_does_not_make_is_refused(text: str) -> None:
     with pytest.raises(AmbiguousRequest):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Full list of switches in the graph, please.", "List all switches in the graph."),
+    ("A complete list of the ports under superblock ju1.a1.", "List all ports under superblock "
+     "ju1.a1."),
+    ("Which switches are in agg block ju1.a2.m2? A list would be appreciated.",
+     "List the switches in agg block ju1.a2.m2."),
+])
+def test_a_list_named_first_or_wished_for_after_a_question(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_list_wished_for_after_a_count_contradicts_it() -> None:
+    with pytest.raises(AmbiguousRequest):
+        parse("How many ports are in ju1.a1.m1? A list would be appreciated.")

@@ -3077,6 +3077,44 @@ _MADE = frozenset({"provided", "produced", "supplied", "given", "compiled", "pre
                    "generated", "made", "taken", "drawn"})
 
 
+def _list_of_said_first(tokens: list[Token]) -> list[Token]:
+    """"A full list of the switches in the graph, please.": a sentence that opens by naming
+    a list of something asks for that list ("list the switches in the graph"), as one with
+    a name in it already is read. A later sentence that only wishes for a list ("...? A
+    list would be appreciated.") says the answer's form, as "Return a list." does."""
+    out = tokens
+    texts = [t.text for t in tokens]
+    found = [i for i, text in enumerate(texts) if text == "list"]
+    for i in reversed(found):
+        if i and texts[i - 1] not in _BEFORE_A_LIST:
+            continue  # "return a list of ...", "give me the list": not a sentence's opening
+        start = i
+        while start and i - start < 3 and texts[start - 1] not in _SENTENCE_ENDS:
+            start -= 1
+        if start and texts[start - 1] not in _SENTENCE_ENDS:
+            continue  # more than an article and an adjective before it
+        opening = tuple(texts[start:i])
+        if opening not in _LIST_OPENINGS:
+            continue
+        end = next((j for j in range(i, len(tokens)) if tokens[j].text in _SENTENCE_ENDS),
+                   len(tokens))
+        if i + 1 < len(tokens) and tokens[i + 1].text == "of":
+            out = [*out[:start], _LIST, *out[i + 2:]]
+        elif start and tuple(t.text for t in tokens[i + 1:end]) in _LIST_WISHES:
+            out = [*out[:start], *_RETURN_A_LIST, *out[end:]]
+    return out
+
+
+_BEFORE_A_LIST = frozenset({"a", "the", "full", "complete"}) | _SENTENCE_ENDS
+_LIST_OPENINGS = frozenset((*article, *adjective) for article in ((), ("a",), ("the",))
+                           for adjective in ((), ("full",), ("complete",)))
+_LIST_WISHES = frozenset({("please",), ("would", "be", "appreciated"),
+                          ("would", "be", "much", "appreciated"), ("would", "be", "helpful"),
+                          ("is", "needed"), ("is", "required")})
+_LIST = _VOCABULARY_TOKENS["list"]
+_RETURN_A_LIST = [_VOCABULARY_TOKENS[w] for w in ("return", "a", "list")]
+
+
 def _removal_last(said: list[Lexeme]) -> bool:
     """Whether the last verb said is a removal ("remove X and Y" but not "remove X, then list
     the ports of S")."""
@@ -3664,6 +3702,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _no_longer_in_the_graph(tokens)
     if "of" in texts and not texts.isdisjoint(_MADE):
         tokens = _answer_made_of(tokens)
+    if "list" in texts:
+        tokens = _list_of_said_first(tokens)
     if not texts.isdisjoint(_HOLDS) and ("it" in texts or "them" in texts):
         tokens = _in_it_again(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:
