@@ -1642,3 +1642,26 @@ def test_a_list_named_first_or_wished_for_after_a_question(text: str, same_as: s
 def test_a_list_wished_for_after_a_count_contradicts_it() -> None:
     with pytest.raises(AmbiguousRequest):
         parse("How many ports are in ju1.a1.m1? A list would be appreciated.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("ju1.a2.m2.s2c2.p3 is now 100G, update its capacity in the graph.",
+     "Update the physical capacity value of ju1.a2.m2.s2c2.p3 to 100 Gbps."),
+    ("Port ju1.a1.m1.s2c2.p4 should read 40,000 Mbps - update it.",
+     "Update the physical capacity value of ju1.a1.m1.s2c2.p4 to 40 Gbps."),
+    ("So um, ju1.a1.m2.s2c2.p3 should be twenty-five gigabits, update its physical capacity to "
+     "that.", "Update the physical capacity value of ju1.a1.m2.s2c2.p3 to 25 Gbps."),
+])
+def test_a_new_capacity_said_first_then_the_update_asked_of_it(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "ju1.a2.m1.s2c2.p1 was 10G - update it.",  # what it had, not what it should have
+    "ju1.a2.m1.s2c2.p1 should not be 10G - update it.",
+    "ju1.a2.m1.s2c2.p1 is 10G - update the capacity of ju1.a2.m1.s2c2.p2.",
+    "ju1.a2.m1.s2c2.p1 should be 10G - update its capacity to 25G.",
+])
+def test_a_value_said_of_the_past_another_node_or_twice_is_not_read_as_the_update(text) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

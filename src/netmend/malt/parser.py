@@ -3115,6 +3115,46 @@ _LIST = _VOCABULARY_TOKENS["list"]
 _RETURN_A_LIST = [_VOCABULARY_TOKENS[w] for w in ("return", "a", "list")]
 
 
+def _value_said_before(tokens: list[Token]) -> list[Token]:
+    """"P is now 100G - update its capacity", "P should be twenty-five gigabits, update it to
+    that", "Port P should read 40,000 Mbps - update it": a new capacity said of one named
+    node, then the update asked with a pronoun for both; read as "set the capacity of P to
+    100G". Only when the first part says nothing but the node, a verb of being and the
+    value, and the second nothing but the update, the pronoun, and "to that" / "to match"."""
+    named = next((i for i, t in enumerate(tokens) if t.kind == "NAME"), len(tokens))
+    sep = next((i for i in range(named, len(tokens)) if tokens[i].text in _VALUE_SEPARATORS),
+               None)
+    if sep is None:
+        return tokens
+    end = len(tokens) - (tokens[-1].text in _SENTENCE_ENDS)
+    first, second = lex(tokens[:sep]), lex(tokens[sep + 1:end])
+    while first and first[0].cats == {"COMMA"}:  # "hi, P is now 100G - ..."
+        first = first[1:]
+    at = 1 if first and "KIND_SG" in first[0].cats else 0
+    if len(first) < at + 3 or "NAME" not in first[at].cats or "RATE" not in first[-1].cats \
+            or not all(x.cats <= _BEING and x.text in _BEING_NOW for x in first[at + 1:-1]):
+        return tokens  # not "P was 10G" (what it had) nor "P should not be 10G"
+    cats = [x.cats for x in second]
+    if cats[:1] != [frozenset({"SET"})] or not (
+            cats[1:2] == [frozenset({"IT"})] and len(cats) in (2, 4)
+            or cats[1:3] == [frozenset({"ITS"}), frozenset({"CAP"})] and len(cats) in (3, 5)) \
+            or len(cats) > 3 and not (cats[-2] == frozenset({"TO"}) and second[-1].text in _SAME):
+        return tokens
+    name = next(t for t in tokens[:sep] if t.kind == "NAME")
+    value = tokens[[t.kind for t in tokens[:sep]].index("NAME") + 1:sep]
+    rate = next(i for i, t in enumerate(value) if t.kind == "NUM" or t.text in P.NUMBER_WORDS)
+    return [*_SET_THE_CAPACITY_OF, name, _VOCABULARY_TOKENS["to"], *value[rate:]]
+
+
+_UPDATES = frozenset({"update", "set", "change", "amend", "adjust", "modify"})
+_VALUE_SEPARATORS = frozenset({",", "-", "--", ";", "."})
+_BEING = frozenset({"AUX", "MODAL", "INVERT", "BE", "ASK"})  # "is", "should be", "should read"
+_BEING_NOW = frozenset({"is", "are", "should", "must", "shall", "will", "be", "read", "reads",
+                        "needs", "need"})
+_SAME = frozenset({"that", "this", "match", "it"})
+_SET_THE_CAPACITY_OF = [_VOCABULARY_TOKENS[w] for w in ("set", "the", "capacity", "of")]
+
+
 def _removal_last(said: list[Lexeme]) -> bool:
     """Whether the last verb said is a removal ("remove X and Y" but not "remove X, then list
     the ports of S")."""
@@ -3704,6 +3744,9 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _answer_made_of(tokens)
     if "list" in texts:
         tokens = _list_of_said_first(tokens)
+    if not texts.isdisjoint(_UPDATES) and ("NUM" in {t.kind for t in tokens}
+                                           or not texts.isdisjoint(P.NUMBER_WORDS)):
+        tokens = _value_said_before(tokens)
     if not texts.isdisjoint(_HOLDS) and ("it" in texts or "them" in texts):
         tokens = _in_it_again(tokens)
     if "single" in texts or "sole" in texts or "one" in texts:
