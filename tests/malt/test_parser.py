@@ -1665,3 +1665,14 @@ def test_a_new_capacity_said_first_then_the_update_asked_of_it(text: str, same_a
 def test_a_value_said_of_the_past_another_node_or_twice_is_not_read_as_the_update(text) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("It's ju1.a2.m2.s2c3.p1 whose physical capacity needs updating to 25 Gbps.",
+     "Update the physical capacity value of ju1.a2.m2.s2c3.p1 to 25 Gbps."),
+    ("The ports of ju1.a1.m1.s2c1 need counting.", "Count the ports in ju1.a1.m1.s2c1."),
+    ("I need ranking of all child nodes of ju1.a2.m1 by capacity.",
+     "Rank all child nodes of ju1.a2.m1 by capacity."),
+])
+def test_a_need_said_with_the_verb_in_ing(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -3146,6 +3146,23 @@ def _value_said_before(tokens: list[Token]) -> list[Token]:
     return [*_SET_THE_CAPACITY_OF, name, _VOCABULARY_TOKENS["to"], *value[rate:]]
 
 
+def _needs_doing(tokens: list[Token]) -> list[Token]:
+    """"P needs removing from the graph", "whose capacity needs updating to 25G": a need said
+    with the verb in -ing is "should be" and its participle ("needs to be removed")."""
+    def doing(tokens: list[Token], i: int):
+        if tokens[i].text in ("needs", "need") and i + 1 < len(tokens) \
+                and tokens[i + 1].text in _DONE and not (
+                    i + 2 < len(tokens) and tokens[i + 2].text == "of"):  # "need ranking of"
+            return 2, [_SHOULD, _VOCABULARY_TOKENS["be"], _VOCABULARY_TOKENS[_DONE[
+                tokens[i + 1].text]]]
+        return None
+
+    return _rewritten(tokens, doing)
+
+
+_DONE = {"removing": "removed", "deleting": "deleted", "updating": "updated",
+         "adding": "added", "setting": "set", "changing": "changed", "listing": "listed",
+         "counting": "counted", "ranking": "ranked"}
 _UPDATES = frozenset({"update", "set", "change", "amend", "adjust", "modify"})
 _VALUE_SEPARATORS = frozenset({",", "-", "--", ";", "."})
 _BEING = frozenset({"AUX", "MODAL", "INVERT", "BE", "ASK"})  # "is", "should be", "should read"
@@ -3744,6 +3761,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _answer_made_of(tokens)
     if "list" in texts:
         tokens = _list_of_said_first(tokens)
+    if ("needs" in texts or "need" in texts) and not texts.isdisjoint(_DONE):
+        tokens = _needs_doing(tokens)
     if not texts.isdisjoint(_UPDATES) and ("NUM" in {t.kind for t in tokens}
                                            or not texts.isdisjoint(P.NUMBER_WORDS)):
         tokens = _value_said_before(tokens)
