@@ -12,6 +12,10 @@ from netmend.malt.parser import QueryError, _normalized, lex, parse, tokenize
 from .inserted import CRITICAL, refused_or_same
 
 SAID_WITH_CONTEXT = [
+    ("Can you list the ports on switch ju1.a2.m1.s2c4? Remote hands want to check labels.",
+     "List the ports of switch ju1.a2.m1.s2c4."),
+    ("Could the ports of spine switch ju1.s2.s2c1 be listed, as required by the migration "
+     "checklist?", "List the ports of switch ju1.s2.s2c1."),
     ("We're reviewing spine headroom - could you rank the ports of ju1.s1.s1c2 by capacity?",
      "Rank the ports of ju1.s1.s1c2 by capacity."),
     ("Could you add a switch called sw3 to control domain ju1.s2.dom? It's for next week's "

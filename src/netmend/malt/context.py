@@ -94,7 +94,7 @@ _PURPOSES = frozenset({"for", "before", "ahead", "heads-up", "fyi", "re", "regar
 _SUBJECTS = frozenset({"i", "we", "it", "they", "this"})
 # Verbs (auxiliaries, modals, "need") that make a part a clause of its own.
 _VERBS_OF_A_CLAUSE = frozenset({"am", "need", "needs", "needed", "would", "will", "can", "could",
-                                "should", "must", "may", "might", "wants"})
+                                "should", "must", "may", "might", "wants", "want"})
 _LONGEST_PURPOSE = 6
 
 
@@ -157,6 +157,8 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
         if cats <= _READ_VERBS and text.endswith("ing") and ("UNK" in following or (
                 "OF" in following and i + 2 < len(lexed) and "UNK" in lexed[i + 2][0])):
             continue  # "I'm checking hardware", "we're checking for bottlenecks"
+        if cats <= _READ_VERBS and i and "TO" in lexed[i - 1][0] and "UNK" in following:
+            continue  # "remote hands want to check labels": a purpose of their own
         if i == len(lexed) - 1 and i and cats <= P.NOUN_VERBS and "UNK" in lexed[i - 1][0]:
             continue  # "... for the audit report": the last word of a compound noun
         if not cats <= _GLUE:
