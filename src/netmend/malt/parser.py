@@ -2997,48 +2997,51 @@ def _no_longer_in_the_graph(tokens: list[Token]) -> list[Token]:
     "should" of a named node ("X shouldn't be in the graph anymore"), it asks for the
     removal. Any other such state (of another node, reported as already so, or without a
     removal) stays as written, and its "not" refuses the request."""
-    def state(i: int) -> int:
-        """Where a negated state of being in the graph said at ``i`` ends, or 0."""
-        at = i + 1 if tokens[i].text in _BE_STEMS and tokens[i + 1:i + 2] and \
-            tokens[i + 1].text in ("not", "no") else i
-        if tokens[at].text == "not" or (tokens[at].text == "no" and tokens[at + 1:at + 2]
-                                        and tokens[at + 1].text == "longer"):
-            at += 1 + (tokens[at].text == "no")
-        else:
-            return 0
-        said = [t.text for t in tokens[at:at + 7]]
-        for verb in (["be"], ["show", "up"], ["shows", "up"], ["appear"], ["appears"], []):
-            if said[:len(verb)] == verb:
-                rest = said[len(verb):]
-                place = 2 if rest[:2] == ["part", "of"] else 1 if rest[:1] in (
-                    ["in"], ["on"], ["within"]) else 0
-                if not place:
-                    continue
-                rest = rest[place:]
-                the = rest[:1] == ["the"]
-                if rest[the:the + 1] and rest[the] in _GRAPH_WORDS:
-                    end = at + len(verb) + place + the + 1
-                    end += tokens[end:end + 1] != [] and tokens[end].text == "anymore"
-                    if end == len(tokens) or tokens[end].text in _SEPARATORS:
-                        return end
-        return 0
-
     out = list(tokens)
     for i in range(len(tokens) - 3, 0, -1):
+        if i + 2 >= len(out):
+            continue  # cut short by a state taken out after it
         said = out[i].text
         if said == "so" and not _removal_last(lex(out[:i])):
             continue
         if said == "so":
             subject = i + 1 + (out[i + 1].text == "that")
-            end = state(subject + 1) if subject + 1 < len(out) and out[subject].text in (
-                "it", "they") else 0
+            end = _not_in_the_graph(out, subject + 1) if subject + 1 < len(out) \
+                and out[subject].text in ("it", "they") else 0
             if end:
                 del out[i - (out[i - 1].text in _SEPARATORS):end]
         elif said in _MUST_NOTS and out[i - 1].kind == "NAME" and out[i + 1].text == "not":
-            end = state(i + 1)
+            end = _not_in_the_graph(out, i + 1)
             if end and out[i + 2].text == "be":
                 out[i:end] = [_SHOULD, _VOCABULARY_TOKENS["be"], _REMOVED]
     return out
+
+
+def _not_in_the_graph(tokens: list[Token], i: int) -> int:
+    """Where a negated state of being in the graph said at ``i`` ends ("is not in the graph
+    anymore", "no longer shows up in the topology", "not be part of the graph"), or 0."""
+    at = i + 1 if tokens[i].text in _BE_STEMS and tokens[i + 1:i + 2] and \
+        tokens[i + 1].text in ("not", "no") else i
+    if tokens[at].text == "not" or (tokens[at].text == "no" and tokens[at + 1:at + 2]
+                                    and tokens[at + 1].text == "longer"):
+        at += 1 + (tokens[at].text == "no")
+    else:
+        return 0
+    said = [t.text for t in tokens[at:at + 7]]
+    for verb in (["be"], ["show", "up"], ["shows", "up"], ["appear"], ["appears"], []):
+        if said[:len(verb)] != verb:
+            continue
+        rest = said[len(verb):]
+        place = 2 if rest[:2] == ["part", "of"] else 1 if rest[:1] in (
+            ["in"], ["on"], ["within"]) else 0
+        rest = rest[place:]
+        the = rest[:1] == ["the"]
+        if place and rest[the:the + 1] and rest[the] in _GRAPH_WORDS:
+            end = at + len(verb) + place + the + 1
+            end += end < len(tokens) and tokens[end].text == "anymore"
+            if end == len(tokens) or tokens[end].text in _SEPARATORS:
+                return end
+    return 0
 
 
 def _answer_made_of(tokens: list[Token]) -> list[Token]:
