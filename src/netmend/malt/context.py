@@ -269,7 +269,6 @@ def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
 _NOT_FOR = frozenset({"REMOVE", "TAKE", "REMOVAL", "ADD", "ADDITION", "SET", "SETP", "NEW",
                       "MAKE", "GIVE", "KIND", "NODE", "CHILD", "FOREACH", "EACHW", "PER",
                       "PERNODE"})
-_CAN = frozenset({"can", "could", "may", "might", "will", "would"})
 
 
 def _so_purpose(words: Sequence[Word], lexed: Lexed) -> bool:
@@ -278,7 +277,7 @@ def _so_purpose(words: Sequence[Word], lexed: Lexed) -> bool:
     nothing the request could be about and no change."""
     texts = [text for _, text in words]
     if not texts or not (texts[0] == "that" or any(
-            text in _CAN and 0 < i <= 3 for i, text in enumerate(texts))):
+            text in P.ASKING_MODALS and 0 < i <= 3 for i, text in enumerate(texts))):
         return False
     if any(kind != "WORD" for kind, _ in words) or any(
             text in P.CRITICAL for _, text in lexed) or any(

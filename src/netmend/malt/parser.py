@@ -2741,8 +2741,8 @@ def _after_alone(tokens: list[Token]) -> list[Token]:
 
 
 # The change an "after ..." clause may say again, by the categories of its verb or noun.
-_CHANGES = (frozenset({"REMOVE", "TAKE", "REMOVAL", "GONE"}),
-            frozenset({"ADD", "ADDITION", "ADDED", "NEW"}),
+_REMOVES = frozenset({"REMOVE", "TAKE", "REMOVAL", "GONE"})
+_CHANGES = (_REMOVES, frozenset({"ADD", "ADDITION", "ADDED", "NEW"}),
             frozenset({"SET", "SETP"}))
 _SAID_AGAIN = frozenset({"it", "them", "that", "this", "those", "these", "so", "one"})
 
@@ -3099,18 +3099,17 @@ def _list_of_said_first(tokens: list[Token]) -> list[Token]:
         opening = tuple(texts[start:i])
         if opening not in _LIST_OPENINGS:
             continue
-        end = next((j for j in range(i, len(tokens)) if tokens[j].text in _SENTENCE_ENDS),
-                   len(tokens))
-        if i + 1 < len(tokens) and tokens[i + 1].text == "of":
+        end = next((j for j in range(i, len(texts)) if texts[j] in _SENTENCE_ENDS), len(texts))
+        if texts[i + 1:i + 2] == ["of"]:
             out = [*out[:start], _LIST, *out[i + 2:]]
-        elif start and tuple(t.text for t in tokens[i + 1:end]) in _LIST_WISHES:
+        elif start and tuple(texts[i + 1:end]) in _LIST_WISHES:
             out = [*out[:start], *_RETURN_A_LIST, *out[end:]]
     return out
 
 
-_BEFORE_A_LIST = frozenset({"a", "the", "full", "complete"}) | _SENTENCE_ENDS
 _LIST_OPENINGS = frozenset((*article, *adjective) for article in ((), ("a",), ("the",))
                            for adjective in ((), ("full",), ("complete",)))
+_BEFORE_A_LIST = frozenset(opening[-1] for opening in _LIST_OPENINGS if opening) | _SENTENCE_ENDS
 _LIST_WISHES = frozenset({("please",), ("would", "be", "appreciated"),
                           ("would", "be", "much", "appreciated"), ("would", "be", "helpful"),
                           ("is", "needed"), ("is", "required")})
@@ -3130,21 +3129,21 @@ def _value_said_before(tokens: list[Token]) -> list[Token]:
     if sep is None:
         return tokens
     end = len(tokens) - (tokens[-1].text in _SENTENCE_ENDS)
-    first, second = lex(tokens[:sep]), lex(tokens[sep + 1:end])
-    while first and first[0].cats == {"COMMA"}:  # "hi, P is now 100G - ..."
-        first = first[1:]
-    at = 1 if first and "KIND_SG" in first[0].cats else 0
-    if len(first) < at + 3 or "NAME" not in first[at].cats or "RATE" not in first[-1].cats \
-            or not all(x.cats <= _BEING and x.text in _BEING_NOW for x in first[at + 1:-1]):
-        return tokens  # not "P was 10G" (what it had) nor "P should not be 10G"
+    second = lex(tokens[sep + 1:end])  # the shorter part, and the one most requests fail
     cats = [x.cats for x in second]
     if cats[:1] != [frozenset({"SET"})] or not (
             cats[1:2] == [frozenset({"IT"})] and len(cats) in (2, 4)
             or cats[1:3] == [frozenset({"ITS"}), frozenset({"CAP"})] and len(cats) in (3, 5)) \
             or len(cats) > 3 and not (cats[-2] == frozenset({"TO"}) and second[-1].text in _SAME):
         return tokens
-    name = next(t for t in tokens[:sep] if t.kind == "NAME")
-    value = tokens[[t.kind for t in tokens[:sep]].index("NAME") + 1:sep]
+    first = lex(tokens[:sep])
+    while first and first[0].cats == {"COMMA"}:  # "hi, P is now 100G - ..."
+        first = first[1:]
+    at = 1 if first and "KIND_SG" in first[0].cats else 0
+    if len(first) < at + 3 or "NAME" not in first[at].cats or "RATE" not in first[-1].cats \
+            or not all(x.cats <= _BEING and x.text in _BEING_NOW for x in first[at + 1:-1]):
+        return tokens  # not "P was 10G" (what it had) nor "P should not be 10G"
+    name, value = tokens[named], tokens[named + 1:sep]
     rate = next(i for i, t in enumerate(value) if t.kind == "NUM" or t.text in P.NUMBER_WORDS)
     return [*_SET_THE_CAPACITY_OF, name, _VOCABULARY_TOKENS["to"], *value[rate:]]
 
@@ -3185,7 +3184,6 @@ def _removal_last(said: list[Lexeme]) -> bool:
 _BE_STEMS = frozenset({"is", "are", "isn", "aren", "was", "wasn", "does", "do", "doesn", "don",
                        "will", "won", "would", "wouldn"})
 _MUST_NOTS = frozenset({"should", "shouldn", "must", "mustn"})
-_REMOVES = frozenset({"REMOVE", "TAKE", "GONE", "REMOVAL"})
 
 
 _PULLS = frozenset({"pull", "pulling"})
@@ -3736,8 +3734,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _many_englishes(tokens)
     if "much" in texts:
         tokens = _how_much_of_a_kind(tokens)
-    if not texts.isdisjoint(_CONDITION_LEADS) and not texts.isdisjoint(("it", "that", "this",
-                                                                         "its")):
+    if not texts.isdisjoint(_CONDITION_LEADS) and not texts.isdisjoint(_POINTED_GONE):
         tokens = _with_it_gone(tokens)
     if "decom" in texts or "decomm" in texts:
         tokens = _decom(tokens)
@@ -3940,7 +3937,7 @@ def _asked_how(tokens: list[Token]) -> list[Token] | None:
     return [_SHOW, *tokens[4:end]] if tokens[3].text in _SEE else tokens[3:end]
 
 
-_POSSIBLE = frozenset({"can", "could", "may", "might", "would", "will"})
+_POSSIBLE = P.ASKING_MODALS
 _ASKED_OF = frozenset({"you", "we", "i", "someone", "somebody", "anyone", "anybody", "u", "ya",
                        "one", "netmend", "they"})
 _SHOULD = _VOCABULARY_TOKENS["should"]
@@ -3952,9 +3949,9 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
     before the first "be"), "Is it possible to have the list of ...?" as "have the list of
     ..."; None when the request is not asked so."""
     end = len(tokens) - (bool(tokens) and tokens[-1].text == "?")
-    lead = 4 if [t.text for t in tokens[:4]] == ["is", "it", "possible", "to"] else 5 if [
-        t.text for t in tokens[1:5]] == ["it", "be", "possible", "to"] else 3 if [
-        t.text for t in tokens[:3]] == ["is", "possible", "to"] else 0  # "Is possible to ..."
+    lead = next((len(said) for said in _POSSIBLE_LEADS if len(tokens) >= len(said) and all(
+        word is None or t.text == word
+        for word, t in zip(said, tokens[:len(said)], strict=True))), 0)
     if len(tokens) > 5 and tokens[0].text in _POSSIBLE and [t.text for t in tokens[1:3]] == [
             "it", "be"] and tokens[3].text in _MADE_KNOWN and (
                 tokens[4].text in _WH_WORDS or tokens[4].text in ("to", "on", "in", "under")
@@ -3979,6 +3976,9 @@ def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
     return tokens[1:be] + [_SHOULD] + tokens[be:end]
 
 
+# "Is it possible to ...", "Would it be possible to ..." (None: any modal), "Is possible to ...".
+_POSSIBLE_LEADS = (("is", "it", "possible", "to"), (None, "it", "be", "possible", "to"),
+                   ("is", "possible", "to"))
 # What a question may be asked to be made known by: "could it be confirmed which ...".
 _MADE_KNOWN = frozenset({"confirmed", "established", "determined", "indicated", "ascertained",
                          "stated", "verified", "checked", "clarified", "reported", "shown"})

@@ -591,6 +591,10 @@ FOCUS_TAILS: frozenset[str] = frozenset(
     | {"is first", "comes first", "goes first", "is needed", "is wanted", "is required", "is requested", "is what is needed",
        "is what is required", "is all that is needed"})
 
+# A request said as what is wanted ("A count of the ports in A would be appreciated."): a
+# filler inside a sentence, a closing at its end.
+_APPRECIATED = ("would be appreciated", "would be much appreciated",
+                "would be greatly appreciated", "would be most appreciated")
 # Words (and phrases) that carry no meaning for the request: dropped before parsing.
 FILLERS: frozenset[str] = frozenset({
     "the", "a", "an", "please", "kindly", "thanks", "thank you", "thank you very much",
@@ -613,8 +617,7 @@ FILLERS: frozenset[str] = frozenset({
     "it would be appreciated if", "it would be helpful if", "it would be good if",
     "your assistance in effecting this change would be appreciated",
     "your assistance in effecting this would be appreciated", "your assistance would be appreciated",
-    "would be appreciated", "would be much appreciated", "would be greatly appreciated",
-    "would be most appreciated", "a value of", "to a value of",
+    *_APPRECIATED, "a value of", "to a value of",
     "we should be grateful if", "i should be grateful if", "we would be grateful if",
     "i would be grateful if", "may i ask", "might i ask", "may we ask",
     "we should like to", "i should like to", "as a whole", "in its entirety",
@@ -812,10 +815,7 @@ CLOSINGS: frozenset[str] = frozenset({
     "currently", "presently", "can you do that", "can you do it", "could you do that",
     "could you do it", "can you do this", "could you do this", "can that be done",
     "can this be done",
-    # a request said as what is wanted: "A count of the ports in A would be appreciated."
-    "would be appreciated", "would be much appreciated", "would be greatly appreciated",
-    "would be most appreciated", "would be helpful", "would be very helpful",
-    "would be welcome",
+    *_APPRECIATED, "would be helpful", "would be very helpful", "would be welcome",
 })
 # Always incomplete last: determiners, a do-support or modal auxiliary (its verb is missing),
 # a verb of place with no place ("sit", "located"), a preposition never left stranded.
@@ -840,6 +840,9 @@ PLACE_VERBS: frozenset[str] = frozenset({
 # preposition after a noun ("add a port to", "the ports in"; "which block is P in" is whole).
 COPULAS: frozenset[str] = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 HAVES: frozenset[str] = frozenset({"have", "has", "had"})
+# Modals that ask whether something can be done, and so ask for it ("Could X be removed?",
+# "... so we can confirm what remains").
+ASKING_MODALS: frozenset[str] = frozenset({"can", "could", "may", "might", "would", "will"})
 STRANDED: frozenset[str] = frozenset({
     "of", "to", "from", "with", "in", "on", "under", "at", "into", "onto", "for", "beneath",
     "below", "within", "inside", "underneath", "above", "over", "off"})
