@@ -1676,3 +1676,85 @@ def test_a_value_said_of_the_past_another_node_or_twice_is_not_read_as_the_updat
 ])
 def test_a_need_said_with_the_verb_in_ing(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Remove ju1.a1.m2.s2c1.p3 from the graph, in line with the migration standard.",
+     "Remove ju1.a1.m2.s2c1.p3 from the graph."),
+    ("Could the ports on switch ju1.a2.m1.s2c4 be enumerated, in order that they may be "
+     "reconciled against the patching records?", "List the ports of switch ju1.a2.m1.s2c4."),
+    ("Could ju1.a1.m2.s2c1.p3 be removed from the graph, since it has been identified as "
+     "redundant?", "Remove ju1.a1.m2.s2c1.p3 from the graph."),
+    ("Could every port on switch ju1.a1.m2.s2c4 be set to a capacity of 10 Gbps, reflecting the "
+     "downgrade recorded in the audit?",
+     "Set the capacity of every port of switch ju1.a1.m2.s2c4 to 10 Gbps."),
+    ("Add ports named new_q4 and new_q5 to switch ju1.a2.m1.s2c2, as provided for in the "
+     "approved budget.", "Add ports named new_q4 and new_q5 to switch ju1.a2.m1.s2c2."),
+    ("How many switches does the topology contain? This is required for the annual asset "
+     "return.", "Count the switches in the graph."),
+    ("Could you add a port called new_p7 to ju1.a2.m2.s2c3? The vendor quote covers it.",
+     "Add a new port named new_p7 to ju1.a2.m2.s2c3."),
+    ("How many ports does ju1.a1.m2.s2c2 have? We're checking it against the invoice.",
+     "Count the ports in ju1.a1.m2.s2c2."),
+    ("Port count for ju1.a1.m2.s2c2, please - audit query.", "Count the ports in ju1.a1.m2.s2c2."),
+])
+def test_a_reason_said_last_is_set_aside(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Count the ports in ju1.a1.m1, due to the ports.",  # a set, not a reason
+    "Remove ju1.a1.m2.s2c1.p3 from the graph, per switch.",
+    "Rank the children of ju1.a1.m1 by capacity, in line with the largest first.",
+    "Count the ports in ju1.a1.m1, counting spares.",  # a word of the grammar: a restriction
+    "Remove ju1.a1.m1.s2c1. Then do it again.",
+    "Need it done by EOD.",  # nothing asked before it
+])
+def test_what_could_restrict_or_repeat_a_request_is_never_set_aside(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("It is proposed that port ju1.s1.s1c2.p3 be removed from the graph, and that the child "
+     "nodes of ju1.s1.s1c2 then be listed.",
+     "Remove ju1.s1.s1c2.p3 from the graph. List the child nodes of ju1.s1.s1c2."),
+    ("MW-4410 step 5: pull ju1.a2.m1.s2c3 out of the topology. Step 6: switch count for "
+     "ju1.a2.m1.", "Remove ju1.a2.m1.s2c3 from the graph. Count the switches in ju1.a2.m1."),
+    ("Kindly proceed as follows: 1. add one new port to each agg block; 2. count the ports in "
+     "the entire graph.",
+     "For each agg block, add a new port to it. Count the ports in the graph."),
+    ("Requested actions: (1) removal of ju1.s2.s2c4.p1 from the graph; (2) a count of the ports "
+     "in ju1.s2.s2c4.", "Remove ju1.s2.s2c4.p1 from the graph. Count the ports in ju1.s2.s2c4."),
+    ("Procurement wants the top 4 switches by total capacity in agg block ju1.a1.m2.",
+     "List the 4 switches in agg block ju1.a1.m2 with the highest total capacity."),
+    ("The audit team would like the ports of ju1.a1.m1.s2c1 listed.",
+     "List the ports of switch ju1.a1.m1.s2c1."),
+    ("Delete ju1.a1.m2.s2c4. Need it done by EOD.", "Remove ju1.a1.m2.s2c4 from the graph."),
+    ("Switch ju1.a2.m2.s2c1 should be taken out of the graph; it would be appreciated if this "
+     "could be done at your earliest convenience.", "Remove ju1.a2.m2.s2c1 from the graph."),
+    ("Agg block for ju1.a1.m1.s2c2.p4? Quick.", "Which agg block contains port ju1.a1.m1.s2c2.p4?"),
+])
+def test_formal_business_and_ticket_wrappings(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_proposal_in_ones_own_name_stays_a_suggestion() -> None:
+    with pytest.raises(QueryError):
+        parse("I propose that ju1.s2.s2c1 be removed.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Ports above 10 Gbps in ju1.a2.m2, please.",
+     "List the ports in agg block ju1.a2.m2 with capacity above 10 Gbps."),
+    ("Ports of ju1.a2.m1.s2c2 under 2G capacity?",
+     "List the ports of switch ju1.a2.m1.s2c2 with capacity below 2 Gbps."),
+])
+def test_a_set_below_a_node_named_alone_is_listed(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", ["ports", "Ports above 10 Gbps?", "switches, all of them"])
+def test_a_set_named_alone_without_a_node_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

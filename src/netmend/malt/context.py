@@ -96,6 +96,22 @@ _SUBJECTS = frozenset({"i", "we", "it", "they", "this"})
 _VERBS_OF_A_CLAUSE = frozenset({"am", "need", "needs", "needed", "would", "will", "can", "could",
                                 "should", "must", "may", "might", "wants", "want"})
 _LONGEST_PURPOSE = 6
+# Nouns that name an occasion, said last in a part of their own after words of the occasion
+# ("- budget review", "- audit query", "Board deck.", "- contract renewal prep").
+_OCCASION_HEADS = frozenset({
+    "review", "query", "request", "prep", "preparation", "check", "audit", "exercise",
+    "reconciliation", "report", "meeting", "call", "deck", "renewal", "planning", "sync",
+    "standup", "escalation", "handover", "walkthrough", "presentation", "submission"})
+# A participle of reading ("identified", "provided", "confirmed"): after an auxiliary, a
+# passive said of the occasion ("since it has been identified as redundant", "as was
+# provided for in the budget").
+_READ_PARTICIPLE = frozenset({"LISTED"})
+_UNKNOWN = frozenset({"UNK"})
+# What a word of the grammar may be as the last word of a part, after a word of the occasion:
+# a noun ("the audit report", "the asset return", "the vendor call", "against the inventory").
+_LAST_NOUNS = frozenset({*P.NOUN_VERBS, "RETURN", "CALL", "GRAPH"})
+# Pronouns said as an object: a part with one says something done ("the quote covers it").
+_OBJECTS = frozenset({"it", "them"})
 
 
 def _clause(words: Sequence[Word]) -> bool:
@@ -106,6 +122,10 @@ def _clause(words: Sequence[Word]) -> bool:
             continue
         if i and words[i - 1][0] == "NAME":
             return True  # a node and what it did: "X died", "X lost its optic"
+        if i and text in _OBJECTS:
+            return True  # something done to it: "the vendor quote covers it"
+        if i == len(words) - 1 and text in _OCCASION_HEADS:
+            return True  # an occasion named: "budget review", "audit query", "board deck"
         if text in _PURPOSES or text in P.COPULAS or text in _VERBS_OF_A_CLAUSE \
                 or (len(text) > 4 and text.endswith("ing")) or (len(text) > 3
                                                                  and text.endswith("ed")):
@@ -154,13 +174,23 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
                                    and lexed[i - 1][1] != "am"):
             continue  # "spine maintenance", "for the upgrade plan", "choosing upgrade
             # candidates": a word of the grammar that says which maintenance, plan, candidates
-        if cats <= _READ_VERBS and text.endswith("ing") and ("UNK" in following or (
+        if cats <= _READ_VERBS and text.endswith("ing") and (following & {"UNK", "IT"} or (
                 "OF" in following and i + 2 < len(lexed) and "UNK" in lexed[i + 2][0])):
-            continue  # "I'm checking hardware", "we're checking for bottlenecks"
+            continue  # "I'm checking hardware", "we're checking for bottlenecks", "we're
+            # checking it against the invoice"
         if cats <= _READ_VERBS and i and "TO" in lexed[i - 1][0] and "UNK" in following:
             continue  # "remote hands want to check labels": a purpose of their own
-        if i == len(lexed) - 1 and i and cats <= P.NOUN_VERBS and "UNK" in lexed[i - 1][0]:
-            continue  # "... for the audit report": the last word of a compound noun
+        if i == len(lexed) - 1 and i and cats <= _LAST_NOUNS and "UNK" in lexed[i - 1][0]:
+            continue  # "... for the audit report", "for the annual asset return", "for the
+            # vendor call", "against the inventory": the last word of a compound noun, or a
+            # word of the occasion
+        if cats & _READ_PARTICIPLE and (aside and not i or i and lexed[i - 1][0] & {
+                "AUX", "BE", "UNK"}):
+            continue  # "it has been identified as redundant", "(as) provided for in the
+            # budget", "legal confirmed the contract has ended": said of the occasion
+        if "AUX" in cats and ("AUX" in following or "UNK" in following and i + 1 < len(lexed)
+                              and lexed[i + 1][1].endswith("ed")):
+            continue  # "has been", "had been", "has ended"
         if not cats <= _GLUE:
             return False
     return own >= 1
@@ -250,6 +280,13 @@ def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],
         # and a participle, which is one)
         if words[i:i + 2] == [("PUNCT", ","), ("WORD", "as")] \
                 and _bare(words, i + 2, end)[1] - (i + 2) >= 2 and context(i + 2, end, True):
+            end = i
+            break
+        # a participle of a word the grammar does not know, said last: "..., reflecting the
+        # downgrade recorded in the audit"
+        if words[i] == ("PUNCT", ",") and words[i + 1][0] == "WORD" \
+                and len(words[i + 1][1]) > 4 and words[i + 1][1].endswith("ing") \
+                and [cats for cats, _ in lex(i + 1, i + 2)] == [_UNKNOWN] and context(i + 1, end):
             end = i
             break
     # what the answer is for, said last: "... so we can confirm what remains", "... so that

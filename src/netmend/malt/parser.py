@@ -1831,6 +1831,14 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
                          text=text)
 
 
+def _promised(clause: list[Token], text: str) -> str | None:
+    """:func:`_return_promise`, or "unknown" when it cannot be told (the grammar refuses it)."""
+    try:
+        return _return_promise(clause, text)
+    except UnknownRequest:
+        return "unknown"
+
+
 _NAMED = frozenset({"NAME", "KIND"})
 # A kind said in a Return clause ("return the graph's ports") makes it a question too.
 _KIND_TEXTS = frozenset(text for text in P.KIND_WORDS if " " not in text
@@ -2303,6 +2311,13 @@ def _label_end(tokens: list[Token], start: int) -> int | None:
     return i if worded and i > start else None
 
 
+# What announces the request after a colon: "Kindly:", "Requested actions:", "Please do the
+# following:", "Kindly proceed as follows:", "Actions required:".
+_ANNOUNCING = frozenset({"kindly", "please", "proceed", "as", "follows", "the", "following",
+                         "do", "requested", "required", "actions", "action", "steps", "tasks"})
+_ANNOUNCING_WORDS = 5
+
+
 def _is_label_end(token: Token) -> bool:
     return token.text in _LABEL_ENDS and token.kind in ("PUNCT", "WORD")
 
@@ -2321,6 +2336,13 @@ def _without_label(tokens: list[Token]) -> list[Token]:
         end = _label_end(tokens, 0)
         if end is not None and end + 1 < len(tokens) and _is_label_end(tokens[end]):
             tokens = tokens[end + 1:]
+        elif end is not None and tokens[end].text == "step":
+            tokens = tokens[end:]  # "CHG-4471 step 2: ...": the step, numbered as it is
+        else:
+            end = next((i for i, t in enumerate(tokens[:_ANNOUNCING_WORDS + 1])
+                        if t.text not in _ANNOUNCING), 0)
+            if end and end + 1 < len(tokens) and tokens[end].text == ":":
+                tokens = tokens[end + 1:]  # "Kindly proceed as follows: ..."
     tail = len(tokens)
     while tail and tokens[tail - 1].kind == "PUNCT" and tokens[tail - 1].text in _SENTENCE_ENDS:
         tail -= 1
@@ -2453,7 +2475,9 @@ _PURPOSE_FIRST = frozenset(p[0] for p in _PURPOSE_LEADS)
 # How many words a purpose said first may have after its lead: a strict lead's few, as its
 # words must name nothing; any other's as a clause of its own ("As part of the capacity
 # expansion planned for the next budget cycle, ...").
-_LEAD_WORDS = {lead: _PURPOSE_WORDS if lead in _STRICT_LEADS else 12 for lead in _PURPOSE_LEADS}
+_REASON_WORDS = 12
+_LEAD_WORDS = {lead: _PURPOSE_WORDS if lead in _STRICT_LEADS else _REASON_WORDS
+               for lead in _PURPOSE_LEADS}
 
 
 def _without_purpose(tokens: list[Token]) -> list[Token]:
@@ -2481,15 +2505,21 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
     if said == ("to",) and (not words or words[0].text in _PLACE_STARTS
                             or words[0].text in P.KIND_WORDS or words[0].text in P.NUMBER_WORDS):
         return tokens  # "to" a place ("To each agg block, ..."), not "to identify ..."
-    strict = said in _STRICT_LEADS
-    ok = _purpose_words(words) if strict else bool(words) and all(
+    ok = _purpose_words(words) if said in _STRICT_LEADS else _why_words(words)
+    return tokens[comma + 1:] if ok else tokens
+
+
+def _why_words(words: list[Token]) -> bool:
+    """Words a lead that only ever gives a reason ("in order that", "in accordance with") may
+    be followed by: plain words, none that says how or whether the request is meant or shapes
+    its answer, and no set ("per switch, ...", "as per each agg block, ...", "due to the
+    ports, ...")."""
+    return bool(words) and all(
         t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words
     ) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
                                                     not in P.DETERMINERS)) \
         and not _shapes_answer(words) \
         and not any(t.text in P.KIND_WORDS and t.text not in _KIND_SG_WORDS for t in words)
-    # "per switch, ...", "as per each agg block, ...", "due to the ports, ...": a set
-    return tokens[comma + 1:] if ok else tokens
 
 
 _PLACE_STARTS = frozenset({"the", "a", "an", "each", "every", "all", "its", "their", "this",
@@ -2529,7 +2559,8 @@ def _grammar_word(word: str) -> bool:
 def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
     """The same said last in a sentence: "... is requested for the change record.", "I need
     every port in A for the capacity review. Can you list them?"."""
-    if not any(t.text in _PURPOSE_TAIL_WORDS for t in tokens):
+    if not any(t.text in _PURPOSE_TAIL_WORDS for t in tokens) and not any(
+            t.text == "," and u.text in _WHY_FIRST for t, u in itertools.pairwise(tokens)):
         return tokens
     out: list[Token] = []
     start = 0
@@ -2552,7 +2583,10 @@ _CHECK_LAST = frozenset(tail[-1] for tail in _CHECK_TAILS)
 
 def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     """One sentence's tokens without a purpose said last ("for the capacity review", "to
-    confirm")."""
+    confirm", "..., in line with the migration standard")."""
+    reason = _reason_said_last(tokens)
+    if reason is not None:
+        return tokens[:reason]
     end = len(tokens)
     tail = 0
     if end and tokens[-1].text in _CHECK_LAST:
@@ -2570,6 +2604,26 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
                 and _purpose_words(tokens[start + lead + 1:end]):
             return tokens[:_purpose_said_of(tokens, start)]
     return tokens
+
+
+# Leads that only ever give a reason, said after a comma at a sentence's end: "..., in line
+# with the migration standard", "..., in order that they may be reconciled against the
+# patching records", "..., pursuant to the audit findings".
+_WHY_LEADS = tuple(lead for lead in _PURPOSE_LEADS if lead not in _STRICT_LEADS)
+_WHY_FIRST = frozenset(lead[0] for lead in _WHY_LEADS)
+
+
+def _reason_said_last(tokens: list[Token]) -> int | None:
+    """Where a sentence ends before a reason said last after a comma, or None."""
+    for comma in range(1, len(tokens) - 2):
+        if tokens[comma].text != "," or tokens[comma + 1].text not in _WHY_FIRST:
+            continue
+        said = tuple(t.text for t in tokens[comma + 1:comma + 5])
+        lead = next((len(p) for p in _WHY_LEADS if said[:len(p)] == p), 0)
+        words = tokens[comma + 1 + lead:]
+        if lead and len(words) <= _REASON_WORDS and _why_words(words):
+            return comma
+    return None
 
 
 # What may say of the request that it is for a purpose: "- it's for the disposal
@@ -3687,6 +3741,81 @@ def _without_speaker(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+# A sentence that only asks for what the sentences before it asked ("Need it done by EOD.",
+# "Could this be provided?", "Kindly make this change at your earliest convenience.", "It
+# would be appreciated if this could be done."): the request said again, as a request.
+_THE_ASKED = r"(?:it|this|that|this change|the change|this addition|this removal|this update)"
+_AS_DONE = (r"(?:done|made|provided|actioned|carried out|completed|performed|implemented"
+         r"|arranged|sorted)")
+_ASKED_AGAIN = re.compile(
+    r"(?:please |kindly |pls )*(?:"
+    rf"(?:(?:i|we) )?(?:need|want|would like) {_THE_ASKED} {_AS_DONE}"
+    rf"|(?:could|can|would|will|may) (?:you )?(?:please )?(?:have )?{_THE_ASKED} (?:please )?"
+    rf"be {_AS_DONE}"
+    rf"|(?:could you |can you |would you )?(?:please )?(?:do|make|action|complete|carry out"
+    rf"|perform|implement|finish|arrange) {_THE_ASKED}"
+    rf"|it would be appreciated if {_THE_ASKED} could be {_AS_DONE}"
+    r")(?: please| pls)?(?: at your earliest convenience| when you can| as soon as possible"
+    r"| asap| by eod| today)?")
+_ASKED_AGAIN_WORDS = frozenset({"done", "made", "provided", "actioned", "carried", "completed",
+                                "performed", "implemented", "arranged", "sorted", "do", "make",
+                                "action", "complete", "perform", "implement", "finish",
+                                "arrange"})
+
+
+def _without_asked_again(tokens: list[Token]) -> list[Token]:
+    """The request without a later sentence that only asks for it again (see
+    ``_ASKED_AGAIN``); never the first sentence, which would leave nothing asked."""
+    out: list[Token] = []
+    start = 0
+    for end, token in enumerate([*tokens, None]):
+        if token is not None and token.text not in _SENTENCE_ENDS:
+            continue
+        said = " ".join(t.text for t in tokens[start:end] if t.text != ",")
+        if not (out and _ASKED_AGAIN.fullmatch(said)):
+            out += tokens[start:end + 1]
+        start = end + 1
+    return out
+
+
+# What someone else asking for the request says ("Audit wants the full list", "Procurement
+# needs every port in A whose capacity exceeds 25G", "The auditors asked for ..."): the same
+# as the asker's own "I want".
+_WANTS = {("wants",): "want", ("needs",): "need", ("requires",): "need",
+          ("asked", "for"): "want", ("has", "asked", "for"): "want",
+          ("have", "asked", "for"): "want", ("is", "asking", "for"): "want",
+          ("are", "asking", "for"): "want", ("would", "like"): "want"}
+_WANTS_FIRST = frozenset(said[0] for said in _WANTS)
+_SOMEONE_WORDS = 3
+
+
+def _someone_wants(tokens: list[Token]) -> list[Token]:
+    """A request that someone else wants, said first in a sentence: who wants it is one to
+    three words the grammar does not know ("audit", "the finance team", "procurement"), so it
+    names no node, kind or number."""
+    out: list[Token] = []
+    start = 0
+    for end, token in enumerate([*tokens, None]):
+        if token is not None and token.text not in _SENTENCE_ENDS:
+            continue
+        sentence = tokens[start:end]
+        first = 1 if sentence and sentence[0].text == "the" else 0
+        for at in range(first + 1, min(first + _SOMEONE_WORDS, len(sentence) - 1) + 1):
+            said = next((w for w in _WANTS if tuple(t.text for t in sentence[at:at + len(w)])
+                         == w), None)
+            if said is not None:
+                if all(t.kind == "WORD" and not (_grammar_word(t.text) or _held(t.text))
+                       for t in sentence[first:at]):
+                    sentence = [_VOCABULARY_TOKENS["i"], _VOCABULARY_TOKENS[_WANTS[said]],
+                                *sentence[at + len(said):]]
+                break
+            if sentence[at].text in _WANTS_FIRST:
+                break
+        out += sentence + tokens[end:end + 1]
+        start = end + 1
+    return out
+
+
 def _known(word: str) -> bool:
     """A word the grammar reads, or one that may change what is asked."""
     return _grammar_word(word) or word in _MANNER or _held(word) or word in _VOCABULARY
@@ -3705,6 +3834,10 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
+    if not texts.isdisjoint(_WANTS_FIRST):
+        tokens = _someone_wants(tokens)
+    if not texts.isdisjoint(_ASKED_AGAIN_WORDS) and not texts.isdisjoint(("it", "this", "that")):
+        tokens = _without_asked_again(tokens)
     if not texts.isdisjoint(_FOCUS_TAIL_FIRST):
         tokens = _focus_said_last(tokens)
     if "it" in texts and not texts.isdisjoint(_RELATIVES) or tokens and tokens[0].text == "what":
@@ -3849,12 +3982,38 @@ def _parse_said(said: str, text: str) -> Parsed:
             if not (changed_for_how or set_after_aside):
                 return parsed
             asked_how = asked_how or changed_for_how
+        listed = _set_named_alone(tokens)
+        if listed is not None:
+            try:
+                parsed = _parse_ruled(listed, it_kinds, text)
+            except (UnknownRequest, IncompleteRequest):
+                parsed = _slot_filled(listed, it_kinds, text)
+            if parsed is not None and all(isinstance(step, ir.ListNodes)
+                                          for step in parsed.query.steps):
+                return parsed
         if asked_how:
             raise UnknownRequest(
                 "the request asks how a change is made; netmend makes a change only when it is "
                 "asked for", expected="the change itself, e.g. 'remove <node name>'",
                 text=text) from None
         raise
+
+
+def _set_named_alone(tokens: list[Token]) -> list[Token] | None:
+    """A set below a named node, named alone as the request ("Ports above 10 Gbps in A?", "All
+    A ports with capacity above 10G."), as a request to list it; None when the request starts
+    otherwise or names no node ("ports" alone says nothing of where).
+    Only a list of nodes is read so (see :func:`_parse_said`)."""
+    at = 1 if tokens and tokens[0].text in _SET_OPENERS else 0
+    if at < len(tokens) and tokens[at].kind == "NAME":
+        at += 1
+    if at < len(tokens) and tokens[at].text in P.KIND_WORDS \
+            and tokens[at].text not in _KIND_SG_WORDS and any(t.kind == "NAME" for t in tokens):
+        return [_VOCABULARY_TOKENS["list"], *tokens]
+    return None
+
+
+_SET_OPENERS = frozenset({"all", "every", "any", "the"})
 
 
 def _said_otherwise(tokens: list[Token]):
@@ -4094,7 +4253,7 @@ def _filled(tokens: list[Token], text: str, *, read: bool,
             # question with "does" may end on its verb ("how much capacity does a port in A
             # have?"), one without it is cut short ("how many ports in A have")
         if analysis.return_at is not None and (
-                _return_promise(sentence[analysis.return_at:], text) not in (None, "graph")
+                _promised(sentence[analysis.return_at:], text) not in (None, "graph")
                 or any(tok.kind in _NAMED or tok.kind == "POSS" or tok.text in _KIND_TEXTS
                        for tok in sentence[analysis.return_at:])):
             return None  # "... and return the graph's ports": a read, not the graph

@@ -430,7 +430,7 @@ _say("BY", "going by", "by", "based on", "according to", "in terms of", "using",
 _say("AS", "as", "as a", "as an")
 _say("PER", "per", "for each single", "on each")
 _say("WANT", "may i ask that", "might i ask that", "may we ask that", "we should like",
-     "i should like", "it is requested that", "the requirement is", "it is required that", "it is necessary that",
+     "i should like", "it is requested that", "it is proposed that", "the requirement is", "it is required that", "it is necessary that",
      "i would ask that", "we would ask that", "i would ask for", "we would ask for",
      "i would be grateful for", "we would be grateful for", "could you arrange for",
      "can you arrange for", "please arrange for", "need", "we request", "i request", "we require", "i require", "we would request",
@@ -607,6 +607,9 @@ FILLERS: frozenset[str] = frozenset({
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     # spoken hesitations and assents, as a voice transcript writes them down
     "um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm", "yeah", "yep",
+    # how soon: netmend answers now ("by EOD", "today pls", "quick")
+    "eod", "by eod", "cob", "by cob", "by end of day", "by close of business", "end of day",
+    "close of business", "today", "by today", "quick", "urgent",
     "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
     "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
