@@ -1758,3 +1758,42 @@ def test_a_set_below_a_node_named_alone_is_listed(text: str, same_as: str) -> No
 def test_a_set_named_alone_without_a_node_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Kindly arrange for port new_p5 to be added to ju1.s1.s1c2.",
+     "Add a new port named new_p5 to ju1.s1.s1c2."),
+    ("Approval is requested for the removal of ju1.a1.m1.s2c2.p4 from the topology.",
+     "Remove ju1.a1.m1.s2c2.p4 from the graph."),
+    ("An inventory of the direct children of ju1.s2rack is requested.",
+     "List all the child nodes of ju1.s2rack."),
+    ("Requested change: physical capacity of ju1.a2.m2.s2c1.p3 to be modified to 10,000 Mb/s.",
+     "Update the physical capacity value of ju1.a2.m2.s2c1.p3 to 10 Gbps."),
+    ("Handover: ju1.s2.s2c2 to be removed from the graph. Then we need a switch count for "
+     "ju1.s2.", "Remove ju1.s2.s2c2 from the graph. Count the switches in ju1.s2."),
+    ("Kindly carry out the following steps: 1. remove ju1.a2.m2.s2c3 from the graph; 2. list "
+     "the child nodes of ju1.a2.m2.",
+     "Remove ju1.a2.m2.s2c3 from the graph. List the child nodes of ju1.a2.m2."),
+    ("Power event in ju1.a2.m1 - need the full list of ports under that agg block.",
+     "List all ports under agg block ju1.a2.m1."),
+    ("Controller failover on ju1.a1.dom - list the switches in that control domain.",
+     "List the switches in ju1.a1.dom."),
+    ("What's the avg capacity per port in ju1.a2.m2? Need by EOD.",
+     "What is the average capacity of the ports in agg block ju1.a2.m2?"),
+    ("Capacity of port ju1.a2.m2.s2c3.p1, for finance.",
+     "What is the capacity of port ju1.a2.m2.s2c3.p1?"),
+    ("Need the top switch by total capacity in agg block ju1.a1.m1 before we shift traffic.",
+     "List the 1 switches in agg block ju1.a1.m1 with the highest total capacity."),
+])
+def test_change_board_ticket_and_noc_wrappings(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Remove ju1.a1.m1.s2c1 before we count the ports.",  # an order of two steps
+    "Remove ju1.s2.s2c2 to be safe.",
+    "Fibre cut affecting ju1.a2 - list all ports under that superblock.",  # 'cut' removes
+])
+def test_what_orders_or_changes_the_request_is_not_an_occasion(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -96,6 +96,12 @@ _SUBJECTS = frozenset({"i", "we", "it", "they", "this"})
 _VERBS_OF_A_CLAUSE = frozenset({"am", "need", "needs", "needed", "would", "will", "can", "could",
                                 "should", "must", "may", "might", "wants", "want"})
 _LONGEST_PURPOSE = 6
+# Nouns that name what happened, said as the occasion ("Power alarm on X - ...", "LOS on P;
+# ...", "Controller failover on D - ...").
+EVENTS_NAMED = frozenset({
+    "alarm", "alarms", "alert", "alerts", "event", "events", "outage", "outages", "incident",
+    "fault", "faults", "failure", "failures", "failover", "flap", "flaps", "flapping",
+    "los", "congestion", "errors", "degradation", "page", "crash", "reboot", "brownout"})
 # Nouns that name an occasion, said last in a part of their own after words of the occasion
 # ("- budget review", "- audit query", "Board deck.", "- contract renewal prep").
 _OCCASION_HEADS = frozenset({
@@ -124,8 +130,9 @@ def _clause(words: Sequence[Word]) -> bool:
             return True  # a node and what it did: "X died", "X lost its optic"
         if i and text in _OBJECTS:
             return True  # something done to it: "the vendor quote covers it"
-        if i == len(words) - 1 and text in _OCCASION_HEADS:
-            return True  # an occasion named: "budget review", "audit query", "board deck"
+        if i == len(words) - 1 and text in _OCCASION_HEADS or text in EVENTS_NAMED:
+            return True  # an occasion named: "budget review", "audit query", "board deck",
+            # "power alarm on X", "fibre cut affecting X"
         if text in _PURPOSES or text in P.COPULAS or text in _VERBS_OF_A_CLAUSE \
                 or (len(text) > 4 and text.endswith("ing")) or (len(text) > 3
                                                                  and text.endswith("ed")):

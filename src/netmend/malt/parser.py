@@ -2314,8 +2314,9 @@ def _label_end(tokens: list[Token], start: int) -> int | None:
 # What announces the request after a colon: "Kindly:", "Requested actions:", "Please do the
 # following:", "Kindly proceed as follows:", "Actions required:".
 _ANNOUNCING = frozenset({"kindly", "please", "proceed", "as", "follows", "the", "following",
-                         "do", "requested", "required", "actions", "action", "steps", "tasks"})
-_ANNOUNCING_WORDS = 5
+                         "do", "requested", "required", "actions", "action", "steps", "tasks",
+                         "carry", "out", "perform", "execute", "complete"})
+_ANNOUNCING_WORDS = 7
 
 
 def _is_label_end(token: Token) -> bool:
@@ -2544,7 +2545,8 @@ def _purpose_words(words: list[Token]) -> bool:
 
 
 # Words of the grammar a purpose may end on as a noun, after a word that says which.
-_NOUNS_OF_A_PURPOSE = P.NOUN_VERBS | frozenset({"ADD", "GRAPH", "COUNT", "NUMBER", "RANK"})
+_NOUNS_OF_A_PURPOSE = P.NOUN_VERBS | frozenset({"ADD", "GRAPH", "COUNT", "NUMBER", "RANK",
+                                                 "CALL"})
 # A period a purpose may name: "for the Q3 capacity plan", "for FY27".
 _PERIOD = re.compile(r"(?i)q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
@@ -2588,6 +2590,13 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     if reason is not None:
         return tokens[:reason]
     end = len(tokens)
+    if end > 3 and tokens[-2].text == "for" and tokens[-1].text in _AUDIENCES:
+        return tokens[:end - 2 - (tokens[end - 3].text == ",")]  # "..., for finance"
+    said_before = next((i for i in range(max(1, end - _PURPOSE_WORDS - 3), end - 2)
+                        if tokens[i].text == "before" and tokens[i + 1].text in ("we", "i")), None)
+    if said_before is not None and _purpose_words(tokens[said_before + 2:]):
+        return tokens[:said_before - (tokens[said_before - 1].text == ",")]  # "... before we
+        # shift traffic": what the asker does next, not a step of the request
     tail = 0
     if end and tokens[-1].text in _CHECK_LAST:
         said = tuple(t.text for t in tokens[-4:])
@@ -2647,11 +2656,15 @@ def _purpose_said_of(tokens: list[Token], start: int) -> int:
     return start - (tokens[start - 1].text == ",")
 
 
+# Who a request is for, said last without an article ("..., for finance").
+_AUDIENCES = frozenset({"finance", "procurement", "audit", "legal", "compliance", "security",
+                        "management", "leadership", "accounting", "billing", "planning",
+                        "engineering", "operations", "ops", "noc", "support", "sales"})
 # What a purpose said last starts with: "for the audit", "before the change window (closes)",
 # "ahead of the migration"
 _OCCASIONS = frozenset({"for", "before", "ahead"})
 _LONG_OCCASIONS = (("ahead", "of"), ("for", "inclusion", "in"), ("for", "use", "in"))
-_PURPOSE_TAIL_WORDS = _OCCASIONS | _CHECK_LAST
+_PURPOSE_TAIL_WORDS = _OCCASIONS | _CHECK_LAST | _AUDIENCES
 
 
 def _lone_step_label(tokens: list[Token]) -> list[Token]:
@@ -3755,9 +3768,11 @@ _ASKED_AGAIN = re.compile(
     rf"|(?:could you |can you |would you )?(?:please )?(?:do|make|action|complete|carry out"
     rf"|perform|implement|finish|arrange) {_THE_ASKED}"
     rf"|it would be appreciated if {_THE_ASKED} could be {_AS_DONE}"
+    r"|(?:i |we )?need(?: it| this)?(?= by eod| by cob| by end of day| today| asap)"
     r")(?: please| pls)?(?: at your earliest convenience| when you can| as soon as possible"
-    r"| asap| by eod| today)?")
-_ASKED_AGAIN_WORDS = frozenset({"done", "made", "provided", "actioned", "carried", "completed",
+    r"| asap| by eod| by cob| by end of day| today)?")
+_ASKED_AGAIN_GATE = frozenset({"it", "this", "that", "eod", "cob", "day", "today", "asap"})
+_ASKED_AGAIN_WORDS = frozenset({"need", "done", "made", "provided", "actioned", "carried", "completed",
                                 "performed", "implemented", "arranged", "sorted", "do", "make",
                                 "action", "complete", "perform", "implement", "finish",
                                 "arrange"})
@@ -3776,6 +3791,34 @@ def _without_asked_again(tokens: list[Token]) -> list[Token]:
             out += tokens[start:end + 1]
         start = end + 1
     return out
+
+
+def _to_be_done(tokens: list[Token]) -> list[Token]:
+    """A sentence that names what is to change, then "to be" and how, as a ticket's headline
+    says it ("Handover: X to be removed from the graph.", "Physical capacity of P to be
+    modified to 10G."): what "X is to be removed" says. Only when no verb comes before."""
+    out: list[Token] = []
+    start = 0
+    for end, token in enumerate([*tokens, None]):
+        if token is not None and token.text not in _SENTENCE_ENDS:
+            continue
+        sentence = tokens[start:end]
+        at = next((i for i in range(1, len(sentence) - 2) if sentence[i].text == "to"
+                   and sentence[i + 1].text == "be"), None)
+        if at is not None and any(t.kind == "NAME" for t in sentence[:at]) and not any(
+                t.text in _TO_VERBS or t.text in P.COPULAS or t.text in P.ASKING_MODALS
+                or t.text in _SHOULDS or t.kind == "PUNCT" and t.text != "'s"
+                for t in sentence[:at]) and not any(x.cats & _ACTIONS
+                                                     for x in lex(sentence[:at])):
+            sentence = [*sentence[:at], _VOCABULARY_TOKENS["is"], *sentence[at:]]
+        out += sentence + tokens[end:end + 1]
+        start = end + 1
+    return out
+
+
+_SHOULDS = frozenset({"should", "must", "shall"})
+_ACTIONS = frozenset({"REMOVE", "TAKE", "ADD", "SET", "SETP", "ASK", "COUNT", "RANK", "MAKE",
+                      "GIVE", "GET", "WANT"})
 
 
 # What someone else asking for the request says ("Audit wants the full list", "Procurement
@@ -3836,7 +3879,9 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _without_speaker(tokens)
     if not texts.isdisjoint(_WANTS_FIRST):
         tokens = _someone_wants(tokens)
-    if not texts.isdisjoint(_ASKED_AGAIN_WORDS) and not texts.isdisjoint(("it", "this", "that")):
+    if "to" in texts and "be" in texts:
+        tokens = _to_be_done(tokens)
+    if not texts.isdisjoint(_ASKED_AGAIN_WORDS) and not texts.isdisjoint(_ASKED_AGAIN_GATE):
         tokens = _without_asked_again(tokens)
     if not texts.isdisjoint(_FOCUS_TAIL_FIRST):
         tokens = _focus_said_last(tokens)

@@ -438,7 +438,10 @@ _say("WANT", "may i ask that", "might i ask that", "may we ask that", "we should
      "we request that", "i request that", "it is requested that", "we ask that", "i ask that",
      "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
      "i would want", "we would like", "i'd want", "i am looking for", "we are looking for",
-     "i am after", "we are after", "request for", "a request for", "requesting")
+     "i am after", "we are after", "request for", "a request for", "requesting",
+     # asking for a change as a change board asks for it
+     "kindly arrange for", "please arrange for", "arrange for", "approval is requested for",
+     "approval is sought for", "we seek approval for", "i seek approval for")
 _say("AMONG", "among", "amongst", "across", "over", "over all", "out of all", "of all", "of any",
      "among all", "across all", "between")
 _say("AFTER", "upon completion of", "on completion of", "following completion of",
@@ -611,7 +614,9 @@ FILLERS: frozenset[str] = frozenset({
     "eod", "by eod", "cob", "by cob", "by end of day", "by close of business", "end of day",
     "close of business", "today", "by today", "quick", "urgent",
     "full list of", "complete list of", "a list with", "a list containing", "a list holding", "a full list of", "a complete list of", "in full", "these", "those", "the following", "following", "list of", "a list of", "the list of", "names of", "the names of",
-    "set of", "the set of", "collection of", "for me", "for us", "go ahead and", "could you",
+    "set of", "the set of", "collection of", "an inventory of", "a complete inventory of",
+    "a full inventory of", "the full inventory of", "the complete inventory of",
+    "the inventory of", "inventory of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
     "can i have", "could i have", "may i have", "can we have", "could we have", "may we have",
@@ -784,7 +789,7 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "audit", "lookup", "query", "report", "priority", "urgent", "routine", "todo", "to-do",
     "action", "re", "subject", "note", "network", "team", "id", "number", "work",
     "runbook", "runbook step", "playbook", "playbook step", "follow-up", "follow up",
-    "followup",
+    "followup", "requested change", "requested action", "requested actions",
     "handover", "shift handover", "fyi", "record", "change record",
     "goal", "objective", "aim", "user story", "story", "scenario", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
