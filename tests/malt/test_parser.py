@@ -1797,3 +1797,70 @@ def test_change_board_ticket_and_noc_wrappings(text: str, same_as: str) -> None:
 def test_what_orders_or_changes_the_request_is_not_an_occasion(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("It is requested that a count of all ports in the graph be produced.",
+     "Count the ports in the graph."),
+    ("The following actions are requested in sequence: (1) ju1.a1.m2.s2c2 is to be removed "
+     "from the graph; (2) the child nodes of ju1.a1.m2 are to be ranked by capacity.",
+     "Remove ju1.a1.m2.s2c2 from the graph. Rank the child nodes of ju1.a1.m2 by capacity."),
+    ("The removal of ju1.a2.m2.s2c2.p1 and ju1.a2.m2.s2c2.p2 from the graph is requested as part "
+     "of the decommissioning.", "Remove ju1.a2.m2.s2c2.p1 and ju1.a2.m2.s2c2.p2 from the graph."),
+    ("The capacity of port ju1.a1.m2.s2c1.p1 is requested in support of the uplink sizing work.",
+     "What is the capacity of port ju1.a1.m2.s2c1.p1?"),
+    ("Port count for ju1.a1, all levels down.", "Count the ports in ju1.a1."),
+    ("Two things, in order: remove ju1.a1.m2.s2c1.p3, then rank the children of ju1.a1.m2.s2c1 "
+     "by capacity.",
+     "Remove ju1.a1.m2.s2c1.p3 from the graph. Rank the child nodes of ju1.a1.m2.s2c1 by "
+     "capacity."),
+    ("List the ports of ju1.a2.m1.s2c4. Need it for the audit.",
+     "List the ports of switch ju1.a2.m1.s2c4."),
+])
+def test_formal_sequences_and_purposes_said_after_the_ask(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_an_announced_count_of_steps_other_than_two_is_not_an_announcing_lead() -> None:
+    with pytest.raises(QueryError):
+        parse("Three things, in order: remove ju1.a1.m2.s2c1.p3, then rank the children of "
+              "ju1.a1.m2.s2c1 by capacity.")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Dear Network Team, please remove ju1.a1.m1.s2c1 from the graph. Yours faithfully, J. Smith",
+     "Remove ju1.a1.m1.s2c1 from the graph."),
+    ("Please remove ju1.a1.m1.s2c1 from the graph. Many thanks in advance.",
+     "Remove ju1.a1.m1.s2c1 from the graph."),
+    ("In accordance with the council's decommissioning policy, ju1.a1.m1.s2c1 should be removed "
+     "from the graph.", "Remove ju1.a1.m1.s2c1 from the graph."),
+    ("I am writing to request a list of the child nodes of ju1.a1.m1.",
+     "List the child nodes of ju1.a1.m1."),
+    ("I should be obliged if you would remove ju1.a1.m1.s2c1 from the graph.",
+     "Remove ju1.a1.m1.s2c1 from the graph."),
+    ("Your assistance in removing ju1.a1.m1.s2c1 from the graph would be appreciated.",
+     "Remove ju1.a1.m1.s2c1 from the graph."),
+    ("Please proceed with the removal of ju1.a1.m1.s2c1 from the graph.",
+     "Remove ju1.a1.m1.s2c1 from the graph."),
+    ("The number of switches in ju1.a1.m1 is required for the annual return.",
+     "Count the switches in ju1.a1.m1."),
+    ("The department would be grateful for a count of the ports in ju1.a1.m1.",
+     "Count the ports in ju1.a1.m1."),
+    ("May we request that the child nodes of ju1.a1.m1 be ranked by capacity.",
+     "Rank the child nodes of ju1.a1.m1 by capacity."),
+    ("Please change ju1.a2.m1.s2c2.p1's capacity to 25,000 Mbps to match the contract.",
+     "Update the physical capacity value of ju1.a2.m1.s2c2.p1 to 25 Gbps."),
+    ("Add ports new_r1 and new_r2 to ju1.a2.m2.s2c1 so the register matches the purchase order.",
+     "Add ports named new_r1 and new_r2 to switch ju1.a2.m2.s2c1."),
+])
+def test_letters_and_records_brought_in_line(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "filtered"), [
+    ("List the switches in ju1.a1.m1 so the names match c3.", True),
+    ("List the switches in ju1.a1.m1 whose names match c3, to match the register.", True),
+])
+def test_a_name_pattern_is_never_taken_for_a_record_to_match(text: str, filtered: bool) -> None:
+    step = parse(text).steps[0]
+    assert bool(step.nodes.filters) is filtered

@@ -200,7 +200,8 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
             continue  # "has been", "had been", "has ended"
         if not cats <= _GLUE:
             return False
-    return own >= 1
+    return own >= 1 or aside and _clause(words)  # set apart, a clause need not have a word
+    # of its own ("..., as this figure is required")
 
 
 def _parts(words: Sequence[Word]) -> list[tuple[int, int]]:

@@ -2315,8 +2315,9 @@ def _label_end(tokens: list[Token], start: int) -> int | None:
 # following:", "Kindly proceed as follows:", "Actions required:".
 _ANNOUNCING = frozenset({"kindly", "please", "proceed", "as", "follows", "the", "following",
                          "do", "requested", "required", "actions", "action", "steps", "tasks",
-                         "carry", "out", "perform", "execute", "complete"})
-_ANNOUNCING_WORDS = 7
+                         "carry", "out", "perform", "execute", "complete", "are", "is",
+                         "in", "order", "sequence", ",", "two", "things"})
+_ANNOUNCING_WORDS = 8
 
 
 def _is_label_end(token: Token) -> bool:
@@ -2404,8 +2405,9 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
     while end and tokens[end - 1].text in (".", "!"):  # "... Kind regards."
         end -= 1
     start = end
-    while start and tokens[start - 1].text not in (".", "!", "?", ";"):
-        start -= 1
+    while start and (tokens[start - 1].text not in (".", "!", "?", ";") or _initial(tokens,
+                                                                                  start - 1)):
+        start -= 1  # "Yours faithfully, J. Smith": an initial's full stop ends no sentence
     if start == 0 or start == end:
         return tokens
     if tokens[start].text not in _SIGNOFF_FIRST:
@@ -2420,6 +2422,25 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
                 t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in rest):
         return tokens
     return tokens[:start]
+
+
+def _initial(tokens: list[Token], at: int) -> bool:
+    """Whether the full stop at ``at`` follows an initial ("J. Smith")."""
+    return tokens[at].text == "." and at > 0 and tokens[at - 1].kind == "WORD" \
+        and len(tokens[at - 1].text) == 1 and tokens[at - 1].text.isalpha()
+
+
+def _without_salutation(tokens: list[Token]) -> list[Token]:
+    """The request without a letter's opening ("Dear Network Team, ...", "Dear colleagues -
+    ..."): "dear" and up to four plain words (a name, a team), never a node name, a number
+    or a word of the grammar's own, then a comma, dash or colon."""
+    end = next((i for i, t in enumerate(tokens[:_SIGNATURE_WORDS + 2]) if i
+                and t.text in (",", "-", ":")), None)
+    if end is None or end + 1 >= len(tokens) or any(
+            t.kind != "WORD" or (t.text not in _TEAM_WORDS and (
+                t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in tokens[1:end]):
+        return tokens
+    return tokens[end + 1:]
 
 
 def _step_marker(tokens: list[Token], i: int, number: int, dotted: bool = False) -> int:
@@ -2466,7 +2487,8 @@ _PURPOSE_LEADS = tuple(tuple(p.split()) for p in (
     "in preparation for", "with a view to", "as part of the", "as part of", "owing to the",
     "owing to", "for the", "for my", "for our", "for a", "for an", "ahead of the",
     "in advance of the", "prior to the", "before the", "before we", "per", "as per", "per the",
-    "as per the", "in line with the", "in line with", "to"))
+    "as per the", "in line with the", "in line with", "in support of the", "in support of",
+    "to"))
 # leads that may also say where or when a request applies ("for the ports of S, ...", "before
 # the removal, ..."): the words after them must name nothing the grammar knows
 _STRICT_LEADS = frozenset(p for p in _PURPOSE_LEADS if p[0] in ("for", "before", "prior")
@@ -2516,8 +2538,8 @@ def _why_words(words: list[Token]) -> bool:
     its answer, and no set ("per switch, ...", "as per each agg block, ...", "due to the
     ports, ...")."""
     return bool(words) and all(
-        t.kind == "WORD" and t.text not in _MANNER and t.text not in P.CRITICAL for t in words
-    ) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
+        t.kind in ("WORD", "POSS") and t.text not in _MANNER and t.text not in P.CRITICAL
+        for t in words) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
                                                     not in P.DETERMINERS)) \
         and not _shapes_answer(words) \
         and not any(t.text in P.KIND_WORDS and t.text not in _KIND_SG_WORDS for t in words)
@@ -2546,7 +2568,7 @@ def _purpose_words(words: list[Token]) -> bool:
 
 # Words of the grammar a purpose may end on as a noun, after a word that says which.
 _NOUNS_OF_A_PURPOSE = P.NOUN_VERBS | frozenset({"ADD", "GRAPH", "COUNT", "NUMBER", "RANK",
-                                                 "CALL"})
+                                                 "CALL", "RETURN"})
 # A period a purpose may name: "for the Q3 capacity plan", "for FY27".
 _PERIOD = re.compile(r"(?i)q[1-4]|h[12]|fy\d{2}(?:\d{2})?")
 
@@ -2562,7 +2584,8 @@ def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
     """The same said last in a sentence: "... is requested for the change record.", "I need
     every port in A for the capacity review. Can you list them?"."""
     if not any(t.text in _PURPOSE_TAIL_WORDS for t in tokens) and not any(
-            t.text == "," and u.text in _WHY_FIRST for t, u in itertools.pairwise(tokens)):
+            (t.text == "," or t.text in _ASKED_FOR) and u.text in _WHY_FIRST
+            for t, u in itertools.pairwise(tokens)):
         return tokens
     out: list[Token] = []
     start = 0
@@ -2587,6 +2610,8 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     """One sentence's tokens without a purpose said last ("for the capacity review", "to
     confirm", "..., in line with the migration standard")."""
     reason = _reason_said_last(tokens)
+    if reason is None:
+        reason = _conformity_said_last(tokens)
     if reason is not None:
         return tokens[:reason]
     end = len(tokens)
@@ -2623,21 +2648,60 @@ _WHY_FIRST = frozenset(lead[0] for lead in _WHY_LEADS)
 
 
 def _reason_said_last(tokens: list[Token]) -> int | None:
-    """Where a sentence ends before a reason said last after a comma, or None."""
-    for comma in range(1, len(tokens) - 2):
-        if tokens[comma].text != "," or tokens[comma + 1].text not in _WHY_FIRST:
+    """Where a sentence ends before a reason said last after a comma, or after the words that
+    ask for it ("... is requested in support of the sizing work"), or None."""
+    for at in range(1, len(tokens) - 2):
+        if not (tokens[at].text == "," or tokens[at].text in _ASKED_FOR) \
+                or tokens[at + 1].text not in _WHY_FIRST:
             continue
-        said = tuple(t.text for t in tokens[comma + 1:comma + 5])
+        said = tuple(t.text for t in tokens[at + 1:at + 5])
         lead = next((len(p) for p in _WHY_LEADS if said[:len(p)] == p), 0)
-        words = tokens[comma + 1 + lead:]
+        words = tokens[at + 1 + lead:]
         if lead and len(words) <= _REASON_WORDS and _why_words(words):
-            return comma
+            return at + (tokens[at].text != ",")
     return None
+
+
+_ASKED_FOR = frozenset({"requested", "required", "needed", "sought"})
+# What a record is brought in line with, said last: "... to match the contract", "... so the
+# register matches the invoice", "... to align with the purchase order".
+_CONFORM = frozenset({"match", "matches", "reflect", "reflects", "mirror", "mirrors", "align",
+                      "aligns", "agree", "agrees", "tally", "tallies"})
+_CONFORM_WORDS = 8
+_NAMING = frozenset({"name", "names", "named", "called", "suffix", "prefix", "pattern", "label",
+                     "labels", "id", "ids"})
+
+
+def _conformity_said_last(tokens: list[Token]) -> int | None:
+    """Where a sentence ends before what the request brings a record in line with ("to match
+    the contract", "so the register matches the invoice"), or None. Only plain words, none a
+    kind, a word that could change what is asked, a name or a number."""
+    verb = next((i for i in range(len(tokens) - 1, max(1, len(tokens) - _CONFORM_WORDS), -1)
+                 if tokens[i].text in _CONFORM), None)
+    if verb is None or not all(t.kind == "WORD" and t.text.isalpha()
+                               and t.text not in P.KIND_WORDS and t.text not in P.CRITICAL
+                               and t.text not in _MANNER and t.text not in _NAMING
+                               for t in tokens[verb + 1:]):
+        return None  # "... so the names match c3" is a filter
+    if tokens[verb - 1].text == "to":
+        start = verb - 1
+    else:
+        start = next((i for i in range(verb - 1, max(0, verb - 5), -1)
+                      if tokens[i].text == "so"), None)
+        if start is None or not all(t.kind == "WORD" and t.text not in P.KIND_WORDS
+                                    and t.text not in P.CRITICAL and t.text not in _NAMING
+                                    for t in tokens[start + 1:verb]):
+            return None
+    if start < 2:
+        return None
+    return start - (tokens[start - 1].text == ",")
 
 
 # What may say of the request that it is for a purpose: "- it's for the disposal
 # certificate", "- needed for the maintenance quote", "; this is for the audit".
-_FOR_SAID_OF = (("it", "is"), ("this", "is"), ("that", "is"), ("they", "are"), ("these", "are"),
+_FOR_SAID_OF = (("i", "need", "it"), ("we", "need", "it"), ("need", "it"), ("need", "this"),
+                ("need",),
+                ("it", "is"), ("this", "is"), ("that", "is"), ("they", "are"), ("these", "are"),
                 ("it", "is", "needed"), ("this", "is", "needed"), ("needed",), ("required",),
                 ("it", "is", "required"), ("this", "is", "required"))
 _PURPOSE_BOUNDS = frozenset({",", "-", "--", ":", ";"})
@@ -2664,7 +2728,7 @@ _AUDIENCES = frozenset({"finance", "procurement", "audit", "legal", "compliance"
 # "ahead of the migration"
 _OCCASIONS = frozenset({"for", "before", "ahead"})
 _LONG_OCCASIONS = (("ahead", "of"), ("for", "inclusion", "in"), ("for", "use", "in"))
-_PURPOSE_TAIL_WORDS = _OCCASIONS | _CHECK_LAST | _AUDIENCES
+_PURPOSE_TAIL_WORDS = _OCCASIONS | _CHECK_LAST | _AUDIENCES | _CONFORM
 
 
 def _lone_step_label(tokens: list[Token]) -> list[Token]:
@@ -3827,7 +3891,8 @@ _ACTIONS = frozenset({"REMOVE", "TAKE", "ADD", "SET", "SETP", "ASK", "COUNT", "R
 _WANTS = {("wants",): "want", ("needs",): "need", ("requires",): "need",
           ("asked", "for"): "want", ("has", "asked", "for"): "want",
           ("have", "asked", "for"): "want", ("is", "asking", "for"): "want",
-          ("are", "asking", "for"): "want", ("would", "like"): "want"}
+          ("are", "asking", "for"): "want", ("would", "like"): "want",
+          ("would", "be", "grateful", "for"): "want"}
 _WANTS_FIRST = frozenset(said[0] for said in _WANTS)
 _SOMEONE_WORDS = 3
 
@@ -3873,6 +3938,8 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
     tokens = _without_label(tokens)
+    if tokens and tokens[0].text == "dear":
+        tokens = _without_salutation(tokens)
     if "right" in texts:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:

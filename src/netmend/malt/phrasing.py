@@ -220,7 +220,8 @@ _say("RUNAT", "provisioned with", "run at", "runs at", "operate at", "operates a
 # "I'd like X removed and the ports of S counted": a read said as a participle, like a change
 _say("COUNTED", "counted", "tallied", "totalled", "totaled", "counted up")
 _say("LISTED", "listed out", "stated", "established", "confirmed", "provided", "listed", "shown", "displayed", "enumerated", "reported", "computed", "calculated",
-     "identified", "determined", "worked out", "looked up", "retrieved")
+     "identified", "determined", "worked out", "looked up", "retrieved", "produced",
+     "generated", "supplied", "furnished", "compiled", "prepared")
 
 # nouns
 _say("CHILD", "children", "child", "child node names", "child names", "child node name",
@@ -285,6 +286,7 @@ _say("DEEP", "at any level of the hierarchy", "at any depth of the hierarchy",
      "over all its switches", "in all its switches", "all levels", "recursive", "any depth", "at any depth below it", "at all depths", "counting all levels", "including all levels",
      "across all levels", "on all levels", "through all levels", "at any depth", "at any level", "at every level", "at all levels", "recursively",
      "transitively", "indirectly", "all the way down", "at any depth below", "anywhere", "somewhere",
+     "all levels down", "every level down", "across its switches", "across all its switches",
      "in the subtree", "at whatever depth", "directly or indirectly", "all depths",
      "every depth", "at every depth", "whatever level", "at whatever level",
      "whatever level it is at", "whatever level it is on", "whatever switch it is on",
@@ -439,6 +441,12 @@ _say("WANT", "may i ask that", "might i ask that", "may we ask that", "we should
      "i want", "i need", "we need", "we want", "i would like", "i'd like", "i wish for",
      "i would want", "we would like", "i'd want", "i am looking for", "we are looking for",
      "i am after", "we are after", "request for", "a request for", "requesting",
+     "we write to request", "i write to request", "i am writing to request",
+     "we are writing to request", "i am writing to ask for", "we are writing to ask for",
+     "i am instructed to request that", "we are instructed to request that",
+     "i wish to request that", "we wish to request that", "i wish to request",
+     "we wish to request", "may we request that", "may i request that",
+     "we would like to request that", "i would like to request that",
      # asking for a change as a change board asks for it
      "kindly arrange for", "please arrange for", "arrange for", "approval is requested for",
      "approval is sought for", "we seek approval for", "i seek approval for")
@@ -627,6 +635,12 @@ FILLERS: frozenset[str] = frozenset({
     "your assistance in effecting this would be appreciated", "your assistance would be appreciated",
     *_APPRECIATED, "a value of", "to a value of",
     "we should be grateful if", "i should be grateful if", "we would be grateful if",
+    "i should be obliged if you would", "we should be obliged if you would",
+    "i would be obliged if you could", "we would be obliged if you could",
+    "i would be obliged if you would", "we would be obliged if you would",
+    "it would be much appreciated if", "it would be greatly appreciated if",
+    "your assistance in", "many thanks in advance", "please process", "kindly process", "please effect",
+    "kindly effect", "please proceed with", "kindly proceed with", "proceed with",
     "i would be grateful if", "may i ask", "might i ask", "may we ask",
     "we should like to", "i should like to", "as a whole", "in its entirety",
     "in their entirety",
