@@ -1864,3 +1864,20 @@ def test_letters_and_records_brought_in_line(text: str, same_as: str) -> None:
 def test_a_name_pattern_is_never_taken_for_a_record_to_match(text: str, filtered: bool) -> None:
     step = parse(text).steps[0]
     assert bool(step.nodes.filters) is filtered
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Per RMA 4412, remove ju1.a1.m1.s2c1.p2.", "Remove ju1.a1.m1.s2c1.p2 from the graph."),
+    ("RMA 4412 - remove ju1.a1.m1.s2c1.p2 from the graph.",
+     "Remove ju1.a1.m1.s2c1.p2 from the graph."),
+    ("ju1.a1.m1.s2c1: remove from graph (RMA 4412).", "Remove ju1.a1.m1.s2c1 from the graph."),
+])
+def test_a_return_or_order_number_is_a_label(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", ["audit", "team audit", "order", "MW-4410 step", "RMA 4412",
+                                  "Per switch 4, count the ports in ju1.a1.m1."])
+def test_a_label_alone_or_a_number_after_a_kind_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

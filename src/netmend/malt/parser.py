@@ -2338,7 +2338,7 @@ def _without_label(tokens: list[Token]) -> list[Token]:
         end = _label_end(tokens, 0)
         if end is not None and end + 1 < len(tokens) and _is_label_end(tokens[end]):
             tokens = tokens[end + 1:]
-        elif end is not None and tokens[end].text == "step":
+        elif end is not None and end < len(tokens) and tokens[end].text == "step":
             tokens = tokens[end:]  # "CHG-4471 step 2: ...": the step, numbered as it is
         else:
             end = next((i for i, t in enumerate(tokens[:_ANNOUNCING_WORDS + 1])
@@ -2539,7 +2539,8 @@ def _why_words(words: list[Token]) -> bool:
     ports, ...")."""
     return bool(words) and all(
         t.kind in ("WORD", "POSS") and t.text not in _MANNER and t.text not in P.CRITICAL
-        for t in words) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
+        or _label_id(t) is not None and i and words[i - 1].text in P.LABEL_WORDS
+        for i, t in enumerate(words)) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
                                                     not in P.DETERMINERS)) \
         and not _shapes_answer(words) \
         and not any(t.text in P.KIND_WORDS and t.text not in _KIND_SG_WORDS for t in words)
