@@ -78,6 +78,8 @@ HELD_BACK_8 = "paraphrases-heldback-8.yaml"
 # centre) and three held-back batches written and measured before any change, measured only.
 TUNING_9 = "paraphrases-tuning-9.yaml"
 HELD_BACK_9 = "paraphrases-heldback-9.yaml"
+TUNING_10 = "paraphrases-tuning-10.yaml"
+HELD_BACK_10 = "paraphrases-heldback-10.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
@@ -86,8 +88,8 @@ HELD_BACK_9 = "paraphrases-heldback-9.yaml"
 FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_3: 0.95, HELD_BACK_3: 0.94, TUNING_4: 0.94, HELD_BACK_4: 0.96,
           TUNING_5: 0.93, HELD_BACK_5: 0.91, TUNING_6: 0.95, HELD_BACK_6: 0.96,
-          TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.92,
-          TUNING_9: 0.85, HELD_BACK_9: 0.90}
+          TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.93,
+          TUNING_9: 0.86, HELD_BACK_9: 0.91, TUNING_10: 0.87, HELD_BACK_10: 0.87}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
