@@ -98,7 +98,7 @@ _VERBS_OF_A_CLAUSE = frozenset({"am", "need", "needs", "needed", "would", "will"
 _LONGEST_PURPOSE = 6
 # Nouns that name what happened, said as the occasion ("Power alarm on X - ...", "LOS on P;
 # ...", "Controller failover on D - ...").
-EVENTS_NAMED = frozenset({
+_EVENTS_NAMED = frozenset({
     "alarm", "alarms", "alert", "alerts", "event", "events", "outage", "outages", "incident",
     "fault", "faults", "failure", "failures", "failover", "flap", "flaps", "flapping",
     "los", "congestion", "errors", "degradation", "page", "crash", "reboot", "brownout"})
@@ -130,7 +130,7 @@ def _clause(words: Sequence[Word]) -> bool:
             return True  # a node and what it did: "X died", "X lost its optic"
         if i and text in _OBJECTS:
             return True  # something done to it: "the vendor quote covers it"
-        if i == len(words) - 1 and text in _OCCASION_HEADS or text in EVENTS_NAMED:
+        if (i == len(words) - 1 and text in _OCCASION_HEADS) or text in _EVENTS_NAMED:
             return True  # an occasion named: "budget review", "audit query", "board deck",
             # "power alarm on X", "fibre cut affecting X"
         if text in _PURPOSES or text in P.COPULAS or text in _VERBS_OF_A_CLAUSE \

@@ -2340,7 +2340,7 @@ def _without_label(tokens: list[Token]) -> list[Token]:
             tokens = tokens[end + 1:]
         elif end is not None and end < len(tokens) and tokens[end].text == "step":
             tokens = tokens[end:]  # "CHG-4471 step 2: ...": the step, numbered as it is
-        else:
+        elif tokens and tokens[0].text in _ANNOUNCING:
             end = next((i for i, t in enumerate(tokens[:_ANNOUNCING_WORDS + 1])
                         if t.text not in _ANNOUNCING), 0)
             if end and end + 1 < len(tokens) and tokens[end].text == ":":
@@ -2540,8 +2540,9 @@ def _why_words(words: list[Token]) -> bool:
     return bool(words) and all(
         t.kind in ("WORD", "POSS") and t.text not in _MANNER and t.text not in P.CRITICAL
         or _label_id(t) is not None and i and words[i - 1].text in P.LABEL_WORDS
-        for i, t in enumerate(words)) and not (words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
-                                                    not in P.DETERMINERS)) \
+        for i, t in enumerate(words)) and not (
+            words[-1].text in P.KIND_WORDS and (len(words) == 1 or words[-2].text
+                                                not in P.DETERMINERS)) \
         and not _shapes_answer(words) \
         and not any(t.text in P.KIND_WORDS and t.text not in _KIND_SG_WORDS for t in words)
 
@@ -2588,13 +2589,7 @@ def _without_purpose_tail(tokens: list[Token]) -> list[Token]:
             (t.text == "," or t.text in _ASKED_FOR) and u.text in _WHY_FIRST
             for t, u in itertools.pairwise(tokens)):
         return tokens
-    out: list[Token] = []
-    start = 0
-    for end, token in enumerate([*tokens, None]):
-        if token is None or token.text in _SENTENCE_ENDS:
-            out += _without_last_purpose(tokens[start:end]) + tokens[end:end + 1]
-            start = end + 1
-    return out
+    return _per_sentence(tokens, lambda sentence, _after: _without_last_purpose(sentence))
 
 
 _PURPOSE_ARTICLES = frozenset({"the", "a", "an", "our", "my", "this"})
@@ -2610,8 +2605,10 @@ _CHECK_LAST = frozenset(tail[-1] for tail in _CHECK_TAILS)
 def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     """One sentence's tokens without a purpose said last ("for the capacity review", "to
     confirm", "..., in line with the migration standard")."""
-    reason = _reason_said_last(tokens)
-    if reason is None:
+    texts = {t.text for t in tokens}
+    reason = _reason_said_last(tokens) if "," in texts or not texts.isdisjoint(_ASKED_FOR) \
+        else None
+    if reason is None and not texts.isdisjoint(_CONFORM):
         reason = _conformity_said_last(tokens)
     if reason is not None:
         return tokens[:reason]
@@ -2619,7 +2616,8 @@ def _without_last_purpose(tokens: list[Token]) -> list[Token]:
     if end > 3 and tokens[-2].text == "for" and tokens[-1].text in _AUDIENCES:
         return tokens[:end - 2 - (tokens[end - 3].text == ",")]  # "..., for finance"
     said_before = next((i for i in range(max(1, end - _PURPOSE_WORDS - 3), end - 2)
-                        if tokens[i].text == "before" and tokens[i + 1].text in ("we", "i")), None)
+                        if tokens[i].text == "before" and tokens[i + 1].text in ("we", "i")),
+                       None) if "before" in texts else None
     if said_before is not None and _purpose_words(tokens[said_before + 2:]):
         return tokens[:said_before - (tokens[said_before - 1].text == ",")]  # "... before we
         # shift traffic": what the asker does next, not a step of the request
@@ -3824,7 +3822,7 @@ def _without_speaker(tokens: list[Token]) -> list[Token]:
 # would be appreciated if this could be done."): the request said again, as a request.
 _THE_ASKED = r"(?:it|this|that|this change|the change|this addition|this removal|this update)"
 _AS_DONE = (r"(?:done|made|provided|actioned|carried out|completed|performed|implemented"
-         r"|arranged|sorted)")
+            r"|arranged|sorted)")
 _ASKED_AGAIN = re.compile(
     r"(?:please |kindly |pls )*(?:"
     rf"(?:(?:i|we) )?(?:need|want|would like) {_THE_ASKED} {_AS_DONE}"
@@ -3837,37 +3835,41 @@ _ASKED_AGAIN = re.compile(
     r")(?: please| pls)?(?: at your earliest convenience| when you can| as soon as possible"
     r"| asap| by eod| by cob| by end of day| today)?")
 _ASKED_AGAIN_GATE = frozenset({"it", "this", "that", "eod", "cob", "day", "today", "asap"})
-_ASKED_AGAIN_WORDS = frozenset({"need", "done", "made", "provided", "actioned", "carried", "completed",
-                                "performed", "implemented", "arranged", "sorted", "do", "make",
-                                "action", "complete", "perform", "implement", "finish",
-                                "arrange"})
+_ASKED_AGAIN_WORDS = frozenset({"need", "done", "made", "provided", "actioned", "carried",
+                                "completed", "performed", "implemented", "arranged", "sorted",
+                                "do", "make", "action", "complete", "perform", "implement",
+                                "finish", "arrange"})
 
 
-def _without_asked_again(tokens: list[Token]) -> list[Token]:
-    """The request without a later sentence that only asks for it again (see
-    ``_ASKED_AGAIN``); never the first sentence, which would leave nothing asked."""
+def _per_sentence(tokens: list[Token],
+                  rewrite: Callable[[list[Token], bool], list[Token] | None]) -> list[Token]:
+    """``tokens`` with each sentence rewritten by ``rewrite(sentence, after)`` (``after``: a
+    sentence was kept before it), its end kept; a sentence rewritten to None goes with its
+    end."""
     out: list[Token] = []
     start = 0
     for end, token in enumerate([*tokens, None]):
         if token is not None and token.text not in _SENTENCE_ENDS:
             continue
-        said = " ".join(t.text for t in tokens[start:end] if t.text != ",")
-        if not (out and _ASKED_AGAIN.fullmatch(said)):
-            out += tokens[start:end + 1]
+        said = rewrite(tokens[start:end], bool(out))
+        if said is not None:
+            out += said + tokens[end:end + 1]
         start = end + 1
     return out
+
+
+def _without_asked_again(tokens: list[Token]) -> list[Token]:
+    """The request without a later sentence that only asks for it again (see
+    ``_ASKED_AGAIN``); never the first sentence, which would leave nothing asked."""
+    return _per_sentence(tokens, lambda sentence, after: None if after and _ASKED_AGAIN.fullmatch(
+        " ".join(t.text for t in sentence if t.text != ",")) else sentence)
 
 
 def _to_be_done(tokens: list[Token]) -> list[Token]:
     """A sentence that names what is to change, then "to be" and how, as a ticket's headline
     says it ("Handover: X to be removed from the graph.", "Physical capacity of P to be
     modified to 10G."): what "X is to be removed" says. Only when no verb comes before."""
-    out: list[Token] = []
-    start = 0
-    for end, token in enumerate([*tokens, None]):
-        if token is not None and token.text not in _SENTENCE_ENDS:
-            continue
-        sentence = tokens[start:end]
+    def said(sentence: list[Token], _after: bool) -> list[Token]:
         at = next((i for i in range(1, len(sentence) - 2) if sentence[i].text == "to"
                    and sentence[i + 1].text == "be"), None)
         if at is not None and any(t.kind == "NAME" for t in sentence[:at]) and not any(
@@ -3875,10 +3877,10 @@ def _to_be_done(tokens: list[Token]) -> list[Token]:
                 or t.text in _SHOULDS or t.kind == "PUNCT" and t.text != "'s"
                 for t in sentence[:at]) and not any(x.cats & _ACTIONS
                                                      for x in lex(sentence[:at])):
-            sentence = [*sentence[:at], _VOCABULARY_TOKENS["is"], *sentence[at:]]
-        out += sentence + tokens[end:end + 1]
-        start = end + 1
-    return out
+            return [*sentence[:at], _VOCABULARY_TOKENS["is"], *sentence[at:]]
+        return sentence
+
+    return _per_sentence(tokens, said)
 
 
 _SHOULDS = frozenset({"should", "must", "shall"})
@@ -3895,6 +3897,9 @@ _WANTS = {("wants",): "want", ("needs",): "need", ("requires",): "need",
           ("are", "asking", "for"): "want", ("would", "like"): "want",
           ("would", "be", "grateful", "for"): "want"}
 _WANTS_FIRST = frozenset(said[0] for said in _WANTS)
+# The words only such a want has ("is" and "has" say much else): the pass runs when one is said.
+_WANTS_SAID = frozenset(word for said in _WANTS for word in said) - P.COPULAS - {
+    "has", "have", "for", "would", "be"}
 _SOMEONE_WORDS = 3
 
 
@@ -3902,12 +3907,7 @@ def _someone_wants(tokens: list[Token]) -> list[Token]:
     """A request that someone else wants, said first in a sentence: who wants it is one to
     three words the grammar does not know ("audit", "the finance team", "procurement"), so it
     names no node, kind or number."""
-    out: list[Token] = []
-    start = 0
-    for end, token in enumerate([*tokens, None]):
-        if token is not None and token.text not in _SENTENCE_ENDS:
-            continue
-        sentence = tokens[start:end]
+    def wanted(sentence: list[Token], _after: bool) -> list[Token]:
         first = 1 if sentence and sentence[0].text == "the" else 0
         for at in range(first + 1, min(first + _SOMEONE_WORDS, len(sentence) - 1) + 1):
             said = next((w for w in _WANTS if tuple(t.text for t in sentence[at:at + len(w)])
@@ -3915,14 +3915,14 @@ def _someone_wants(tokens: list[Token]) -> list[Token]:
             if said is not None:
                 if all(t.kind == "WORD" and not (_grammar_word(t.text) or _held(t.text))
                        for t in sentence[first:at]):
-                    sentence = [_VOCABULARY_TOKENS["i"], _VOCABULARY_TOKENS[_WANTS[said]],
-                                *sentence[at + len(said):]]
+                    return [_VOCABULARY_TOKENS["i"], _VOCABULARY_TOKENS[_WANTS[said]],
+                            *sentence[at + len(said):]]
                 break
             if sentence[at].text in _WANTS_FIRST:
                 break
-        out += sentence + tokens[end:end + 1]
-        start = end + 1
-    return out
+        return sentence
+
+    return _per_sentence(tokens, wanted)
 
 
 def _known(word: str) -> bool:
@@ -3945,7 +3945,7 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
-    if not texts.isdisjoint(_WANTS_FIRST):
+    if not texts.isdisjoint(_WANTS_SAID):
         tokens = _someone_wants(tokens)
     if "to" in texts and "be" in texts:
         tokens = _to_be_done(tokens)
