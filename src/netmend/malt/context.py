@@ -108,10 +108,6 @@ _OCCASION_HEADS = frozenset({
     "review", "query", "request", "prep", "preparation", "check", "audit", "exercise",
     "reconciliation", "report", "meeting", "call", "deck", "renewal", "planning", "sync",
     "standup", "escalation", "handover", "walkthrough", "presentation", "submission"})
-# A participle of reading ("identified", "provided", "confirmed"): after an auxiliary, a
-# passive said of the occasion ("since it has been identified as redundant", "as was
-# provided for in the budget").
-_READ_PARTICIPLE = frozenset({"LISTED"})
 _UNKNOWN = frozenset({"UNK"})
 # What a word of the grammar may be as the last word of a part, after a word of the occasion:
 # a noun ("the audit report", "the asset return", "the vendor call", "against the inventory").
@@ -191,10 +187,11 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
             continue  # "... for the audit report", "for the annual asset return", "for the
             # vendor call", "against the inventory": the last word of a compound noun, or a
             # word of the occasion
-        if cats & _READ_PARTICIPLE and (aside and not i or i and lexed[i - 1][0] & {
+        if "LISTED" in cats and (aside and not i or i and lexed[i - 1][0] & {
                 "AUX", "BE", "UNK"}):
-            continue  # "it has been identified as redundant", "(as) provided for in the
-            # budget", "legal confirmed the contract has ended": said of the occasion
+            continue  # a participle of reading, said of the occasion: "it has been identified
+            # as redundant", "(as) provided for in the budget", "legal confirmed the contract
+            # has ended"
         if "AUX" in cats and ("AUX" in following or "UNK" in following and i + 1 < len(lexed)
                               and lexed[i + 1][1].endswith("ed")):
             continue  # "has been", "had been", "has ended"

@@ -2360,18 +2360,18 @@ def _without_discourse_right(tokens: list[Token]) -> list[Token]:
     X out", "right we need ..."): it marks the start, and says nothing of depth. Only before
     anything but a place ("right under S, ..." is "directly under"), a time ("right now") or
     more of a phrase ("right away")."""
-    out: list[Token] = []
-    opening = True  # only fillers and commas so far in this sentence
-    for i, token in enumerate(tokens):
-        if opening and token.text == "right" and (
-                i + 1 == len(tokens) or tokens[i + 1].text not in _RIGHT_GOES_ON):
-            continue
-        out.append(token)
-        if token.kind == "PUNCT" and token.text in _SENTENCE_ENDS:
-            opening = True
-        elif not (token.text == "," or token.text in _FILLER_WORDS):
-            opening = False
-    return out if len(out) < len(tokens) else tokens
+    def opened(sentence: list[Token], _after: bool) -> list[Token]:
+        out: list[Token] = []
+        opening = True  # only fillers and commas so far
+        for i, token in enumerate(sentence):
+            if opening and token.text == "right" and (
+                    i + 1 == len(sentence) or sentence[i + 1].text not in _RIGHT_GOES_ON):
+                continue
+            out.append(token)
+            opening = opening and (token.text == "," or token.text in _FILLER_WORDS)
+        return out
+
+    return _per_sentence(tokens, opened)
 
 
 # What "right" is part of when it is followed by one of these: "right under", "right now".
@@ -2512,8 +2512,7 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
     tokens = _without_purpose_tail(tokens)
     if not tokens or tokens[0].text not in _PURPOSE_FIRST:
         return tokens
-    said = next((p for p in _PURPOSE_LEADS if tuple(t.text for t in tokens[:len(p)]) == p),
-                None)
+    said = _lead_at(tokens, 0, _PURPOSE_LEADS)
     if said is None or len(tokens) < len(said) + 2:
         return tokens
     lead = len(said)
@@ -2530,6 +2529,13 @@ def _without_purpose(tokens: list[Token]) -> list[Token]:
         return tokens  # "to" a place ("To each agg block, ..."), not "to identify ..."
     ok = _purpose_words(words) if said in _STRICT_LEADS else _why_words(words)
     return tokens[comma + 1:] if ok else tokens
+
+
+def _lead_at(tokens: list[Token], at: int, leads: tuple[tuple[str, ...], ...]
+             ) -> tuple[str, ...] | None:
+    """The first of ``leads`` said at ``at`` (longer leads come before their prefixes)."""
+    said = tuple(t.text for t in tokens[at:at + max(map(len, leads))])
+    return next((lead for lead in leads if said[:len(lead)] == lead), None)
 
 
 def _why_words(words: list[Token]) -> bool:
@@ -2653,9 +2659,8 @@ def _reason_said_last(tokens: list[Token]) -> int | None:
         if not (tokens[at].text == "," or tokens[at].text in _ASKED_FOR) \
                 or tokens[at + 1].text not in _WHY_FIRST:
             continue
-        said = tuple(t.text for t in tokens[at + 1:at + 5])
-        lead = next((len(p) for p in _WHY_LEADS if said[:len(p)] == p), 0)
-        words = tokens[at + 1 + lead:]
+        lead = _lead_at(tokens, at + 1, _WHY_LEADS)
+        words = tokens[at + 1 + len(lead):] if lead else []
         if lead and len(words) <= _REASON_WORDS and _why_words(words):
             return at + (tokens[at].text != ",")
     return None
@@ -3874,8 +3879,7 @@ def _to_be_done(tokens: list[Token]) -> list[Token]:
                    and sentence[i + 1].text == "be"), None)
         if at is not None and any(t.kind == "NAME" for t in sentence[:at]) and not any(
                 t.text in _TO_VERBS or t.text in P.COPULAS or t.text in P.ASKING_MODALS
-                or t.text in _SHOULDS or t.kind == "PUNCT" and t.text != "'s"
-                for t in sentence[:at]) and not any(x.cats & _ACTIONS
+                or t.text in _SHOULDS or t.kind == "PUNCT" for t in sentence[:at]) and not any(x.cats & _ACTIONS
                                                      for x in lex(sentence[:at])):
             return [*sentence[:at], _VOCABULARY_TOKENS["is"], *sentence[at:]]
         return sentence
