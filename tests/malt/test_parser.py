@@ -1881,3 +1881,62 @@ def test_a_return_or_order_number_is_a_label(text: str, same_as: str) -> None:
 def test_a_label_alone_or_a_number_after_a_kind_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a change said twice: once, restated, or twice?
+    "We're adding a port to every agg block. Can you add a new port to each agg block, then "
+    "count the total number of EK_PORT in the updated graph?",
+    "For each agg block, add a new port to it. For each agg block, add a new port to it.",
+    # a clause that says where a named node is: netmend does not check it, and read alone it
+    # is a question of its own
+    "Please add a new port named np7 to the switch ju1.a1.m2.s2c4, which sits in agg block "
+    "ju1.a1.m2.",
+    "Remove ju1.s1.s1c4, which is a switch in superblock ju1.s1.",
+    # an action asked of a node is never the reason for the request after it
+    "Could the switch ju1.a2.m1.s2c4 be power-cycled, after which its ports are listed?",
+    "The switch ju1.a2.m1.s2c4 should be power-cycled, then list its ports.",
+    # a bracketed tag that could say whether the request is meant
+    "[test] remove ju1.a1.m1.s2c1",
+    "[draft] remove ju1.a1.m1.s2c1",
+    # who a ticket is from says nothing more only when it names no grammar word
+    "Remove ju1.a1.m1.s2c1. Ticket 55 from all.",
+    # what is wanted again must be the answer, with nothing that shapes it
+    "List the ports of ju1.a1.m1.s2c1. I need them sorted.",
+    "List the ports of ju1.a1.m1.s2c1. I need the list by capacity.",
+    "List the ports of ju1.a1.m1.s2c1. I need the number for the report.",
+])
+def test_what_would_be_read_wrongly_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("14:02 [mitigating] pls add new switch sw8 under ju1.a1.m1",
+     "Add a new switch named sw8 to ju1.a1.m1."),
+    ("[09:15 UTC] remove ju1.a1.m1.s2c1", "Remove ju1.a1.m1.s2c1 from the graph."),
+    ("14:02Z - remove ju1.a1.m1.s2c1\n14:03 then count the switches in ju1.a1.m1",
+     "Remove ju1.a1.m1.s2c1 from the graph. Count the switches in ju1.a1.m1."),
+    ("@net-oncall rm ju1.s1.s1c1 from graph asap / then # switches in ju1.s1.dom?",
+     "Remove ju1.s1.s1c1 from the graph. Count the switches in ju1.s1.dom."),
+    ("Would you mind deleting ju1.s2.s2c1.p2 from the graph? Ticket INC-7730, raised by Sam.",
+     "Remove ju1.s2.s2c1.p2 from the graph."),
+    ("Ticket INC-3310 from Felix: delete ju1.a1.m1.s2c1.p1 from the graph.",
+     "Remove ju1.a1.m1.s2c1.p1 from the graph."),
+    ("Per CHG-8820, I need ju1.a1.m1.s2c4 and ju1.a2.m1.s2c4 taken out of the graph.",
+     "Remove ju1.a1.m1.s2c4 and ju1.a2.m1.s2c4 from the graph."),
+    ("Per ticket NET-5067: please add port new_p6 to ju1.a2.m1.s2c2.",
+     "Add a new port named new_p6 to ju1.a2.m1.s2c2."),
+    ("Please delete ju1.s2.s2c1 from the graph, then count the switches in the graph. Maria "
+     "needs the number for the inventory report.",
+     "Remove ju1.s2.s2c1 from the graph. Count the switches in the graph."),
+    ("Can you find the lowest port capacity on switch ju1.a2.m1.s2c2? Jess needs the value for "
+     "the design doc.", "What is the minimum capacity of the ports of switch ju1.a2.m1.s2c2?"),
+    ("List the ports of ju1.a1.m1.s2c1. We need them before the 2pm call.",
+     "List the ports of switch ju1.a1.m1.s2c1."),
+    ("Coordinator here: new switch sw2 for ju1.a2.m1.", "Add a new switch named sw2 to ju1.a2.m1."),
+    ("ju1.a2.m2.s2c3.p1 should no longer be in the graph - delete it.",
+     "Remove ju1.a2.m2.s2c3.p1 from the graph."),
+])
+def test_chat_stamps_tickets_and_wants_said_again(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

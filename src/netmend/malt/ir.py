@@ -382,12 +382,19 @@ def conflict(steps: tuple[Step, ...]) -> str | None:
 
     A step that refers to a node an earlier step removed, a second addition of a name
     already added, and a second capacity change of one port ask for something the
-    request itself has made impossible or overridden: what was meant cannot be told.
+    request itself has made impossible or overridden: what was meant cannot be told. So
+    does a change said twice ("We're adding a port to every agg block. Can you add a new
+    port to each agg block?"): once, restated, or twice?
     """
     removed: dict[str, int] = {}
     added: dict[str, int] = {}
     updated: dict[str, int] = {}
     for at, step in enumerate(steps):
+        if isinstance(step, MUTATIONS) and step in steps[:at]:
+            first = steps.index(step)
+            return (f"step {at + 1} ({_said(step)}) says step {first + 1} "
+                    f"({_said(steps[first])}) again: whether it is done once or twice cannot "
+                    "be told")
         for name in _names(step):
             if name in removed:
                 first = steps[removed[name]]

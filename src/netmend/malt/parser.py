@@ -163,6 +163,8 @@ def tokenize(text: str) -> list[Token]:
         text = _ARROW_AFTER_WORD.sub(" ->", text)
     if "@" in text:  # "@bot remove X", "@netops": a chat mention says whom, never what
         text = _MENTION.sub(" ", text)
+    if ":" in text:  # "14:02 [mitigating] pls add ...": when a chat line was sent
+        text = _CLOCK.sub(" ", text)
     if "\n" in text:  # a chat message sent as lines: each line ends a sentence
         text = _LINE_END.sub(". ", text.strip())
     tokens: list[Token] = []
@@ -246,6 +248,10 @@ _ARROWS = frozenset({"->", "=>", "→", "|"})
 _RUN_TOGETHER = {f"{word}s": [Token("WORD", word, word), Token("WORD", "is", "is")]
                  for word in ("what", "how", "where", "that", "here", "there")}
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
+# A clock time that starts a line ("14:02", "[09:15 UTC]", "14:02Z -"): when it was sent.
+_CLOCK = re.compile(r"^[ \t]*[\[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*(?:utc|gmt|z|bst|cet|cest|"
+                    r"est|edt|pst|pdt|ist|am|pm|hrs))?[\])]?(?:[ \t]*[-|>:]+)?(?=\s)",
+                    re.IGNORECASE | re.MULTILINE)
 # A line break after a word or a name (not after punctuation, which ends the line already).
 _LINE_END = re.compile(r"(?<=[\w`'\")])[ \t]*\n\s*")
 _TOP_N = re.compile(r"((?i:top|bottom))-(\d+)")
@@ -2320,6 +2326,29 @@ _ANNOUNCING = frozenset({"kindly", "please", "proceed", "as", "follows", "the", 
 _ANNOUNCING_WORDS = 8
 
 
+# Who a ticket is from: "Ticket INC-3310 from Felix:", "Ticket 7730, raised by Sam."
+_FILED = frozenset({"raised", "requested", "opened", "filed", "logged", "submitted", "created",
+                    "reported"})
+
+
+def _filed_by(tokens: list[Token], end: int, stop: int | None = None) -> int:
+    """Where a label that ends at ``end`` ends with whom it is from said after it ("from
+    Felix", ", raised by Sam"): one or two words the grammar gives no meaning, up to a
+    label's end, a comma or ``stop``; ``end`` when nothing such follows."""
+    at = end + (end < len(tokens) and tokens[end].text == ",")
+    if at < len(tokens) and tokens[at].text in _FILED:
+        at += 1
+    if at >= len(tokens) or tokens[at].text not in ("from", "by"):
+        return end
+    names = at + 1
+    while names < len(tokens) and names - at <= 2 and tokens[names].kind == "WORD" \
+            and not _grammar_word(tokens[names].text):
+        names += 1
+    closed = names == stop or (stop is None and names < len(tokens) and (
+        _is_label_end(tokens[names]) or tokens[names].text == ","))
+    return names if names > at + 1 and closed else end
+
+
 def _is_label_end(token: Token) -> bool:
     return token.text in _LABEL_ENDS and token.kind in ("PUNCT", "WORD")
 
@@ -2335,8 +2364,13 @@ def _without_label(tokens: list[Token]) -> list[Token]:
                 rest = rest[1:]
             tokens = rest or tokens
     else:
-        end = _label_end(tokens, 0)
-        if end is not None and end + 1 < len(tokens) and _is_label_end(tokens[end]):
+        lead = 2 if [t.text for t in tokens[:2]] == ["as", "per"] else int(
+            bool(tokens) and tokens[0].text == "per")  # "Per CHG-8820, ...": whose it is
+        end = _label_end(tokens, lead)
+        if end is not None:
+            end = _filed_by(tokens, end)
+        if end is not None and end + 1 < len(tokens) and (
+                _is_label_end(tokens[end]) or lead and tokens[end].text == ","):
             tokens = tokens[end + 1:]
         elif end is not None and end < len(tokens) and tokens[end].text == "step":
             tokens = tokens[end:]  # "CHG-4471 step 2: ...": the step, numbered as it is
@@ -2348,6 +2382,12 @@ def _without_label(tokens: list[Token]) -> list[Token]:
     tail = len(tokens)
     while tail and tokens[tail - 1].kind == "PUNCT" and tokens[tail - 1].text in _SENTENCE_ENDS:
         tail -= 1
+    last = max((i for i in range(tail) if tokens[i].kind == "PUNCT"
+                and tokens[i].text in _SENTENCE_ENDS), default=None)
+    if last is not None and tokens[last + 1].text in _LABEL_FIRST:
+        end = _label_end(tokens, last + 1)  # "... ? Ticket INC-7730, raised by Sam."
+        if end is not None and _filed_by(tokens, end, tail) == tail:
+            return tokens[:last + 1]
     if tail > 2 and tokens[tail - 1].text == ")":
         opening = max((i for i in range(tail - 1) if tokens[i].text == "("), default=None)
         if opening and _label_end(tokens, opening + 1) == tail - 1:
@@ -3751,6 +3791,29 @@ _WANTED = tuple(tuple(p.split()) for p in (
 _MODALS = frozenset({"should", "must", "needs", "need", "has", "have", "ought", "will"})
 
 
+# Verbs that say where a node is ("X, which sits in agg block A"), and "is a/an" that says
+# what it is ("X, which is a switch in superblock S").
+_PLACING_VERBS = frozenset({"sits", "sit", "lives", "live", "resides", "reside", "belongs",
+                            "belong", "hangs", "hang", "falls", "fall", "located", "situated"})
+
+
+def _refuse_said_of_a_name(tokens: list[Token], text: str) -> None:
+    """Refuse a clause said of a named node after its name ("add port N to switch S, which
+    sits in agg block A", "remove X, which is a switch in superblock S"): it states where the
+    node is or what it is, which the request would have to check, and read alone it is a
+    question of its own ("which sits in A?"). "Of the ports on S, which are below 10G?" asks."""
+    for i in range(len(tokens) - 2):
+        if tokens[i].kind == "NAME" and tokens[i + 1].text == "," \
+                and tokens[i + 2].text in ("which", "who") and i + 3 < len(tokens) and (
+                tokens[i + 3].text in _PLACING_VERBS or tokens[i + 3].text == "is"
+                and i + 4 < len(tokens) and tokens[i + 4].text in ("a", "an")):
+            raise UnknownRequest(
+                f"'{' '.join(t.text for t in tokens[i + 2:i + 6])} ...' says where or what "
+                f"{tokens[i].text} is, which netmend does not check; the request is refused "
+                "rather than read without it", expected="the request without the clause",
+                text=text)
+
+
 def _it_cleft(tokens: list[Token]) -> list[Token]:
     """A cleft sentence said plainly: its focus (naming a node) goes where the rest of the
     sentence leaves a gap. "It's X that needs to go" -> "X needs to go"; "It's the children of
@@ -3934,6 +3997,10 @@ def _known(word: str) -> bool:
     return _grammar_word(word) or word in _MANNER or _held(word) or word in _VOCABULARY
 
 
+# What starts a next step after a slash ("rm X from graph asap / then # switches in D?").
+_NEXT_STEP = frozenset({"then", "after", "afterwards", "and"})
+
+
 def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     """The token passes that read what the grammar does not (closings, labels, purposes, step
     numbers, call notation, kinds after names, "after"/"first" alone, "how much" of a kind,
@@ -3970,6 +4037,9 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _kind_after_name(tokens)
     if texts & _OUTPUT_LABELS and ":" in texts:
         tokens = _output_label(tokens)
+    if "/" in texts and not texts.isdisjoint(_NEXT_STEP):  # "rm X / then count ...": a comma
+        tokens = [_LIST_COMMA if t.text == "/" and i + 1 < len(tokens)
+                  and tokens[i + 1].text in _NEXT_STEP else t for i, t in enumerate(tokens)]
     if "then" in texts and not texts.isdisjoint(_ARROWS):  # "remove X -> then list ...": "then"
         tokens = [t for i, t in enumerate(tokens) if not (
             t.text in _ARROWS and i + 1 < len(tokens) and tokens[i + 1].text == "then")]
@@ -4078,6 +4148,8 @@ def _parse_said(said: str, text: str) -> Parsed:
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
     tokens, it_kinds = _normalized(tokenize(said))
+    if "," in {t.text for t in tokens}:
+        _refuse_said_of_a_name(tokens, text)
     try:
         return _parse_ruled(tokens, it_kinds, text)
     except (UnknownRequest, IncompleteRequest):
@@ -4169,6 +4241,10 @@ def _said_otherwise(tokens: list[Token]):
         how = _asked_how(said)
         if how is not None:
             yield how, named_only, True
+    if ":" in {t.text for t in tokens[:context.LONGEST_HEADING + 1]}:  # "Quote prep: ..."
+        end = context.heading(words, lexed)
+        if end is not None and end < len(tokens):
+            yield tokens[end:], True, False  # a heading may pick nodes out, as an aside may
 
 
 def _without_named_context(tokens: list[Token], span: tuple[int, int] | None
@@ -4531,6 +4607,10 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     words = _strip_words(words, _RESTATING_ENDS, front=False)
     if tuple(words) in _RESTATING_QUESTIONS:
         return tokens[:start - 1] + tokens[end:], _RESTATING_QUESTIONS[tuple(words)]
+    wanted = _wanted_again(tokens[start:end]) if start < end \
+        and tokens[start].text in _ASKERS else None
+    if wanted is not None:
+        return tokens[:start - 1] + tokens[end:], wanted
     if not words or tuple(words[1:]) not in _RESTATING_PRONOUNS:
         return None
     verb = _restated_verb(words[0])
@@ -4539,6 +4619,42 @@ def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     if len(words) == 1 and words[0] in _ANSWERING:  # "Capacity of P? Please report."
         verb = "any"
     return tokens[:start - 1] + tokens[end:], verb
+
+
+# "... Maria needs the number for the inventory report." (someone's want is said as the
+# asker's by then): the answer wanted again, by a pronoun or a noun for what it is, and the
+# kind of step that noun names.
+_WANTS_AGAIN = (("need",), ("want",), ("would", "like"), ("will", "need"))
+_WANTED_AGAIN = {("it",): "any", ("them",): "any", ("this",): "any", ("that",): "any",
+                 ("the", "answer"): "any", ("the", "number"): "value", ("the", "count"): "value",
+                 ("the", "total"): "value", ("the", "figure"): "value", ("the", "value"): "value",
+                 ("the", "list"): "nodes", ("the", "names"): "nodes", ("a", "list"): "nodes"}
+# What the occasion a want is for may say: "for the inventory report", "by Friday", "before
+# the 2pm call" (words of an occasion and nouns the grammar also reads as verbs).
+_OCCASION_CATS = frozenset({"UNK", "HELD", "OF", "IN", "TO", "BY", "GRAPH", "RETURN", "CALL"}
+                           ) | P.NOUN_VERBS
+_OCCASION_LEADS = frozenset({"for", "by", "before"})
+_TIME_OF_DAY = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)", re.IGNORECASE)
+
+
+def _wanted_again(clause: list[Token]) -> str | None:
+    """The kind of step a last sentence such as "I need the number for the report" asks
+    again (see ``_WANTED_AGAIN``), or None when it says anything else."""
+    words = [t.text for t in clause]
+    want = next((w for w in _WANTS_AGAIN if tuple(words[1:1 + len(w)]) == w), None)
+    if want is None:
+        return None
+    rest = words[1 + len(want):]
+    said = next((o for o in sorted(_WANTED_AGAIN, key=len, reverse=True)
+                 if tuple(rest[:len(o)]) == o), None)
+    if said is None:
+        return None
+    tail = [t for t in clause[1 + len(want) + len(said):] if not _TIME_OF_DAY.fullmatch(t.text)]
+    if tail and not (tail[0].text in _OCCASION_LEADS and len(tail) > 1 and all(
+            t.kind == "WORD" and (t.text not in P.CRITICAL or t.text in _REASON_DATES)
+            for t in tail[1:]) and all(x.cats <= _OCCASION_CATS for x in lex(tail[1:]))):
+        return None
+    return _WANTED_AGAIN[said]
 
 
 def _restated_verb(word: str) -> str | None:
@@ -4586,6 +4702,11 @@ _SUBJECTS_OF_REASON = frozenset({"we", "i", "they", "you", "are", "am", "have", 
 # be meant as said (the words that say so of a purpose, and those of a condition).
 _NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "assuming",
                                      "imagine", "say", "whether", "hypothetically"})
+# Modals that say what is to be done to a node ("X should be power-cycled, after which its
+# ports are listed"), not how it is; only a node's going may be said so ("X should no longer
+# be in the graph - delete it").
+_MODALS_OF_A_STEP = frozenset({"should", "must", "shall", "ought", "could", "can",
+                               "may", "might"})
 
 
 # What shapes an answer: an order, an extreme, a set, a depth, a comparison, an amount, a
@@ -4619,6 +4740,10 @@ def _reason_words(words: list[str], named: bool = True) -> bool | None:
         if word in ("get", "gets", "getting", "got") and "GONE" in P.LEXICON.get(
                 words[i + 1] if i + 1 < len(words) else "", frozenset()):
             continue  # "X is getting decommed": a passive, not a read
+        if word in _MODALS_OF_A_STEP and not (
+                words[i + 1:i + 3] == ["no", "longer"] or "not" in words[i + 1:i + 2]
+                or any(P.LEXICON.get(w, frozenset()) & _GONE_CATS for w in words[i + 1:])):
+            return None
         if (word in P.CRITICAL or pair in P.CRITICAL or word in _NOT_A_REASON
                 or word in P.KIND_WORDS or word in _NODE_NOUNS or word in _PRONOUNS):
             return None
