@@ -80,6 +80,10 @@ TUNING_9 = "paraphrases-tuning-9.yaml"
 HELD_BACK_9 = "paraphrases-heldback-9.yaml"
 TUNING_10 = "paraphrases-tuning-10.yaml"
 HELD_BACK_10 = "paraphrases-heldback-10.yaml"
+# The eleventh parts: four tuning batches (managers, an incident channel, wordy writers, people
+# outside networking) and three held-back batches written and measured before any change.
+TUNING_11 = "paraphrases-tuning-11.yaml"
+HELD_BACK_11 = "paraphrases-heldback-11.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
@@ -89,7 +93,8 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_3: 0.95, HELD_BACK_3: 0.94, TUNING_4: 0.94, HELD_BACK_4: 0.96,
           TUNING_5: 0.93, HELD_BACK_5: 0.91, TUNING_6: 0.95, HELD_BACK_6: 0.96,
           TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.93,
-          TUNING_9: 0.86, HELD_BACK_9: 0.91, TUNING_10: 0.87, HELD_BACK_10: 0.87}
+          TUNING_9: 0.86, HELD_BACK_9: 0.92, TUNING_10: 0.87, HELD_BACK_10: 0.87,
+          TUNING_11: 0.65, HELD_BACK_11: 0.73}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
