@@ -110,7 +110,7 @@ _OCCASION_HEADS = frozenset({
     "standup", "escalation", "handover", "walkthrough", "presentation", "submission"})
 _UNKNOWN = frozenset({"UNK"})
 # Modals that say something is to be done (to a node the part names).
-_OBLIGING = frozenset({"should", "must", "shall", "ought"})
+OBLIGING = frozenset({"should", "must", "shall", "ought"})
 # What a word of the grammar may be as the last word of a part, after a word of the occasion:
 # a noun ("the audit report", "the asset return", "the vendor call", "against the inventory").
 _LAST_NOUNS = frozenset({*P.NOUN_VERBS, "RETURN", "CALL", "GRAPH"})
@@ -148,7 +148,7 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
                         and not (kind == "NAME" and text in names) for kind, text in words):
         return False  # a name, a number, an entity kind, a bracket
     if words[0][1] in P.ASKING_MODALS or any(kind == "NAME" for kind, _ in words) and any(
-            text in _OBLIGING for _, text in words):
+            text in OBLIGING for _, text in words):
         return False  # it asks for something: "could X be power-cycled, after which ...",
         # "X should be power-cycled, then ..."
     dates = _PAST_DATES if any(kind == "NAME" for kind, _ in words) else _DATES
@@ -238,7 +238,8 @@ def asides(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> list[tupl
         if opening is None or words[opening] != ("PUNCT", "("):
             continue
         inner, lexed = words[opening + 1:close], lex(opening + 1, close)
-        if opening == 0 and (_status_tag(inner, lexed) or is_context(inner, lexed, aside=True)):
+        if opening == 0 and (len(inner) == len(lexed) == 1 and _plain(inner) and _unknown(lexed)
+                             or is_context(inner, lexed, aside=True)):
             found.append((opening, close + 1))  # a tag the request starts with: "[mitigating]"
         elif opening and (close + 1 == len(words) or words[close + 1][1] in _BOUNDARIES) \
                 and is_context(inner, lexed, aside=True):
@@ -246,7 +247,7 @@ def asides(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> list[tupl
     return found
 
 
-LONGEST_HEADING = 6
+_LONGEST_HEADING = 6
 
 
 def heading(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> int | None:
@@ -254,25 +255,29 @@ def heading(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> int | No
     "Coordinator here: ...", "Auditor question: ..."): a few words that name no node, number
     or kind and say nothing of how or whether (as a bracketed aside); None when there is none.
     Like an aside, it is set aside only from requests about named nodes."""
-    colon = next((i for i, w in enumerate(words[:LONGEST_HEADING + 1]) if w == ("PUNCT", ":")),
+    colon = next((i for i, w in enumerate(words[:_LONGEST_HEADING + 1]) if w == ("PUNCT", ":")),
                  None)
     if not colon:
         return None
     inner, lexed = words[:colon], lex(0, colon)
-    if any(kind != "WORD" or text in _CARRIES or text in P.CRITICAL for kind, text in inner):
-        return None
-    if all(cats <= {"UNK", "HELD"} for cats, _ in lexed) or is_context(inner, lexed, aside=True):
+    if _plain(inner) and (_unknown(lexed) or is_context(inner, lexed, aside=True)):
         return colon + 1
     return None
 
 
-def _status_tag(words: Sequence[Word], lexed: Lexed) -> bool:
-    """One word in brackets that starts a chat line ("[mitigating] pls add ...", "(update)
-    remove X"): the state of the work it is sent from, unless the word could say how or
-    whether the request applies ("[test]", "[draft]", "[hypothetical]")."""
-    return len(words) == 1 and words[0][0] == "WORD" and len(lexed) == 1 \
-        and lexed[0][0] <= {"UNK", "HELD"} and words[0][1] not in _CARRIES \
-        and words[0][1] not in P.CRITICAL
+def _plain(words: Sequence[Word]) -> bool:
+    """Only words, none of which could say how or whether the request applies ("test",
+    "draft", "hypothetical", a negation)."""
+    return all(kind == "WORD" and text not in _CARRIES and text not in P.CRITICAL
+               for kind, text in words)
+
+
+def _unknown(lexed: Lexed) -> bool:
+    """Only words the grammar gives no meaning of its own ("quote prep", "mitigating")."""
+    return all(cats <= _UNKNOWN_OR_HELD for cats, _ in lexed)
+
+
+_UNKNOWN_OR_HELD = frozenset({"UNK", "HELD"})
 
 
 def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],

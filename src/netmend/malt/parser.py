@@ -4148,8 +4148,7 @@ def _parse_said(said: str, text: str) -> Parsed:
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
     tokens, it_kinds = _normalized(tokenize(said))
-    if "," in {t.text for t in tokens}:
-        _refuse_said_of_a_name(tokens, text)
+    _refuse_said_of_a_name(tokens, text)
     try:
         return _parse_ruled(tokens, it_kinds, text)
     except (UnknownRequest, IncompleteRequest):
@@ -4241,10 +4240,9 @@ def _said_otherwise(tokens: list[Token]):
         how = _asked_how(said)
         if how is not None:
             yield how, named_only, True
-    if ":" in {t.text for t in tokens[:context.LONGEST_HEADING + 1]}:  # "Quote prep: ..."
-        end = context.heading(words, lexed)
-        if end is not None and end < len(tokens):
-            yield tokens[end:], True, False  # a heading may pick nodes out, as an aside may
+    end = context.heading(words, lexed)  # "Quote prep: ..."
+    if end is not None and end < len(tokens):
+        yield tokens[end:], True, False  # a heading may pick nodes out, as an aside may
 
 
 def _without_named_context(tokens: list[Token], span: tuple[int, int] | None
@@ -4645,8 +4643,7 @@ def _wanted_again(clause: list[Token]) -> str | None:
     if want is None:
         return None
     rest = words[1 + len(want):]
-    said = next((o for o in sorted(_WANTED_AGAIN, key=len, reverse=True)
-                 if tuple(rest[:len(o)]) == o), None)
+    said = next((o for o in _WANTED_AGAIN if tuple(rest[:len(o)]) == o), None)
     if said is None:
         return None
     tail = [t for t in clause[1 + len(want) + len(said):] if not _TIME_OF_DAY.fullmatch(t.text)]
@@ -4705,8 +4702,7 @@ _NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "as
 # Modals that say what is to be done to a node ("X should be power-cycled, after which its
 # ports are listed"), not how it is; only a node's going may be said so ("X should no longer
 # be in the graph - delete it").
-_MODALS_OF_A_STEP = frozenset({"should", "must", "shall", "ought", "could", "can",
-                               "may", "might"})
+_MODALS_OF_A_STEP = context.OBLIGING | (P.ASKING_MODALS - {"would", "will"})
 
 
 # What shapes an answer: an order, an extreme, a set, a depth, a comparison, an amount, a
