@@ -69,7 +69,7 @@ DATE_NOUNS = frozenset({"night", "week", "month", "weekend", "shift", "quarter",
 # the occasion, not which nodes the request is about ("the failed ports" stays a restriction).
 _EVENTS = frozenset({"failed", "faulty", "broken", "down", "dead"})
 # How, whether, when or where else: a part with one of these stays part of the request.
-_CARRIES = frozenset({
+CARRIES = frozenset({
     "test", "testing", "tests", "draft", "dry", "simulation", "simulate", "trial", "demo",
     "rehearsal", "practice", "hypothetical", "hypothetically", "pretend", "exercise", "what-if",
     "whatif", "sandbox", "lab", "staging", "mirror", "scenario", "theoretical", "theoretically",
@@ -153,7 +153,7 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
         # "X should be power-cycled, then ..."
     dates = _PAST_DATES if any(kind == "NAME" for kind, _ in words) else _DATES
     said = " ".join(text for _, text in words)
-    if any(word in _CARRIES or text in P.NUMBER_WORDS
+    if any(word in CARRIES or text in P.NUMBER_WORDS
            for _, text in lexed if text not in dates for word in (text, *text.split())) or any(
             f" {word} " in f" {said} " for word in _CARRIED_ON):
         return False
@@ -268,7 +268,7 @@ def heading(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> int | No
 def _plain(words: Sequence[Word]) -> bool:
     """Only words, none of which could say how or whether the request applies ("test",
     "draft", "hypothetical", a negation)."""
-    return all(kind == "WORD" and text not in _CARRIES and text not in P.CRITICAL
+    return all(kind == "WORD" and text not in CARRIES and text not in P.CRITICAL
                for kind, text in words)
 
 

@@ -155,8 +155,18 @@ _CURLY_APOSTROPHE = re.compile(r"(?<=[A-Za-z0-9])’(?=[A-Za-z])")
 _ARROW_AFTER_WORD = re.compile(r"(?<=[A-Za-z0-9_])->")
 
 
-def tokenize(text: str) -> list[Token]:
-    """Split request text into tokens; refuse characters that cannot be part of a request."""
+def tokenize(text: str, mentions: bool = False) -> list[Token]:
+    """Split request text into tokens; refuse characters that cannot be part of a request.
+    A chat mention ("@bot", "owner: @dchen") says whom, never what: it is left out, or kept
+    as a ``MENTION`` token when ``mentions`` (then it may mark a part as bookkeeping)."""
+    if mentions and "@" in text:
+        tokens: list[Token] = []
+        start = 0
+        for found in _MENTION.finditer(text):
+            tokens += tokenize(text[start:found.start()])
+            tokens.append(Token("MENTION", found.group().rstrip(",")))
+            start = found.end()
+        return tokens + tokenize(text[start:])
     if "’" in text:  # a typographic apostrophe inside a word: "don’t", "S’s"
         text = _CURLY_APOSTROPHE.sub("'", text)
     if "->" in text:  # an arrow written against the word before it: "high->low", "S->remove"
@@ -167,7 +177,7 @@ def tokenize(text: str) -> list[Token]:
         text = _CLOCK.sub(" ", text)
     if "\n" in text:  # a chat message sent as lines: each line ends a sentence
         text = _LINE_END.sub(". ", text.strip())
-    tokens: list[Token] = []
+    tokens = []
     append = tokens.append
     # One C-level scan; every non-space character belongs to some token (a "bad" one at
     # worst), so only white space is skipped.
@@ -1720,6 +1730,22 @@ class Parsed:
 
     query: ir.Query
     qualifiers: tuple[tuple[str, str], ...]  # (name, kind the text says it is)
+    # a change to a set of nodes said without "all", "every" or "each" ("remove the ports of
+    # S"): a word netmend does not know anywhere in the request may pick some of them out
+    unquantified: bool = False
+
+
+# Changes to a set of nodes, and the words that say the whole set is meant.
+_SET_CHANGES = (ir.RemoveAll, ir.UpdateAll)
+_WHOLE_SET = frozenset({"ALL", "FOREACH"})
+
+
+def _unquantified(steps, lexemes) -> bool:
+    """Whether ``steps`` (read from ``lexemes``) change a set of nodes that the words may not
+    say is meant whole: fewer "all" / "every" / "each" than steps ("remove every port of S and
+    count the ports in A" may be "every" of the count)."""
+    return any(isinstance(step, _SET_CHANGES) for step in steps) and sum(
+        1 for x in lexemes if x.cats & _WHOLE_SET) < len(steps)
 
 
 _LIST_WORDS = frozenset({",", "and"})
@@ -2456,7 +2482,8 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
     closing = next((c for c in _SIGNOFFS if tuple(words[:len(c)]) == c), None)
     if closing is None:
         return tokens
-    rest = [t for t in tokens[start + len(closing):] if t.text not in (",", ".", "!", "-")]
+    rest = [t for t in tokens[start + len(closing):] if t.text not in (",", ".", "!", "-", "(", ")")
+            and not (t.kind == "NUM" and _label_id(t) == "")]  # "TAC Tier 2", "John (TAC)"
     if len(rest) > _SIGNATURE_WORDS or any(
             t.kind != "WORD" or (t.text not in _TEAM_WORDS and (
                 t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in rest):
@@ -2465,9 +2492,11 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
 
 
 def _initial(tokens: list[Token], at: int) -> bool:
-    """Whether the full stop at ``at`` follows an initial ("J. Smith")."""
+    """Whether the full stop at ``at`` follows an initial ("J. Smith"; not the unit of "to
+    40G.")."""
     return tokens[at].text == "." and at > 0 and tokens[at - 1].kind == "WORD" \
-        and len(tokens[at - 1].text) == 1 and tokens[at - 1].text.isalpha()
+        and len(tokens[at - 1].text) == 1 and tokens[at - 1].text.isalpha() \
+        and not (at > 1 and tokens[at - 2].kind == "NUM")
 
 
 def _without_salutation(tokens: list[Token]) -> list[Token]:
@@ -4001,15 +4030,190 @@ def _known(word: str) -> bool:
 _NEXT_STEP = frozenset({"then", "after", "afterwards", "and"})
 
 
+def _without_bookkeeping(tokens: list[Token]) -> tuple[list[Token], list[Token]]:
+    """The request without the bookkeeping a tracker or a case note puts around it, and what
+    was left out: a part at either end or in brackets that says who, when and which ticket
+    ("AI-4 (netops): ...", "... owner: @dchen, due Fri", "(retro AI-12, due 06/01)",
+    "remediation item, due 03/14: ..."). Such a part holds a mark of bookkeeping (a ticket
+    number, a mention, a date) and otherwise only words the grammar gives no meaning, plain
+    numbers and prepositions: no word that could say which nodes are meant (a participle, a
+    word of :data:`context.CARRIES`, a critical word) and no word of a request. A run of such
+    parts goes whole only when one of them holds a mark; a heading before a colon goes with a
+    run at the request's other end. Mentions anywhere else are left out."""
+    if not any(t.kind in ("MENTION", "NAME", "NUM") or t.text in _DATE_WORDS for t in tokens):
+        return tokens, []
+    parts = _bookkeeping_parts(tokens)
+    drop: set[int] = set()
+    marked = [span for span, is_kept, mark in parts if is_kept and mark]
+    for span, is_kept, mark in parts:
+        if is_kept and (mark or span[0] == 0 and marked and tokens[span[1] - 1].text == ":"):
+            drop.update(range(*span))
+    kept = [t for i, t in enumerate(tokens) if i not in drop and t.kind != "MENTION"]
+    if not any(t.kind != "PUNCT" for t in kept):
+        return [t for t in tokens if t.kind != "MENTION"], []
+    return kept, [tokens[i] for i in sorted(drop)]
+
+
+def _bookkeeping_parts(tokens: list[Token]) -> list[tuple[tuple[int, int], bool, bool]]:
+    """The parts of ``tokens`` that bookkeeping may be: each span (with its boundary), whether
+    it is one (at an end of the request, in a run of such parts, or in brackets), and whether
+    it holds a mark of bookkeeping."""
+    spans: list[tuple[int, int, bool]] = []  # start, end, bracketed
+    start = 0
+    depth_open = None
+    for i, tok in enumerate(tokens):
+        if tok.kind != "PUNCT" and not (tok.kind == "WORD" and tok.text in ("-", "--")):
+            continue
+        if tok.text == "(":
+            if i > start:
+                spans.append((start, i, False))
+            start, depth_open = i, i
+        elif tok.text == ")" and depth_open is not None:
+            spans.append((start, i + 1, True))
+            start, depth_open = i + 1, None
+        elif depth_open is None and tok.text in _BOOKKEEPING_BOUNDS:
+            spans.append((start, i + 1, False))
+            start = i + 1
+    if start < len(tokens):
+        spans.append((start, len(tokens), False))
+    judged = [((a, b), *_bookkeeping(tokens[a:b], bracketed or not a))
+              for a, b, bracketed in spans]
+    out = []
+    for at, ((a, b), fits, mark) in enumerate(judged):
+        bracketed = spans[at][2]
+        at_start = all(judged[k][1] for k in range(at))
+        at_end = all(judged[k][1] for k in range(at + 1, len(judged)))
+        out.append(((a, b), fits and (bracketed or at_start or at_end), mark))
+    # a run is one whole: a mark in one of its parts marks every part of it
+    for run in (range(len(out)), range(len(out) - 1, -1, -1)):
+        marked = False
+        for k in run:
+            if not out[k][1]:
+                break
+            marked = marked or out[k][2]
+        for k in run:
+            if not out[k][1]:
+                break
+            out[k] = (out[k][0], True, marked or out[k][2])
+    return out
+
+
+def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
+    """Whether a part (its boundary included) may be bookkeeping, and whether it holds a mark
+    of it (a ticket number, a mention, a date). A ticket number alone marks only a part in
+    brackets, at the request's start or before a colon (``labelled``): said alone after a
+    request, it may be a new name ("add a switch to A - SW-9")."""
+    words = [t for t in part if not (t.kind == "PUNCT" or t.text in ("-", "--"))]
+    if not words:
+        return True, False
+    mark = False
+    labelled = labelled or part[-1].text == ":" or any(t.kind == "WORD" for t in words)
+    at = 0
+    while at < len(words):  # "case #884213", "ticket INC-2231": a reference is one mark
+        end = _label_end(words, at) if words[at].text in _LABEL_FIRST else None
+        if end is not None and any(t.kind != "WORD" and _label_id(t) is not None
+                                   for t in words[at:end]):
+            words[at:end] = [_REFERENCE]
+        at += 1
+    for tok in words:
+        if tok.kind == "MENTION" or tok is _REFERENCE or tok.text in _DATE_WORDS:
+            mark = True
+        elif tok.kind == "NAME":
+            if _DATE_PART.fullmatch(tok.text):
+                mark = True
+            elif _TICKET.fullmatch(str(tok.value or tok.text)):
+                mark = mark or labelled
+            else:
+                return False, False
+        elif tok.kind == "NUM":
+            if tok.text.startswith("-") and tok.text[1:].isdigit():
+                mark = True  # "2024-05-02"
+            elif not tok.text.isdigit():
+                return False, False
+        elif tok.kind != "WORD" or tok.text in P.CRITICAL or tok.text in context.CARRIES or (
+                len(tok.text) > 4 and tok.text.endswith(("ed", "ing"))
+                and tok.text not in P.LEXICON):  # "flagged", "flapping"; not "regarding"
+            return False, False
+    lexed = lex([t for t in words if t.kind == "WORD" and t is not _REFERENCE])
+    if not all(x.cats <= _BOOKKEEPING_CATS for x in lexed):
+        return False, False
+    return True, mark
+
+
+_BOOKKEEPING_BOUNDS = frozenset({".", "!", "?", ";", ":", "-", "--", ","})
+_REFERENCE = Token("MENTION", "#")  # a ticket's reference, read as one mark
+# What words of bookkeeping may be to the grammar: unknown, a preposition, "owner", "item".
+_BOOKKEEPING_CATS = frozenset({"UNK", "PARENT", "NODE", "FROM", "PER", "OF", "IN", "BY", "TO",
+                               "LOOKAT", "ABOUT", "AND", "COMMA"})
+# A ticket's or an action item's number ("INC-2231", "AI-4", "CHG#12", "RITM0012345", "Q3").
+_TICKET = re.compile(r"[A-Za-z]{1,12}[-#]\d+|[A-Z]{1,12}\d+")
+_DATE_PART = re.compile(r"/\d{1,4}(?:/\d{1,4})?")  # "03/14" is read as 03 and /14
+# Days, months and deadlines said as bookkeeping ("due Fri", "due EOW").
+_DATE_WORDS = frozenset({
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "monday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "jan", "feb", "mar",
+    "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january", "february",
+    "march", "april", "june", "july", "august", "september", "october", "november",
+    "december", "eod", "eow", "eom", "eoq", "cob", "eob"})
+
+
+def _without_delivery(tokens: list[Token]) -> list[Token]:
+    """The request without a last clause or sentence that only asks for the answer to be
+    sent ("count the ports in S and let me know", "..., and send me the number?", "... and
+    send it over.", "Please reply with the total."): a verb of sending or telling, and then
+    only words for the answer and whom it goes to (no node, kind, number or word of the
+    grammar's own, which would ask something more: "and send me the ports of S")."""
+    end = len(tokens)
+    while end and tokens[end - 1].text in _SENTENCE_ENDS:
+        end -= 1
+    start = end
+    while start and tokens[start - 1].text not in _SENTENCE_ENDS:
+        start -= 1
+    for at in range(start, end):
+        word = tokens[at].text
+        if not (word == "and" or at == start and at):
+            continue
+        rest = [t.text for t in tokens[at + (word == "and"):end]]
+        while rest and rest[0] in _DELIVERY_LEADS:
+            rest = rest[1:]
+        verb = next((v for v in _DELIVERY_VERBS if tuple(rest[:len(v)]) == v), None)
+        if verb is None or not all(w in _DELIVERY_WORDS for w in rest[len(verb):]):
+            continue
+        cut = at - 1 if word == "and" and tokens[at - 1].text == "," else at
+        if cut > 0:
+            return [*tokens[:cut], *tokens[end:]] if word == "and" else tokens[:at]
+    return tokens
+
+
+# "... and let me know", "... and send me the number", "Please reply with the total."
+_DELIVERY_VERBS = tuple(sorted((tuple(v.split()) for v in (
+    "let me know", "let us know", "send", "send back", "send over", "email", "e-mail", "mail",
+    "reply", "respond", "get back to me", "get back to us", "report back", "tell me", "tell us",
+    "forward", "post", "ping me", "message me", "drop me", "write back", "share", "pass along",
+    "pass on", "confirm")), key=len, reverse=True))
+_DELIVERY_FIRST = frozenset(verb[0] for verb in _DELIVERY_VERBS)
+_DELIVERY_LEADS = frozenset({"please", "pls", "kindly", "just", "then", "also", ","})
+_DELIVERY_WORDS = frozenset({
+    "it", "them", "that", "this", "me", "us", "the", "a", "an", "result", "results", "number",
+    "total", "count", "figure", "figures", "answer", "list", "output", "ranking", "value",
+    "names", "over", "back", "along", "across", "with", "to", "for", "please", "thanks", "here",
+    "resulting", "updated", "graph", "topology",
+    "by", "email", "e-mail", "mail", "reply", "what", "you", "find", "get", "see", ",", "line",
+    "note", "when", "done", "once"})
+
+
 def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
     """The token passes that read what the grammar does not (closings, labels, purposes, step
     numbers, call notation, kinds after names, "after"/"first" alone, "how much" of a kind,
     pronouns said with a kind), each run only when a word it looks for is there: most requests
     need none of them."""
+    tokens, _ = _without_bookkeeping(tokens)
     texts = {t.text for t in tokens}
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
     tokens = _without_label(tokens)
+    if not texts.isdisjoint(_DELIVERY_FIRST):
+        tokens = _without_delivery(tokens)
     if tokens and tokens[0].text == "dear":
         tokens = _without_salutation(tokens)
     if "right" in texts:
@@ -4147,8 +4351,27 @@ def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
-    tokens, it_kinds = _normalized(tokenize(said))
+    written = tokenize(said, mentions=True)
+    tokens, it_kinds = _normalized(written)
     _refuse_said_of_a_name(tokens, text)
+    parsed = _parse_normalized(tokens, it_kinds, text)
+    if parsed.unquantified:
+        _, kept_apart = _without_bookkeeping(written)
+        unknown = [x.text for x in lex([*kept_apart, *tokens]) if x.cats & _UNKNOWN_CATS]
+        if unknown:
+            raise AmbiguousRequest(
+                f"the request changes a set of nodes and says {' '.join(unknown)!r}, which "
+                "netmend does not know: it may say which of them are meant",
+                expected="'all' or 'every' before the set, or the request without those "
+                "words", text=text)
+    return parsed
+
+
+_UNKNOWN_CATS = frozenset({"UNK", "HELD"})
+
+
+def _parse_normalized(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> Parsed:
+    """The request's normalized tokens read as said, or as what else they may be said as."""
     try:
         return _parse_ruled(tokens, it_kinds, text)
     except (UnknownRequest, IncompleteRequest):
@@ -4404,7 +4627,8 @@ def _joined(first: Parsed, question: Parsed) -> Parsed | None:
     steps = first.query.steps + question.query.steps
     if ir.conflict(steps) is not None:
         return None
-    return Parsed(ir.Query(steps), tuple(dict.fromkeys(first.qualifiers + question.qualifiers)))
+    return Parsed(ir.Query(steps), tuple(dict.fromkeys(first.qualifiers + question.qualifiers)),
+                  first.unquantified or question.unquantified)
 
 
 def _question_after(tokens: list[Token], text: str) -> Parsed | None:
@@ -4460,7 +4684,8 @@ def _filled(tokens: list[Token], text: str, *, read: bool,
         return None
     resolver = _Resolve(lexemes, text)
     steps, _ = resolver.steps(frame, None)
-    return Parsed(ir.Query(tuple(steps)), tuple(dict.fromkeys(resolver.qualifiers)))
+    return Parsed(ir.Query(tuple(steps)), tuple(dict.fromkeys(resolver.qualifiers)),
+                  _unquantified(steps, lexemes))
 
 
 _GAP = Lexeme(frozenset({"GAP"}), None, "")  # no frame has it: its request is refused
@@ -4861,6 +5086,7 @@ def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
     pending_condition = False
     hypothetical = False
     placed: str | None = None  # where an earlier change said it happens ("add N to A")
+    unquantified = done is not None and done.unquantified
     if done is not None and isinstance(done.query.steps[0], ir.Add):
         focus = placed = Place(done.query.steps[0].parent)
     placed_now: str | None = None
@@ -4937,6 +5163,7 @@ def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
                 f"{' '.join(x.text for x in variant)!r} can be read in more than one way",
                 expected="a more specific request", text=text)
         found, quals, focus = readings[0]
+        unquantified = unquantified or _unquantified(found, variant)
         steps += found
         qualifiers += quals
         placed = placed or placed_now
@@ -4979,7 +5206,7 @@ def _parse_tokens(tokens: list[Token], it_kinds: tuple[str, ...], text: str,
             raise AmbiguousRequest(
                 f"the request computes a {query.answer_type} answer but says it returns a {promise}",
                 expected=f"'return a {query.answer_type}' or no return clause", text=text)
-    return Parsed(query, tuple(dict.fromkeys(qualifiers)))
+    return Parsed(query, tuple(dict.fromkeys(qualifiers)), unquantified)
 
 
 _LAYOUTS = {"names": (ir.ListChildren, ir.ListNodes), "pairs": (ir.Rank, ir.Top)}
