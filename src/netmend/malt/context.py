@@ -65,6 +65,8 @@ _PAST_DATES = frozenset({"yesterday"})
 _BECAUSE = frozenset({("WORD", "because"), ("WORD", "since")})
 DATE_NOUNS = frozenset({"night", "week", "month", "weekend", "shift", "quarter", "year", "cycle",
                         "sprint"})
+# Particles of a phrasal verb said of the occasion ("tidying up", "wrote down", "signed off").
+_PARTICLES = frozenset({"up", "down", "off"})
 # What happened to a thing, said after it ("the linecard failed", "X is down"): an event of
 # the occasion, not which nodes the request is about ("the failed ports" stays a restriction).
 _EVENTS = frozenset({"failed", "faulty", "broken", "down", "dead"})
@@ -171,9 +173,15 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
             if text in _EVENTS and i and lexed[i - 1][0] & {"UNK", "NAME", "AUX", "BE"} \
                     and not following & {"UNK", "KIND"}:
                 continue  # "the linecard failed on X", "X is down"
-            if text in dates or (text == "last" and following & {"UNK", "HELD"}
+            if text in dates or (text in ("last", "this") and following & {"UNK", "HELD"}
                                   and lexed[i + 1][1] in DATE_NOUNS):
-                continue
+                continue  # "last month", "this week"
+            if text in _PARTICLES and i > 1 and lexed[i - 1][0] & {"UNK", "HELD"} \
+                    and lexed[i - 1][1].endswith(("ing", "ed")) \
+                    and (lexed[i - 2][0] & {"AUX", "BE"} or lexed[i - 2][1] in _SUBJECTS) \
+                    and not following & {"KIND", "NAME", "NUM", "RATE"}:
+                continue  # a particle of a verb said of someone: "we're tidying up", "we
+                # have drawn up"; never of a set ("the ports - flagged down")
             return False
         if cats & {"UNK", "HELD"}:
             own += "UNK" in cats

@@ -2453,7 +2453,10 @@ _ROMAN = {1: "i", 2: "ii", 3: "iii", 4: "iv", 5: "v", 6: "vi", 7: "vii", 8: "vii
 _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
     ("kind regards", "best regards", "warm regards", "regards", "best wishes", "many thanks",
      "thanks", "thank you", "cheers", "best", "sincerely", "yours sincerely",
-     "yours faithfully", "yours truly", "all the best", "thanks in advance", "with thanks"),
+     "yours faithfully", "yours truly", "all the best", "thanks in advance", "with thanks",
+     "thanks and regards", "thanks & regards", "br", "rgds", "best rgds", "kind rgds",
+     "thank you for your support", "thanks for your support", "thank you for your help",
+     "thanks for your help", "thank you in advance"),
     key=lambda p: -len(p.split())))
 _SIGNATURE_WORDS = 4
 _SIGNOFF_FIRST = frozenset(closing[0] for closing in _SIGNOFFS)
@@ -4451,7 +4454,11 @@ def _said_otherwise(tokens: list[Token]):
     span = context.request_span(words, lexed)
     kept = tokens if span is None else tokens[span[0]:span[1]]
     if span is not None or named_only:
-        yield kept, named_only, False
+        # a part that starts with a participle has no subject of its own: it may be said of
+        # the request's nodes, picking some out ("list the ports of S - flagged down")
+        said_of_nodes = span is not None and (_participle_first(tokens[:span[0]])
+                                              or _participle_first(tokens[span[1]:]))
+        yield kept, named_only or said_of_nodes, False
     named = _without_named_context(tokens, context.request_span(
         words, lexed, frozenset(t.text for t in tokens if t.kind == "NAME")))
     if named is not None and named != kept:
@@ -4466,6 +4473,26 @@ def _said_otherwise(tokens: list[Token]):
     end = context.heading(words, lexed)  # "Quote prep: ..."
     if end is not None and end < len(tokens):
         yield tokens[end:], True, False  # a heading may pick nodes out, as an aside may
+
+
+def _participle_first(part: list[Token]) -> bool:
+    """Whether ``part`` starts with a participle the grammar does not know that may be said
+    of nodes ("flagged down", "flapping", "marked by monitoring"), not of what the asker is
+    doing or needs ("trying to ...", "prepping for the review", "needed for the audit")."""
+    words = [t for t in part if t.kind != "PUNCT" and t.text not in ("-", "--")]
+    if not words or words[0].kind != "WORD" or words[0].text in P.LEXICON \
+            or len(words[0].text) <= 4 or not words[0].text.endswith(("ed", "ing")):
+        return False
+    after = words[1].text if len(words) > 1 else None
+    if after in P.COPULAS or after in ("has", "have", "had", "will", "would"):
+        return False  # a subject, not a participle: "Ahmed is asking"
+    if words[0].text.endswith("ing"):
+        return after not in _ACTIVITY_NEXT  # "trying to", "prepping for", "doing a walk"
+    return after != "for"  # "needed for the audit report"
+
+
+# What follows a participle of the asker's activity: a purpose, or an object.
+_ACTIVITY_NEXT = frozenset({"to", "for", "a", "an", "the", "some", "our", "my", "this"})
 
 
 def _without_named_context(tokens: list[Token], span: tuple[int, int] | None

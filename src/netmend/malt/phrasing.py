@@ -728,6 +728,14 @@ FILLERS: frozenset[str] = frozenset({
     "hi team", "hello team", "hey team", "hi all", "hello all", "hey all", "hi there",
     "hello there", "hey there", "hi folks", "hello folks", "hey folks", "hi everyone",
     "hello everyone", "dear team", "good morning", "good afternoon", "good evening",
+    "morning all", "morning team", "morning everyone", "morning folks", "afternoon all",
+    "evening all", "hello again", "hi again",
+    # greetings and thanks in the languages of a multinational team
+    "hola", "hallo", "bonjour", "ciao", "salut", "namaste", "hej", "gracias", "muchas gracias",
+    "danke", "vielen dank", "merci", "merci beaucoup", "obrigado", "obrigada", "grazie",
+    "arigato", "spasibo", "hello together", "hallo together", "hi together",
+    # help offered as the request: "please help count the ports in A", "could you help sort"
+    "help", "help us", "help us to",
     "quick one", "a quick one", "quick request", "a quick request", "could someone",
     "can someone", "would someone", "could somebody", "can somebody", "can anyone",
     "could anyone", "someone please", "somebody please", "i would appreciate it if you could",
