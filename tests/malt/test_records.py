@@ -42,6 +42,17 @@ from netmend.malt.records import RecordError, split_fields, to_request
      "What is the average capacity of the ports in agg block ju1.a1.m2?"),
     ("switch: ju1.a1.m2.s2c4; add ports: new_q1, new_q2",
      "Add ports named new_q1 and new_q2 to switch ju1.a1.m2.s2c4."),
+    # a form's bookkeeping goes, a label of the request holds what to do, and what to send
+    # back is what it returns
+    ("Action: remove | Target: ju1.a1.m1.s2c1.p1 | Requested by: J. Doe | Priority: P3",
+     "remove ju1.a1.m1.s2c1.p1"),
+    ("Action: remove; Target: ju1.a1.m1.s2c1.p1; Output needed: updated graph",
+     "remove ju1.a1.m1.s2c1.p1"),
+    ("Task: list child nodes; Scope: ju1.a1.m1; Expected result: list of node names",
+     "list the child nodes of ju1.a1.m1"),
+    ("Request: count the ports in ju1.a1.m1 | Due: Friday", "count the ports in ju1.a1.m1"),
+    ("Summary: port count for ju1.a1.m1.s2c1 | Requested by: J. Doe",
+     "count the ports in ju1.a1.m1.s2c1"),
 ])
 def test_a_record_reads_as_its_sentence(record: str, sentence: str) -> None:
     assert parse(record) == parse(sentence)
@@ -56,6 +67,11 @@ def test_a_record_reads_as_its_sentence(record: str, sentence: str) -> None:
     "name: new_p1; type: EK_PORT",  # nothing to do
     "action: add; name: new_p1",  # no parent
     "agg block: ju1.a1.m1; top 2 switches by port count; rack: ju1.a1.m1rack",  # two places
+    # bookkeeping that could say what is asked, or an answer the request does not compute
+    "Request: count the ports in ju1.a1.m1 | Notes: only the dark ones",
+    "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Reason: test run",
+    "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Context: see ju1.a1.m1.s2c1.p2",
+    "Task: count the ports in ju1.a1.m1 | Expected output: a graph",
 ])
 def test_a_record_netmend_cannot_read_whole_is_refused(record: str) -> None:
     with pytest.raises(QueryError):
@@ -74,7 +90,8 @@ def test_text_that_is_no_record_is_left_to_the_parser(text: str) -> None:
 
 
 _KEYS = st.sampled_from(["target", "action", "node", "scope", "name", "type", "value", "order",
-                         "by", "return", "then", "count", "list", "switch", "colour", "step1"])
+                         "by", "return", "then", "count", "list", "switch", "colour", "step1",
+                         "requested by", "notes", "task", "output needed"])
 _VALUES = st.sampled_from(["remove", "add", "count", "list children", "ju1.a1.m1", "graph",
                            "EK_PORT", "new_p1", "40 Gbps", "desc", "capacity", "", "rank ports",
                            "set", "ju1.a1.m1.s2c1.p1"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from netmend.malt import context
 from netmend.malt import phrasing as P
 
 # field separators: ";", "|", a line break, " / ", " -- "
@@ -35,7 +36,23 @@ _VALUE = frozenset({"value", "capacity", "physical capacity", "physical_capacity
 _ATTRIBUTE = frozenset({"attr", "attribute", "field", "property"})
 _ORDER = frozenset({"order", "sort", "direction", "sort order"})
 _BY = frozenset({"key", "by", "metric", "sort by", "rank by", "order by"})
-_RETURN = frozenset({"return", "output", "result", "returns"})
+_RETURN = frozenset({"return", "output", "result", "returns", "output needed",
+                     "output required", "expected output", "expected result", "result needed",
+                     "deliverable", "return value"})
+# What to do, said as a phrase under a label of the request ("task: list child nodes").
+_PHRASE_KEYS = frozenset({"task", "request", "ask", "change", "summary", "description",
+                          "details", "todo", "to do", "job", "activity", "requested action",
+                          "instruction", "instructions", "work", "work requested"})
+# Fields of bookkeeping: who, when, why, which ticket. Set aside when their value can say
+# nothing about what is asked (see :func:`_inert`).
+_META = frozenset({"requested by", "requester", "requestor", "owner", "assignee", "assigned to",
+                   "priority", "due", "due date", "deadline", "ticket", "ticket id", "ref",
+                   "reference", "reason", "justification", "rationale", "notes", "note",
+                   "comment", "comments", "approver", "approved by", "impact", "risk",
+                   "category", "customer", "submitted by", "date", "cc", "contact", "sla",
+                   "status", "case", "case id", "incident", "change id", "id", "team",
+                   "business reason", "purpose", "context", "background", "urgency",
+                   "severity"})
 _THEN = frozenset({"then", "after", "afterwards", "next", "and then", "after that"})
 # Which slot of the sentence each key fills.
 _SLOT_OF = {key: slot for slot, keys in (
@@ -76,7 +93,7 @@ def split_fields(text: str) -> list[tuple[str, str]] | None:
     if len(parts) < 2 and not (len(parts) == 1 and parts[0].count(":") == 1):
         return None
     fields = []
-    phrases = 0
+    phrases = dropped = 0
     for part in parts:
         match = _FIELD.match(part)
         if match is None:
@@ -85,7 +102,19 @@ def split_fields(text: str) -> list[tuple[str, str]] | None:
             fields.append(("then", part[len(then):]) if then else (_PHRASE, part))
             phrases += then is None
             continue
-        fields.append((_key(match.group(1)), match.group(2).strip()))
+        key, value = _key(match.group(1)), match.group(2).strip()
+        if key in _META:
+            if not _inert(value):
+                raise RecordError(f"the field {key!r} says {value!r}, which may change what is "
+                                  "asked (a node, a negation, a restriction or a test)")
+            dropped += 1
+            continue
+        if key in _PHRASE_KEYS:
+            key = _PHRASE
+            phrases += 1
+        fields.append((key, value))
+    if dropped and len(fields) == phrases == 1:
+        return fields  # "Request: count the ports in A | Due: Friday": the request alone
     if phrases > 1 or len(fields) == phrases + sum(1 for k, _ in fields if k == "then"):
         return None  # a record has fields; free phrases alone are sentences
     known = sum(1 for key, _ in fields if _known(key))
@@ -96,6 +125,15 @@ def split_fields(text: str) -> list[tuple[str, str]] | None:
     key = next(k for k, _ in fields if not _known(k))
     raise RecordError(f"the field {key!r} is not one netmend reads in a request written as "
                       "fields")
+
+
+def _inert(value: str) -> bool:
+    """Whether a bookkeeping field's value can say nothing about what is asked: no node name
+    (a word with a dot), and no word that says how, whether or which (a negation, an
+    exception, a restriction, a test: ``P.CRITICAL``, ``context.CARRIES``)."""
+    words = re.findall(r"[\w.'-]+", value.lower())
+    return not any("." in w.strip(".") or w in P.CRITICAL or w in context.CARRIES
+                   for w in words)
 
 
 def _known(key: str) -> bool:
@@ -167,7 +205,8 @@ def _sentence(slots: dict[str, str]) -> str:
         each, _, inline = slots["foreach"].partition(": ")
         return f"for each {each}, {inline or what} to it"
     if _PHRASE in slots:  # what to do said as a phrase, the place as a field
-        if len(slots) > 2 or (len(slots) == 2 and "place" not in slots):
+        said = len(slots) - ("return" in slots)  # what it returns is checked by the parser
+        if said > 2 or (said == 2 and "place" not in slots):
             raise RecordError("a phrase to do goes with at most one node field")
         if "place" not in slots:
             return slots[_PHRASE]
