@@ -2061,3 +2061,20 @@ def test_greetings_and_occasions_are_set_aside(text: str, same_as: str) -> None:
 def test_a_participle_next_to_a_set_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    # talked through as it is done: an intent said with "we'll", a look taken
+    ("ok so first we'll take ju1.a1.m1.s2c1.p1 out, then let's see how many ports "
+     "ju1.a1.m1.s2c1 has left",
+     "Remove ju1.a1.m1.s2c1.p1 from the graph. Count the ports in ju1.a1.m1.s2c1."),
+    ("let's have a look at which agg block ju1.a1.m1.s2c1.p1 sits in",
+     "Which agg block contains port ju1.a1.m1.s2c1.p1?"),
+])
+def test_a_request_talked_through(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_we_will_not_is_still_a_negation() -> None:
+    with pytest.raises(QueryError, match="not"):
+        parse("we will not remove ju1.a1.m1.s2c1.p1")

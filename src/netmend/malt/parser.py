@@ -4160,6 +4160,11 @@ _DATE_WORDS = frozenset({
     "december", "eod", "eow", "eom", "eoq", "cob", "eob"})
 
 
+# What "we will" goes on to that says more than what we do next: "we will be ...", "we will
+# not ...", "we will have ...".
+_AFTER_WILL_KEPT = frozenset({"be", "have", "not", "never", "no", "need", "want", "see", "then"})
+
+
 def _without_delivery(tokens: list[Token]) -> list[Token]:
     """The request without a last clause or sentence that only asks for the answer to be
     sent ("count the ports in S and let me know", "..., and send me the number?", "... and
@@ -4219,6 +4224,11 @@ def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
         tokens = _without_delivery(tokens)
     if tokens and tokens[0].text == "dear":
         tokens = _without_salutation(tokens)
+    if "will" in texts or "shall" in texts:  # "first we'll take X out": "first we take X out"
+        tokens = [t for i, t in enumerate(tokens) if not (
+            t.text in ("will", "shall") and i and tokens[i - 1].text in ("we", "i")
+            and i + 1 < len(tokens) and tokens[i + 1].kind == "WORD"
+            and tokens[i + 1].text not in _AFTER_WILL_KEPT)]
     if "right" in texts:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:

@@ -118,7 +118,8 @@ _say("CALL", "call", "name it", "label")
 _say("LOSE", "lose", "loses", "shed", "sheds")
 # to be shown something, said as a wish: "I'd like to see the ports of S"
 _say("ASK", "i would like to see", "i want to see", "we would like to see", "we want to see",
-     "i need to see", "we need to see", "i wish to see", "i would love to see")
+     "i need to see", "we need to see", "i wish to see", "i would love to see",
+     "have a look at", "take a look at", "have a quick look at", "take a quick look at")
 _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say", "read out",
      "read off", "read me out", "read us out", "read me off", "send me", "send us",
