@@ -4043,8 +4043,8 @@ def _without_bookkeeping(tokens: list[Token]) -> tuple[list[Token], list[Token]]
     word of :data:`context.CARRIES`, a critical word) and no word of a request. A run of such
     parts goes whole only when one of them holds a mark; a heading before a colon goes with a
     run at the request's other end. Mentions anywhere else are left out."""
-    if not any(t.kind in ("MENTION", "NAME", "NUM") or t.text in _DATE_WORDS for t in tokens):
-        return tokens, []
+    if not any(_marks_books(tokens, i) for i in range(len(tokens))):
+        return [t for t in tokens if t.kind != "MENTION"], []
     parts = _bookkeeping_parts(tokens)
     drop: set[int] = set()
     marked = [span for span, is_kept, mark in parts if is_kept and mark]
@@ -4055,6 +4055,19 @@ def _without_bookkeeping(tokens: list[Token]) -> tuple[list[Token], list[Token]]
     if not any(t.kind != "PUNCT" for t in kept):
         return [t for t in tokens if t.kind != "MENTION"], []
     return kept, [tokens[i] for i in sorted(drop)]
+
+
+def _marks_books(tokens: list[Token], at: int) -> bool:
+    """Whether the token at ``at`` may mark bookkeeping (see :func:`_bookkeeping`): most
+    requests hold none, and are left as they are at once."""
+    token = tokens[at]
+    kind, text = token.kind, token.text
+    if kind == "WORD":
+        return text in _DATE_WORDS or text in _LABEL_FIRST and _reference_end(tokens, at) is not None
+    if kind == "NAME":
+        return "." not in text and (_DATE_PART.fullmatch(text) is not None or _TICKET.fullmatch(
+            str(token.value or text)) is not None)
+    return kind == "MENTION" or kind == "NUM" and text.startswith("-")
 
 
 def _bookkeeping_parts(tokens: list[Token]) -> list[tuple[tuple[int, int], bool, bool]]:
@@ -4113,9 +4126,8 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
     labelled = labelled or part[-1].text == ":" or any(t.kind == "WORD" for t in words)
     at = 0
     while at < len(words):  # "case #884213", "ticket INC-2231": a reference is one mark
-        end = _label_end(words, at) if words[at].text in _LABEL_FIRST else None
-        if end is not None and any(t.kind != "WORD" and _label_id(t) is not None
-                                   for t in words[at:end]):
+        end = _reference_end(words, at) if words[at].text in _LABEL_FIRST else None
+        if end is not None:
             words[at:end] = [_REFERENCE]
         at += 1
     for tok in words:
@@ -4143,6 +4155,16 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
     return True, mark
 
 
+def _reference_end(tokens: list[Token], at: int) -> int | None:
+    """Where a ticket's reference that starts at ``at`` ends ("case #884213", "ticket
+    INC-2231"): a label with an identifier in it; None when there is none."""
+    end = _label_end(tokens, at)
+    if end is None or not any(t.kind != "WORD" and _label_id(t) is not None
+                              for t in tokens[at:end]):
+        return None
+    return end
+
+
 _BOOKKEEPING_BOUNDS = frozenset({".", "!", "?", ";", ":", "-", "--", ","})
 _REFERENCE = Token("MENTION", "#")  # a ticket's reference, read as one mark
 # What words of bookkeeping may be to the grammar: unknown, a preposition, "owner", "item".
@@ -4158,6 +4180,10 @@ _DATE_WORDS = frozenset({
     "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january", "february",
     "march", "april", "june", "july", "august", "september", "october", "november",
     "december", "eod", "eow", "eom", "eoq", "cob", "eob"})
+# What every mark of bookkeeping has: a word of a date, a mention's "@", a ticket's "-", a
+# date's "/" or "-", capitals before digits ("RITM0012345", "Q3"), or a reference's number
+# ("case #884213").
+_BOOK_CHARS = re.compile(r"[-/@]|[A-Z]\d|\d{3}")
 
 
 # What "we will" goes on to that says more than what we do next: "we will be ...", "we will
@@ -4210,13 +4236,17 @@ _DELIVERY_WORDS = frozenset({
     "note", "when", "done", "once"})
 
 
-def _normalized(tokens: list[Token]) -> tuple[list[Token], tuple[str, ...]]:
+def _normalized(tokens: list[Token], said: str | None = None
+                ) -> tuple[list[Token], tuple[str, ...]]:
     """The token passes that read what the grammar does not (closings, labels, purposes, step
     numbers, call notation, kinds after names, "after"/"first" alone, "how much" of a kind,
     pronouns said with a kind), each run only when a word it looks for is there: most requests
     need none of them."""
-    tokens, _ = _without_bookkeeping(tokens)
     texts = {t.text for t in tokens}
+    if not texts.isdisjoint(_DATE_WORDS) or _BOOK_CHARS.search(
+            " ".join(texts) if said is None else said):  # ``said``: the text, to look at once
+        tokens, _ = _without_bookkeeping(tokens)
+        texts = {t.text for t in tokens}
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
     tokens = _without_label(tokens)
@@ -4365,7 +4395,7 @@ def _parse_said(said: str, text: str) -> Parsed:
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
     written = tokenize(said, mentions=True)
-    tokens, it_kinds = _normalized(written)
+    tokens, it_kinds = _normalized(written, said)
     _refuse_said_of_a_name(tokens, text)
     parsed = _parse_normalized(tokens, it_kinds, text)
     if parsed.unquantified:
