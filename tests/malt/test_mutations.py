@@ -61,3 +61,25 @@ def test_a_word_that_changes_the_meaning_is_never_read_as_absent() -> None:
         if got == reading:
             skipped.append(mutant)
     assert not skipped, f"{len(skipped)} read as if the word were absent, e.g. {skipped[:5]}"
+
+
+# Clauses set apart from the request that say it is not to be done yet.
+PENDING = ("{} Pending approval.", "{} - awaiting sign-off", "{} (subject to CAB approval)",
+           "Planned: {}", "Pending review, {}", "{} Scheduled for the weekend.",
+           "{} On hold for now.", "Awaiting approval - {}", "{} TBC.", "Tentative: {}")
+
+
+def test_a_request_said_to_wait_is_never_read_as_if_it_did_not() -> None:
+    rng = random.Random(11)
+    read = _read_requests()
+    taken = []
+    for _ in range(1500):
+        text, reading = rng.choice(read)
+        mutant = rng.choice(PENDING).format(text)
+        try:
+            got = parse(mutant)
+        except QueryError:
+            continue
+        if got == reading:
+            taken.append(mutant)
+    assert not taken, f"{len(taken)} read as if they did not wait, e.g. {taken[:5]}"

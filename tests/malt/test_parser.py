@@ -2078,3 +2078,21 @@ def test_a_request_talked_through(text: str, same_as: str) -> None:
 def test_we_will_not_is_still_a_negation() -> None:
     with pytest.raises(QueryError, match="not"):
         parse("we will not remove ju1.a1.m1.s2c1.p1")
+
+
+@pytest.mark.parametrize("text", [
+    # whether the request is to be done yet: netmend acts at once, so a request that waits on
+    # something, or is only planned, is refused wherever that is said
+    "Remove ju1.a1.m1.s2c1.p1. Pending approval.",
+    "Remove ju1.a1.m1.s2c1.p1, pending approval.",
+    "Remove ju1.a1.m1.s2c1.p1 - awaiting sign-off.",
+    "Remove ju1.a1.m1.s2c1.p1 (subject to CAB approval).",
+    "Remove ju1.a1.m1.s2c1.p1; scheduled for the weekend.",
+    "Planned: remove ju1.a1.m1.s2c1.p1.",
+    "Pending approval, remove ju1.a1.m1.s2c1.p1.",
+    "Awaiting sign-off - remove ju1.a1.m1.s2c1.p1.",
+    "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Status: pending approval",
+])
+def test_a_request_waiting_on_something_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -149,8 +149,8 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
     if not words or any(kind not in ("WORD", "POSS") and (kind, text) != ("PUNCT", ",")
                         and not (kind == "NAME" and text in names) for kind, text in words):
         return False  # a name, a number, an entity kind, a bracket
-    if words[0][1] in P.ASKING_MODALS or any(kind == "NAME" for kind, _ in words) and any(
-            text in OBLIGING for _, text in words):
+    if words[0][1] in P.ASKING_MODALS or words[0][1] in P.PLANNED or any(
+            kind == "NAME" for kind, _ in words) and any(text in OBLIGING for _, text in words):
         return False  # it asks for something: "could X be power-cycled, after which ...",
         # "X should be power-cycled, then ..."
     dates = _PAST_DATES if any(kind == "NAME" for kind, _ in words) else _DATES
@@ -277,7 +277,7 @@ def _plain(words: Sequence[Word]) -> bool:
     """Only words, none of which could say how or whether the request applies ("test",
     "draft", "hypothetical", a negation)."""
     return all(kind == "WORD" and text not in CARRIES and text not in P.CRITICAL
-               for kind, text in words)
+               and text not in P.PLANNED for kind, text in words)
 
 
 def _unknown(lexed: Lexed) -> bool:

@@ -912,6 +912,9 @@ CRITICAL: frozenset[str] = frozenset({
     "simulate", "simulated", "simulating", "simulation", "hypothetical", "preview", "dry run",
     "dry-run", "draft", "propose", "proposed", "suggest", "tomorrow", "tonight", "yesterday",
     "soon", "eventually", "later on", "at some point", "next week", "until", "till",
+    # or whether yet: waiting on something
+    "pending", "awaiting", "await", "subject to", "contingent", "conditional", "tentative",
+    "tentatively", "provisional", "provisionally", "tbc", "tbd", "on hold", "not yet",
     # when, relative to what is asked, or why: netmend does steps in the order it says them
     "before", "prior to", "ahead of", "while", "whilst", "whenever", "because", "since",
     "although", "though", "despite", "regardless", "lest", "as long as", "so long as",
@@ -921,6 +924,10 @@ CRITICAL: frozenset[str] = frozenset({
     "some", "several", "few", "a few", "many", "most of", "dozen", "majority", "rest",
     "others",
 })
+# Words that say a request is only planned ("Planned: remove X", "... - scheduled for the
+# weekend"): never skipped, and a part they start is no context; said of an occasion they may
+# stand in it ("the expansion planned for the next budget cycle").
+PLANNED: frozenset[str] = frozenset({"planned", "scheduled", "upcoming"})
 # States a first clause may give as the reason for a request about its node ("X is down,
 # remove it", "X is no longer needed; delete it"): words that would restrict a set elsewhere.
 JUSTIFYING_STATES: frozenset[str] = frozenset({
