@@ -2096,3 +2096,11 @@ def test_we_will_not_is_still_a_negation() -> None:
 def test_a_request_waiting_on_something_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+def test_what_holds_a_named_node_is_read_around_an_aside() -> None:
+    # one answer per kind: an aside cannot pick some of it out, as it could of a set
+    assert parse("Which agg block contains ju1.a1.m1.s2c1.p1 (dead optic, RMA open)?") == parse(
+        "Which agg block contains port ju1.a1.m1.s2c1.p1?")
+    with pytest.raises(QueryError):
+        parse("List the ports of ju1.a1.m1.s2c1 (dead optic, RMA open).")

@@ -4439,8 +4439,7 @@ def _parse_normalized(tokens: list[Token], it_kinds: tuple[str, ...], text: str)
                 continue
             steps = parsed.query.steps
             changed_for_how = how and any(isinstance(step, ir.MUTATIONS) for step in steps)
-            set_after_aside = named_only and not all(isinstance(step, _NAMED_STEPS)
-                                                     for step in steps)
+            set_after_aside = named_only and not all(map(_of_named, steps))
             if not (changed_for_how or set_after_aside):
                 return parsed
             asked_how = asked_how or changed_for_how
@@ -4566,6 +4565,14 @@ def _without_named_context(tokens: list[Token], span: tuple[int, int] | None
 
 # Steps about one named node: an addition, removal, update or a node's value.
 _NAMED_STEPS = (ir.Add, ir.Remove, ir.Update, ir.CapacityOf)
+
+
+def _of_named(step: ir.Step) -> bool:
+    """Whether ``step`` is about named nodes only, so that nothing said around the request
+    could pick some of a set out: a step of :data:`_NAMED_STEPS`, or what holds a named node
+    ("which agg block contains P": one answer per kind)."""
+    return isinstance(step, _NAMED_STEPS) or (isinstance(step, ir.ListNodes)
+                                              and step.nodes.axis == "ancestors")
 
 
 _ASKERS = frozenset({"i", "we"})
