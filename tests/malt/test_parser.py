@@ -2104,3 +2104,24 @@ def test_what_holds_a_named_node_is_read_around_an_aside() -> None:
         "Which agg block contains port ju1.a1.m1.s2c1.p1?")
     with pytest.raises(QueryError):
         parse("List the ports of ju1.a1.m1.s2c1 (dead optic, RMA open).")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("What ports does switch ju1.a1.m1.s2c2 have? A list would be great.",
+     "List the ports of switch ju1.a1.m1.s2c2."),
+    ("How much capacity is there on port ju1.a2.m2.s2c1.p1? Just the figure is fine.",
+     "How much capacity is there on port ju1.a2.m2.s2c1.p1?"),
+    ("update phys capacity val ju1.a1.m1.s2c4.p2 -> 40 Gbps",
+     "Set the capacity of ju1.a1.m1.s2c4.p2 to 40 Gbps."),
+])
+def test_the_answer_named_again_alone(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "How many ports does ju1.a1.m1 have? A list would be great.",  # a list is not a count
+    "Remove ju1.a1.m1.s2c1.p1. The list would be great.",  # nor is it a change
+])
+def test_an_answer_named_again_must_be_the_answer(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

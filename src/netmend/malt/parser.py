@@ -4866,6 +4866,11 @@ _RESTATING_QUESTIONS = {
     ("list", "every", "child", "node"): "nodes", ("list", "all", "child", "nodes"): "nodes",
     ("a", "list", "is", "requested"): "nodes", ("a", "complete", "listing", "is", "requested"): "nodes",
     ("a", "listing", "is", "requested"): "nodes",
+    # the answer named alone, with what it would be ("A list would be great.", "Just the number
+    # is fine.")
+    ("a", "list"): "nodes", ("the", "list"): "nodes", ("the", "number"): "value",
+    ("the", "count"): "value", ("the", "total"): "value", ("the", "figure"): "value",
+    ("just", "the", "number"): "value", ("just", "the", "figure"): "value",
     ("which", "one", "is", "it"): "one", ("which", "is", "it"): "one", ("which", "one"): "one",
     ("which", "ones", "are", "they"): "nodes", ("which", "are", "they"): "nodes",
     ("what", "are", "they"): "nodes", ("which", "ones"): "nodes",
@@ -4885,6 +4890,8 @@ _RESTATING_LEADS = (("would", "you", "mind"), ("mind",), ("would", "you"), ("jus
                     *((modal, who) for modal in ("can", "could", "would", "will")
                       for who in ("someone", "somebody", "anyone", "anybody")))
 _RESTATING_ENDS = (("please",), ("thanks",), ("thank", "you"), ("now",), ("as", "well"),
+                   ("would", "be", "great"), ("would", "be", "helpful"), ("is", "fine"),
+                   ("is", "enough"),
                    *((*lead, "the", noun) for lead in (("from",), ("out", "of"))
                      for noun in ("graph", "topology", "network")),
                    ("from", "graph"), ("from", "topology"))

@@ -615,7 +615,7 @@ FILLERS: frozenset[str] = frozenset({
     "new", "fresh", "brand new", "brand-new", "additional", "another", "extra", "one more",
     "type", "kind", "of type", "of kind", "whose type is", "whose kind is",
     "which is of type", "that is of type", "of the type", "with the type", "with type", "with kind", "attribute", "attributes",
-    "field", "property", "value", "values", "both", "me", "us", "i", "we", "you", "u", "my", "our",
+    "field", "property", "value", "values", "val", "both", "me", "us", "i", "we", "you", "u", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     # spoken hesitations and assents, as a voice transcript writes them down
     "um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm", "yeah", "yep",
@@ -634,7 +634,8 @@ FILLERS: frozenset[str] = frozenset({
     "it would be appreciated if", "it would be helpful if", "it would be good if",
     "your assistance in effecting this change would be appreciated",
     "your assistance in effecting this would be appreciated", "your assistance would be appreciated",
-    *_APPRECIATED, "a value of", "to a value of",
+    *_APPRECIATED, "a value of", "to a value of", "would be great", "that would be great",
+    "would be helpful", "that would be helpful",
     "we should be grateful if", "i should be grateful if", "we would be grateful if",
     "i should be obliged if you would", "we should be obliged if you would",
     "i would be obliged if you could", "we would be obliged if you could",
