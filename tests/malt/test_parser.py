@@ -2092,6 +2092,9 @@ def test_we_will_not_is_still_a_negation() -> None:
     "Pending approval, remove ju1.a1.m1.s2c1.p1.",
     "Awaiting sign-off - remove ju1.a1.m1.s2c1.p1.",
     "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Status: pending approval",
+    "Remove ju1.a1.m1.s2c1.p1. Thanks - awaiting sign-off",  # not a signature
+    "add node new_EK_PORT_9, type EK_PORT, under ju1.a2.m2.s2c2 -> return graph Scheduled for "
+    "the weekend.",  # nor a return clause's free words
 ])
 def test_a_request_waiting_on_something_is_refused(text: str) -> None:
     with pytest.raises(QueryError):

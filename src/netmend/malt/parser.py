@@ -1848,7 +1848,7 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
                              text=text)
     for tok in clause:
         word = str(tok.value if tok.kind == "NAME" else tok.text).lower()
-        if word in _SINGLE_CRITICAL and word != "only":
+        if word in _SINGLE_CRITICAL and word != "only" or word in P.PLANNED:
             raise UnknownRequest(f"{word!r} in {' '.join(t.text for t in clause)!r} would change "
                                  "what is asked", expected="'return a graph', 'return a list' or "
                                  "'return the count'", text=text)
@@ -2496,7 +2496,8 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
     rest = [t for t in tokens[start + len(closing):] if t.text not in (",", ".", "!", "-", "(", ")")
             and not (t.kind == "NUM" and _label_id(t) == "")]  # "TAC Tier 2", "John (TAC)"
     if len(rest) > _SIGNATURE_WORDS or any(
-            t.kind != "WORD" or (t.text not in _TEAM_WORDS and (
+            t.kind != "WORD" or t.text in P.CRITICAL or t.text in P.PLANNED or (
+                t.text not in _TEAM_WORDS and (
                 t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in rest):
         return tokens
     return tokens[:start]
