@@ -84,6 +84,14 @@ HELD_BACK_10 = "paraphrases-heldback-10.yaml"
 # outside networking) and three held-back batches written and measured before any change.
 TUNING_11 = "paraphrases-tuning-11.yaml"
 HELD_BACK_11 = "paraphrases-heldback-11.yaml"
+# The twelfth parts: four tuning batches (postmortem action items, English as a second
+# language, shorthand, colocation customers), three held-back batches written and measured
+# before any change (vendor case notes, request forms, requests talked through; the round's
+# work was aimed at these registers, from their description), and three written during the
+# round and aimed at by nothing (helpdesk relays, design reviews, texts from the floor).
+TUNING_12 = "paraphrases-tuning-12.yaml"
+HELD_BACK_12 = "paraphrases-heldback-12.yaml"
+HELD_BACK_13 = "paraphrases-heldback-13.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
@@ -94,7 +102,8 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_5: 0.93, HELD_BACK_5: 0.91, TUNING_6: 0.95, HELD_BACK_6: 0.96,
           TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.93,
           TUNING_9: 0.86, HELD_BACK_9: 0.92, TUNING_10: 0.87, HELD_BACK_10: 0.87,
-          TUNING_11: 0.65, HELD_BACK_11: 0.73}
+          TUNING_11: 0.65, HELD_BACK_11: 0.73, TUNING_12: 0.82, HELD_BACK_12: 0.61,
+          HELD_BACK_13: 0.49}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
