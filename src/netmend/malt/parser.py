@@ -4195,9 +4195,29 @@ _DATE_WORDS = frozenset({
 _BOOK_CHARS = re.compile(r"[-/@]|[A-Z]\d|\d{3}")
 
 
-# What "we will" goes on to that says more than what we do next: "we will be ...", "we will
-# not ...", "we will have ...".
+def _intent_said_plainly(tokens: list[Token]) -> list[Token]:
+    """An intent said with "we will" / "I'll" as the request it is ("first we'll take X out"
+    -> "first we take X out"), unless "will" goes on to say more than what is done next ("we
+    will not ...", "we will be ...")."""
+    return [t for i, t in enumerate(tokens) if not (
+        t.text in ("will", "shall") and i and tokens[i - 1].text in ("we", "i")
+        and i + 1 < len(tokens) and tokens[i + 1].kind == "WORD"
+        and tokens[i + 1].text not in _AFTER_WILL_KEPT)]
+
+
 _AFTER_WILL_KEPT = frozenset({"be", "have", "not", "never", "no", "need", "want", "see", "then"})
+
+
+def _last_part(tokens: list[Token], bounds: frozenset[str]) -> tuple[int, int]:
+    """Where the last part of ``tokens`` between ``bounds`` starts and ends (the bounds that
+    close it left out)."""
+    end = len(tokens)
+    while end and tokens[end - 1].text in bounds:
+        end -= 1
+    start = end
+    while start and tokens[start - 1].text not in bounds:
+        start -= 1
+    return start, end
 
 
 def _without_delivery(tokens: list[Token]) -> list[Token]:
@@ -4206,12 +4226,7 @@ def _without_delivery(tokens: list[Token]) -> list[Token]:
     send it over.", "Please reply with the total."): a verb of sending or telling, and then
     only words for the answer and whom it goes to (no node, kind, number or word of the
     grammar's own, which would ask something more: "and send me the ports of S")."""
-    end = len(tokens)
-    while end and tokens[end - 1].text in _SENTENCE_ENDS:
-        end -= 1
-    start = end
-    while start and tokens[start - 1].text not in _SENTENCE_ENDS:
-        start -= 1
+    start, end = _last_part(tokens, _SENTENCE_ENDS)
     for at in range(start, end):
         word = tokens[at].text
         if not (word == "and" or at == start and at):
@@ -4263,11 +4278,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_delivery(tokens)
     if tokens and tokens[0].text == "dear":
         tokens = _without_salutation(tokens)
-    if "will" in texts or "shall" in texts:  # "first we'll take X out": "first we take X out"
-        tokens = [t for i, t in enumerate(tokens) if not (
-            t.text in ("will", "shall") and i and tokens[i - 1].text in ("we", "i")
-            and i + 1 < len(tokens) and tokens[i + 1].kind == "WORD"
-            and tokens[i + 1].text not in _AFTER_WILL_KEPT)]
+    if "will" in texts or "shall" in texts:
+        tokens = _intent_said_plainly(tokens)
     if "right" in texts:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
@@ -4408,8 +4420,9 @@ def _parse_said(said: str, text: str) -> Parsed:
     _refuse_said_of_a_name(tokens, text)
     parsed = _parse_normalized(tokens, it_kinds, text)
     if parsed.unquantified:
-        _, kept_apart = _without_bookkeeping(written)
-        unknown = [x.text for x in lex([*kept_apart, *tokens]) if x.cats & _UNKNOWN_CATS]
+        _, kept_apart = _without_bookkeeping(written)  # its words may pick nodes out too
+        said_apart = [t for t in kept_apart if t.kind != "MENTION"]
+        unknown = [x.text for x in lex([*said_apart, *tokens]) if x.cats & _UNKNOWN_CATS]
         if unknown:
             raise AmbiguousRequest(
                 f"the request changes a set of nodes and says {' '.join(unknown)!r}, which "
@@ -4905,12 +4918,7 @@ _ANSWERING = frozenset({"report", "advise", "confirm", "share", "provide", "answ
 def _restatement(tokens: list[Token]) -> tuple[list[Token], str] | None:
     """The tokens without a last clause that only restates the request ("..., please update
     it"), and the kind of step that clause names; None when there is no such clause."""
-    end = len(tokens)
-    while end and tokens[end - 1].text in _SEPARATORS:
-        end -= 1
-    start = end
-    while start and tokens[start - 1].text not in _SEPARATORS:
-        start -= 1
+    start, end = _last_part(tokens, _SEPARATORS)
     if start == 0:
         return None
     if tokens[start].text in ("and", "then"):
