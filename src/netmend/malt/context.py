@@ -276,8 +276,8 @@ def heading(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> int | No
 def _plain(words: Sequence[Word]) -> bool:
     """Only words, none of which could say how or whether the request applies ("test",
     "draft", "hypothetical", a negation)."""
-    return all(kind == "WORD" and text not in CARRIES and text not in P.CRITICAL
-               and text not in P.PLANNED for kind, text in words)
+    return all(kind == "WORD" and text not in CARRIES and text not in P.HEDGES
+               for kind, text in words)
 
 
 def _unknown(lexed: Lexed) -> bool:

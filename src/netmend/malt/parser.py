@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -387,7 +387,6 @@ _PHRASE_LENGTHS = _lengths(_PHRASES)
 _ARTICLES = frozenset({("the",), ("a",), ("an",)})
 _UNIT_LENGTHS = _lengths(_UNIT_PHRASES)
 _SINGLE_CRITICAL = frozenset(w for w in P.CRITICAL if " " not in w)
-_PHRASED_CRITICAL = tuple(sorted(w for w in P.CRITICAL if " " in w))
 _VOCABULARY = (frozenset(w for words in _PHRASES for w in words)
                | frozenset(w for words in _UNIT_PHRASES for w in words))
 _VOCABULARY_TOKENS = {word: Token("WORD", word, word) for word in _VOCABULARY}
@@ -1742,7 +1741,7 @@ _SET_CHANGES = (ir.RemoveAll, ir.UpdateAll)
 _WHOLE_SET = frozenset({"ALL", "FOREACH"})
 
 
-def _unquantified(steps, lexemes) -> bool:
+def _unquantified(steps: Sequence[ir.Step], lexemes: Sequence[Lexeme]) -> bool:
     """Whether ``steps`` (read from ``lexemes``) change a set of nodes that the words may not
     say is meant whole: fewer "all" / "every" / "each" than steps ("remove every port of S and
     count the ports in A" may be "every" of the count)."""
@@ -1840,15 +1839,15 @@ def _return_promise(clause: list[Token], text: str) -> str | None:
     """
     promised: list[str] = []
     neutral = False
-    said = f" {' '.join(str(t.text).lower() for t in clause)} "
-    phrase = next((c for c in _PHRASED_CRITICAL if f" {c} " in said), None)
+    said = [str(t.text).lower() for t in clause]
+    phrase = P.phrased_hedge(said)
     if phrase is not None:  # "... and return the graph, on hold for now"
-        raise UnknownRequest(f"{phrase!r} in {said.strip()!r} would change what is asked",
+        raise UnknownRequest(f"{phrase!r} in {' '.join(said)!r} would change what is asked",
                              expected="'return a graph', 'return a list' or 'return the count'",
                              text=text)
     for tok in clause:
         word = str(tok.value if tok.kind == "NAME" else tok.text).lower()
-        if word in _SINGLE_CRITICAL and word != "only" or word in P.PLANNED:
+        if word in P.HEDGES and word != "only":
             raise UnknownRequest(f"{word!r} in {' '.join(t.text for t in clause)!r} would change "
                                  "what is asked", expected="'return a graph', 'return a list' or "
                                  "'return the count'", text=text)
@@ -2496,7 +2495,7 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
     rest = [t for t in tokens[start + len(closing):] if t.text not in (",", ".", "!", "-", "(", ")")
             and not (t.kind == "NUM" and _label_id(t) == "")]  # "TAC Tier 2", "John (TAC)"
     if len(rest) > _SIGNATURE_WORDS or any(
-            t.kind != "WORD" or t.text in P.CRITICAL or t.text in P.PLANNED or (
+            t.kind != "WORD" or t.text in P.HEDGES or (
                 t.text not in _TEAM_WORDS and (
                 t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in rest):
         return tokens
@@ -4154,7 +4153,7 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
                 mark = True  # "2024-05-02"
             elif not tok.text.isdigit():
                 return False, False
-        elif tok.kind != "WORD" or tok.text in P.CRITICAL or tok.text in context.CARRIES or (
+        elif tok.kind != "WORD" or tok.text in P.HEDGES or tok.text in context.CARRIES or (
                 len(tok.text) > 4 and tok.text.endswith(("ed", "ing"))
                 and tok.text not in P.LEXICON):  # "flagged", "flapping"; not "regarding"
             return False, False
@@ -5063,9 +5062,8 @@ def _reason_words(words: list[str], named: bool = True) -> bool | None:
                 words[i + 1:i + 3] == ["no", "longer"] or "not" in words[i + 1:i + 2]
                 or any(P.LEXICON.get(w, frozenset()) & _GONE_CATS for w in words[i + 1:])):
             return None
-        if (word in P.CRITICAL or pair in P.CRITICAL or word in _NOT_A_REASON
-                or word in P.KIND_WORDS or word in _NODE_NOUNS or word in _PRONOUNS
-                or word in P.PLANNED):
+        if (word in P.HEDGES or pair in P.HEDGES or word in _NOT_A_REASON
+                or word in P.KIND_WORDS or word in _NODE_NOUNS or word in _PRONOUNS):
             return None
         cats = P.LEXICON.get(word, frozenset())
         if cats & _GONE_CATS:

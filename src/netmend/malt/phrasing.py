@@ -929,6 +929,17 @@ CRITICAL: frozenset[str] = frozenset({
 # weekend"): never skipped, and a part they start is no context; said of an occasion they may
 # stand in it ("the expansion planned for the next budget cycle").
 PLANNED: frozenset[str] = frozenset({"planned", "scheduled", "upcoming"})
+# Every word or phrase that may say whether, when or which the request applies, where no
+# grammar reads it (a closing's signature, a return clause's free words, a heading, a field
+# of bookkeeping): the critical ones and the planning ones.
+HEDGES: frozenset[str] = CRITICAL | PLANNED
+_PHRASED_HEDGES = tuple(sorted(h for h in HEDGES if " " in h))
+
+
+def phrased_hedge(words: list[str]) -> str | None:
+    """The first hedge of more than one word said in ``words`` (lower case), or None."""
+    said = f" {' '.join(words)} "
+    return next((h for h in _PHRASED_HEDGES if f" {h} " in said), None)
 # States a first clause may give as the reason for a request about its node ("X is down,
 # remove it", "X is no longer needed; delete it"): words that would restrict a set elsewhere.
 JUSTIFYING_STATES: frozenset[str] = frozenset({
