@@ -70,6 +70,9 @@ def test_a_record_reads_as_its_sentence(record: str, sentence: str) -> None:
     # bookkeeping that could say what is asked, or an answer the request does not compute
     "Request: count the ports in ju1.a1.m1 | Notes: only the dark ones",
     "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Reason: test run",
+    "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Status: on hold",  # a hedge of two words
+    "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Status: scheduled",  # only planned
+    "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Notes: subject to CAB",
     "Action: remove | Target: ju1.a1.m1.s2c1.p1 | Context: see ju1.a1.m1.s2c1.p2",
     "Task: count the ports in ju1.a1.m1 | Expected output: a graph",
 ])

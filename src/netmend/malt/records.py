@@ -129,11 +129,11 @@ def split_fields(text: str) -> list[tuple[str, str]] | None:
 
 def _inert(value: str) -> bool:
     """Whether a bookkeeping field's value can say nothing about what is asked: no node name
-    (a word with a dot), and no word that says how, whether or which (a negation, an
-    exception, a restriction, a test: ``P.CRITICAL``, ``context.CARRIES``)."""
+    (a word with a dot), and no word or phrase that says how, whether or which (a negation,
+    an exception, a restriction, a test, a plan: ``P.HEDGES``, ``context.CARRIES``)."""
     words = re.findall(r"[\w.'-]+", value.lower())
-    return not any("." in w.strip(".") or w in P.CRITICAL or w in context.CARRIES
-                   for w in words)
+    return P.phrased_hedge(words) is None and not any(
+        "." in w.strip(".") or w in P.HEDGES or w in context.CARRIES for w in words)
 
 
 def _known(key: str) -> bool:
