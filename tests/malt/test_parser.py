@@ -515,6 +515,73 @@ def test_a_kind_in_brackets_after_a_name_is_checked_against_the_topology() -> No
         validate(parsed, topology.default())
 
 
+@pytest.mark.parametrize(("text", "same_as", "places", "kinds"), [
+    ("Please add a new port named np7 to the switch ju1.a1.m2.s2c4, which sits in agg block "
+     "ju1.a1.m2.", "Add a new port named np7 to ju1.a1.m2.s2c4.",
+     (("ju1.a1.m2.s2c4", "ju1.a1.m2"),), (("ju1.a1.m2", "EK_AGG_BLOCK"),)),
+    ("Could ju1.s1.s1c4.p2, which is a port on switch ju1.s1.s1c4, be deleted from the graph?",
+     "Remove ju1.s1.s1c4.p2 from the graph.", (("ju1.s1.s1c4.p2", "ju1.s1.s1c4"),),
+     (("ju1.s1.s1c4.p2", "EK_PORT"), ("ju1.s1.s1c4", "EK_PACKET_SWITCH"))),
+    ("Once ju1.a2.m1.s2c1, which is located in ju1.a2.m1, has been removed from the graph, how "
+     "many switches will ju1.a2.m1 contain?",
+     "Remove ju1.a2.m1.s2c1 from the graph. Count the switches in ju1.a2.m1.",
+     (("ju1.a2.m1.s2c1", "ju1.a2.m1"),), ()),
+    ("Remove ju1.s1.s1c4, which is a switch.", "Remove ju1.s1.s1c4.", (),
+     (("ju1.s1.s1c4", "EK_PACKET_SWITCH"),)),
+    ("List the ports on switch ju1.a2.m2.s2c1 (in the aggregation block ju1.a2.m2).",
+     "List the ports of ju1.a2.m2.s2c1.", (("ju1.a2.m2.s2c1", "ju1.a2.m2"),),
+     (("ju1.a2.m2", "EK_AGG_BLOCK"),)),
+    # said right after the name, set apart only when the request cannot be read with it
+    ("List the ports on switch ju1.a2.m2.s2c1 in agg block ju1.a2.m2.",
+     "List the ports of ju1.a2.m2.s2c1.", (("ju1.a2.m2.s2c1", "ju1.a2.m2"),),
+     (("ju1.a2.m2", "EK_AGG_BLOCK"),)),
+    ("Add port ju1.a1.m1.s2c1.p9 in ju1.a1.m1.s2c1.", "Add port ju1.a1.m1.s2c1.p9 to "
+     "ju1.a1.m1.s2c1.", (), ()),
+])
+def test_a_place_the_name_says_is_set_apart_and_kept_to_check(
+        text: str, same_as: str, places: tuple, kinds: tuple) -> None:
+    parsed = parse_request(text)
+    assert parsed.query == parse(same_as)
+    assert parsed.places == places
+    assert set(kinds) <= set(parsed.qualifiers)
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("Remove ju1.s1.s1c4, which is a switch in superblock ju1.s1.",
+     "EK_SPINEBLOCK, not a EK_SUPERBLOCK"),
+    ("Remove ju1.s1.s1c4, which is a port in ju1.s1.", "not a EK_PORT"),
+    ("List the ports of ju1.a1.m1.s2c1, which sits in agg block ju1.a1.",
+     "not a EK_AGG_BLOCK"),
+])
+def test_a_place_or_kind_said_in_a_clause_is_checked_against_the_topology(
+        text: str, error: str) -> None:
+    from netmend.malt import topology
+    from netmend.malt.validate import validate
+
+    with pytest.raises(QueryError, match=error):
+        validate(parse_request(text), topology.default())
+
+
+def test_a_place_the_name_says_but_the_topology_does_not_is_refused() -> None:
+    import networkx as nx
+
+    from netmend.malt.validate import validate
+
+    graph = nx.DiGraph()
+    for name, kind in (("x1.a", "EK_AGG_BLOCK"), ("x1.a.s1", "EK_PACKET_SWITCH"),
+                       ("x1.b", "EK_AGG_BLOCK")):
+        graph.add_node(name, name=name, type=[kind])
+    graph.add_edge("x1.b", "x1.a.s1", type="RK_CONTAINS")
+    parsed = parse_request("Remove x1.a.s1, which sits in agg block x1.a.")
+    with pytest.raises(QueryError, match="'x1.a.s1' is not inside 'x1.a'"):
+        validate(parsed, graph)
+    validate(parse_request("Remove x1.a.s1."), graph)
+    # a node the request adds is checked once it is there
+    added = parse_request("Add switch x1.a.s2 to x1.b. Remove x1.a.s2, which sits in x1.a.")
+    with pytest.raises(QueryError, match="'x1.a.s2' is not inside 'x1.a'"):
+        validate(added, graph)
+
+
 @pytest.mark.parametrize(("text", "same_as"), SHORTHAND + NON_NATIVE + FORMAL + JUSTIFIED)
 def test_free_phrasing_reads_as_the_plain_request(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
@@ -1888,11 +1955,14 @@ def test_a_label_alone_or_a_number_after_a_kind_is_refused(text: str) -> None:
     "We're adding a port to every agg block. Can you add a new port to each agg block, then "
     "count the total number of EK_PORT in the updated graph?",
     "For each agg block, add a new port to it. For each agg block, add a new port to it.",
-    # a clause that says where a named node is: netmend does not check it, and read alone it
-    # is a question of its own
-    "Please add a new port named np7 to the switch ju1.a1.m2.s2c4, which sits in agg block "
-    "ju1.a1.m2.",
-    "Remove ju1.s1.s1c4, which is a switch in superblock ju1.s1.",
+    # a clause that says where a named node is, in a way its name does not: netmend could not
+    # check it, and read alone it is a question of its own
+    "Please add a new port named np7 to the switch ju1.a1.m2.s2c4, which sits in rack "
+    "ju1.a1.m2rack.",
+    "Remove ju1.s1.s1c4, which sits in superblock ju1.s2.",
+    "Remove ju1.s1.s1c4, which is a spare.",
+    "Remove ju1.s1.s1c4, which is in ju1.s1 and broken.",
+    "Remove ju1.s1.s1c4 (in ju1.s1, broken).",
     # an action asked of a node is never the reason for the request after it
     "Could the switch ju1.a2.m1.s2c4 be power-cycled, after which its ports are listed?",
     "The switch ju1.a2.m1.s2c4 should be power-cycled, then list its ports.",

@@ -1734,6 +1734,9 @@ class Parsed:
     # a change to a set of nodes said without "all", "every" or "each" ("remove the ports of
     # S"): a word netmend does not know anywhere in the request may pick some of them out
     unquantified: bool = False
+    # (name, container): the text says the node is inside the container ("S, which sits in
+    # agg block A"); the container's name starts the node's, and a topology is checked too
+    places: tuple[tuple[str, str], ...] = ()
 
 
 # Changes to a set of nodes, and the words that say the whole set is meant.
@@ -3835,13 +3838,123 @@ _MODALS = frozenset({"should", "must", "needs", "need", "has", "have", "ought", 
 # what it is ("X, which is a switch in superblock S").
 _PLACING_VERBS = frozenset({"sits", "sit", "lives", "live", "resides", "reside", "belongs",
                             "belong", "hangs", "hang", "falls", "fall", "located", "situated"})
+# The prepositions that put a node inside another ("in agg block A", "on switch S").
+_PLACING_PREPS = frozenset({"in", "on", "under", "within", "inside", "beneath", "below", "of"})
+_CLAUSE_ENDS = frozenset({",", ".", "?", "!", ";", ")"})
+
+
+def _kind_said(tokens: Sequence[Token], i: int) -> tuple[str | None, int]:
+    """The kind said at ``i`` ("agg block", "switch", "EK_PORT") and where it ends; (None,
+    ``i``) when no kind is said there."""
+    if i < len(tokens) and tokens[i].kind == "KIND":
+        return str(tokens[i].value), i + 1
+    for size in (2, 1):
+        said = P.KIND_WORDS.get(" ".join(t.text for t in tokens[i:i + size]))
+        if said is not None and all(t.kind == "WORD" for t in tokens[i:i + size]):
+            return said[0], i + size
+    return None, i
+
+
+class _Place(NamedTuple):
+    """What a clause said of a named node states: the node is inside ``container`` (when
+    said), of ``kind`` (when said), and the container of ``container_kind`` (when said)."""
+
+    end: int
+    container: str | None
+    kind: str | None
+    container_kind: str | None
+
+
+def _place_said(tokens: Sequence[Token], i: int) -> _Place | None:
+    """The place said from ``i`` on: "[the] [KIND] NAME2" after a preposition that puts a node
+    inside another, or None."""
+    if i >= len(tokens) or tokens[i].text not in _PLACING_PREPS:
+        return None
+    j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text == "the")
+    kind, j = _kind_said(tokens, j)
+    if j < len(tokens) and tokens[j].kind == "NAME":
+        return _Place(j + 1, str(tokens[j].value), None, kind)
+    return None
+
+
+def _relative_place(tokens: Sequence[Token], i: int) -> _Place | None:
+    """A relative clause from ``i`` ("which", "that") saying where or what the node before it
+    is: "which sits in agg block A", "which is located under A", "which is a port on S",
+    "that is a switch"."""
+    if i >= len(tokens) or tokens[i].text not in ("which", "that"):
+        return None
+    j = i + 1
+    if j < len(tokens) and tokens[j].text in ("is", "'s"):
+        j += 1
+        if j < len(tokens) and tokens[j].text in ("a", "an"):
+            kind, k = _kind_said(tokens, j + 1)
+            if kind is None:
+                return None
+            place = _place_said(tokens, k)
+            return _Place(k, None, kind, None) if place is None else place._replace(kind=kind)
+    if j < len(tokens) and tokens[j].text in _PLACING_VERBS:
+        j += 1
+    elif j == i + 1:
+        return None
+    return _place_said(tokens, j)
+
+
+def _without_places(tokens: list[Token], bare: bool) -> tuple[list[Token], list[_Place],
+                                                               list[tuple[str, str]]]:
+    """``tokens`` without the clauses said of a named node that state where it is or what it
+    is, set apart by a comma or brackets ("S, which sits in agg block A,", "P (on switch S)"),
+    and with ``bare`` also said right after the name ("S in agg block A"); the places they
+    state, each as (name, container) and the kinds as (name, kind). A place is set apart
+    only when the name says it (the container's name followed by a dot starts the node's):
+    without a topology that is all there is to check it by, and with one it is checked too
+    (:mod:`netmend.malt.validate`)."""
+    kept: list[Token] = []
+    places: list[tuple[str, str]] = []
+    kinds: list[tuple[str, str]] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        kept.append(tokens[i])
+        if tokens[i].kind != "NAME" or i + 1 >= n:
+            i += 1
+            continue
+        name = str(tokens[i].value)
+        nxt = tokens[i + 1].text
+        place = None
+        closing = ""
+        if nxt in (",", "("):
+            place = _relative_place(tokens, i + 2)
+            if place is None and (nxt == "(" or bare):
+                place = _place_said(tokens, i + 2)
+            closing = ")" if nxt == "(" else ","
+        elif bare:
+            place = _place_said(tokens, i + 1)
+        if place is None or place.container is not None \
+                and not name.startswith(place.container + "."):
+            i += 1
+            continue
+        end = place.end
+        if closing and end < n and tokens[end].text not in _CLAUSE_ENDS or nxt == "(" and (
+                end >= n or tokens[end].text != ")"):
+            i += 1
+            continue
+        if end < n and tokens[end].text == closing:
+            end += 1
+        if place.container is not None:
+            places.append((name, place.container))
+        kinds += [(said, kind) for said, kind in ((name, place.kind),
+                                                 (place.container, place.container_kind))
+                  if said is not None and kind is not None]
+        i = end
+    return kept, places, kinds
 
 
 def _refuse_said_of_a_name(tokens: list[Token], text: str) -> None:
-    """Refuse a clause said of a named node after its name ("add port N to switch S, which
-    sits in agg block A", "remove X, which is a switch in superblock S"): it states where the
-    node is or what it is, which the request would have to check, and read alone it is a
-    question of its own ("which sits in A?"). "Of the ports on S, which are below 10G?" asks."""
+    """Refuse a clause said of a named node after its name that is left once the places a
+    name says are set apart (:func:`_without_places`): "remove S, which sits in rack R",
+    "remove X, which is a spare": what it states could not be checked, and read alone it is
+    a question of its own ("which sits in R?"). "Of the ports on S, which are below 10G?"
+    asks."""
     for i in range(len(tokens) - 2):
         if tokens[i].kind == "NAME" and tokens[i + 1].text == "," \
                 and tokens[i + 2].text in ("which", "who") and i + 3 < len(tokens) and (
@@ -3849,8 +3962,9 @@ def _refuse_said_of_a_name(tokens: list[Token], text: str) -> None:
                 and i + 4 < len(tokens) and tokens[i + 4].text in ("a", "an")):
             raise UnknownRequest(
                 f"'{' '.join(t.text for t in tokens[i + 2:i + 6])} ...' says where or what "
-                f"{tokens[i].text} is, which netmend does not check; the request is refused "
-                "rather than read without it", expected="the request without the clause",
+                f"{tokens[i].text} is in a way netmend cannot check (only a place its name "
+                "says, or a kind); the request is refused rather than read without it",
+                expected="the request without the clause",
                 text=text)
 
 
@@ -4416,8 +4530,25 @@ def _parse_said(said: str, text: str) -> Parsed:
     be one change said in another order (:mod:`netmend.malt.slots`)."""
     written = tokenize(said, mentions=True)
     tokens, it_kinds = _normalized(written, said)
+    tokens, places, kinds = _without_places(tokens, bare=False)
     _refuse_said_of_a_name(tokens, text)
-    parsed = _parse_normalized(tokens, it_kinds, text)
+    try:
+        parsed = _parse_normalized(tokens, it_kinds, text)
+    except (UnknownRequest, IncompleteRequest) as refusal:
+        # "list the ports of switch S in agg block A": a place said right after a name is
+        # set apart only when the request cannot be read with it ("add port S.p9 in S")
+        placed, more_places, more_kinds = _without_places(tokens, bare=True)
+        if not more_places and not more_kinds:
+            raise
+        try:
+            parsed = _parse_normalized(placed, it_kinds, text)
+        except QueryError:
+            raise refusal from None
+        tokens, places, kinds = placed, places + more_places, kinds + more_kinds
+    if places or kinds:
+        parsed = dataclasses.replace(
+            parsed, qualifiers=tuple(dict.fromkeys([*parsed.qualifiers, *kinds])),
+            places=tuple(dict.fromkeys(places)))
     if parsed.unquantified:
         _, kept_apart = _without_bookkeeping(written)  # its words may pick nodes out too
         said_apart = [t for t in kept_apart if t.kind != "MENTION"]

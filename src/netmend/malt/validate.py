@@ -36,6 +36,7 @@ def validate(parsed: Parsed, graph: nx.Graph) -> None:
     given = known = seen = _kinds_by_name(graph)
     steps = parsed.query.steps
     model = None  # the topology as the steps so far leave it (a copy, made when needed)
+    places = _check_places(parsed.places, graph, known)
     for at, step in enumerate(steps):
         _check(step, given, known)
         if isinstance(step, ir.MUTATIONS) and at < len(steps) - 1:
@@ -45,10 +46,29 @@ def validate(parsed: Parsed, graph: nx.Graph) -> None:
             known = _kinds_by_name(model)
             # A kind before a name is checked against the node the name first stood for.
             seen = {**known, **seen}
+            places = _check_places(places, model, known)
     for name, kind in parsed.qualifiers:
         if name in seen and kind not in seen[name]:
             raise QueryError(f"{name!r} is a {'/'.join(seen[name])}, not a {kind}",
                              expected=f"the name of a {kind}, or no kind before the name")
+
+
+def _check_places(places: tuple[tuple[str, str], ...], graph: nx.Graph,
+                  known: dict[str, list[str]]) -> tuple[tuple[str, str], ...]:
+    """Raise when a node of ``places`` that ``graph`` has is not inside the container the text
+    says ("S, which sits in agg block A"); the places of nodes it does not have yet, left to
+    check once a step adds them. Above a node is what the runtime finds above it."""
+    pending = []
+    for name, container in places:
+        if name not in known:
+            pending.append((name, container))
+            continue
+        above = run_plan(graph, (ir.ListNodes(ir.Select(name, axis="ancestors")).literal(),))
+        if container not in above["data"]:
+            raise QueryError(f"{name!r} is not inside {container!r}",
+                             expected=f"the place of {name!r} as the topology has it, or no "
+                             "place said")
+    return tuple(pending)
 
 
 def _check(step: ir.Step, given: dict[str, list[str]], known: dict[str, list[str]]) -> None:
