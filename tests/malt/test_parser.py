@@ -2055,12 +2055,15 @@ def test_unknown_words_stand_around_named_or_whole_sets(said: str, request_: str
         assert parse(written) == parse(same_as)
 
 
-# Refused though the set is said whole: a closing after a comma, not a sentence's end, and a
-# part after the request that starts with a participle (which may pick nodes out of a set).
+# Refused though the set is said whole: a closing after a comma, not a sentence's end, a
+# part after the request that starts with a participle, and a phrase set apart that may name
+# some of the set ("dirty optics", "dark fibre": which may be all the ports meant).
 _REFUSED_WITH_A_WHOLE_SET = frozenset({
     "Remove all ports of ju1.a1.m1.s2c1, thanks, Bob.",
     "Remove all ports of ju1.a1.m1.s2c1. Flapping optics.",
     "Remove all ports of ju1.a1.m1.s2c1: flapping optics.",
+    "Dirty optics. remove all ports of ju1.a1.m1.s2c1.",
+    "Dark fibre - remove all ports of ju1.a1.m1.s2c1.",
 })
 
 
@@ -2131,6 +2134,44 @@ def test_greetings_and_occasions_are_set_aside(text: str, same_as: str) -> None:
 def test_a_participle_next_to_a_set_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a phrase set apart that may say which nodes are meant, next to a set read or change
+    "Uplinks: list the ports of ju1.a1.m1.s2c1.",
+    "East side: count the switches in ju1.a1.m1.",
+    "List the ports of ju1.a1.m1.s2c1. For the uplinks.",
+    "count the ports on ju1.a1.m1.s2c1 For the uplinks",
+    "Count the ports in ju1.a1.m1 (dark).",
+    "Rank the child nodes of ju1.a1.m1 by capacity - spine facing.",
+    "Set all ports of ju1.a1.m1.s2c1 to 40G. Uplinks please.",
+    "List the ports of ju1.a1.m1.s2c1?, flagged by monitoring.",
+    "Dark fibre: what is the total capacity of the ports of ju1.a1.m1.s2c1?",
+])
+def test_a_phrase_apart_that_may_name_some_of_a_set_is_refused(text: str) -> None:
+    with pytest.raises(QueryError, match="apart from it|not a request|participle|cannot"):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    # about named nodes only, nothing around the request can pick any out
+    ("Uplinks: remove ju1.a1.m1.s2c1.p1.", "Remove ju1.a1.m1.s2c1.p1."),
+    ("East side: which switch holds port ju1.a1.m1.s2c1.p1?",
+     "Which switch contains port ju1.a1.m1.s2c1.p1?"),
+    # a phrase that names the occasion, a document, a list item or someone
+    ("For the audit: list the ports of ju1.a1.m1.s2c1.", "List the ports of ju1.a1.m1.s2c1."),
+    ("Action: count the switches in ju1.a1.m1.", "Count the switches in ju1.a1.m1."),
+    ("List the ports of ju1.a1.m1.s2c1. Thanks, Lucia", "List the ports of ju1.a1.m1.s2c1."),
+    ("(i) Add port new_p6 to ju1.a1.m1.s2c4; (ii) rank the child nodes of ju1.a1.m1.s2c4 by "
+     "capacity.", "Add port new_p6 to ju1.a1.m1.s2c4. Rank the child nodes of ju1.a1.m1.s2c4 "
+     "by capacity."),
+    ("For the CFO: count the switches in the graph.", "Count the switches in the graph."),
+    ("Q3 deck: count the ports in ju1.a1.m1.", "Count the ports in ju1.a1.m1."),
+    ("What do the ports of ju1.a1.m1.s2c1 add up to, capacity-wise?",
+     "What is the total capacity of the ports of ju1.a1.m1.s2c1?"),
+])
+def test_a_phrase_apart_naming_the_occasion_is_set_aside(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
 
 
 @pytest.mark.parametrize(("text", "same_as"), [

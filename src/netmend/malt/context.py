@@ -33,6 +33,7 @@ now. Everything here works on the categories the parser's lexer gives each word.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from netmend.malt import phrasing as P
@@ -138,6 +139,122 @@ def _clause(words: Sequence[Word]) -> bool:
                                                                  and text.endswith("ed")):
             return True
     return False
+
+
+# Words said before the noun of a purpose or a heading: "for the uplinks", "re: my notes".
+_BEFORE_A_NOUN = _PURPOSES | P.DETERMINERS | frozenset({"my", "our", "your", "their", "his",
+                                                         "her", "about", "on", "of", "in",
+                                                         "preparation"})
+# What a phrase set apart names when it names the occasion, not nodes: an activity, a
+# document, a meeting, a request, who asks or who is told ("For the audit.", "Q3 deck:",
+# "User request:", "Re: spine inventory", "For my notes."). Any other noun may name nodes
+# ("Uplinks:", "East side:", "For the uplinks.").
+OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | frozenset({
+    "ticket", "tickets", "task", "tasks", "question", "questions", "follow-up", "followup",
+    "update", "updates", "note", "notes", "notebook", "doc", "docs", "document", "documentation",
+    "sheet", "spreadsheet", "tab", "column", "columns", "slide", "slides", "wiki", "runbook",
+    "log", "changelog", "record", "records", "register", "inventory", "list", "lists", "case",
+    "change", "changes", "cr", "rfc", "ask", "asks", "job", "work", "project", "migration",
+    "maintenance", "window", "upgrade", "rollout", "refresh", "decom", "decommission", "retro",
+    "postmortem", "onboarding", "training", "homework", "assignment", "lab", "course", "class",
+    "finding", "findings", "evidence", "control", "controls", "compliance", "folder", "file",
+    "forecast", "forecasts", "budget", "quote", "invoice", "order", "contract", "proposal",
+    "design", "diagram", "plan", "plans", "model", "schedule", "assessment", "analysis",
+    "comparison", "study", "summary", "estimate", "baseline", "section", "chapter", "trail",
+    "benchmark", "calculation", "workbook", "sequence", "wise", "true-up", "write-off",
+    "action", "actions", "goal", "goals", "objective", "objectives", "requirement",
+    "requirements", "expansion", "consolidation", "rebalance", "programme", "program",
+    "colleague", "colleagues", "script", "scripts", "expected", "output", "result", "results",
+    "deliverable", "returns", "target", "targets", "checklist", "handoff", "repro", "timeline",
+    "prioritisation", "prioritization", "description", "details", "detail",
+    "background", "justification", "reason", "rationale", "impact", "urgency", "priority",
+    "category", "comment", "comments", "owner", "assignee", "requestor", "approver",
+    "prod", "production", "live", "handbook", "memo", "office", "deadline", "due", "eta",
+    "noon", "midday", "eod", "eow", "cob", "monday", "tuesday", "wednesday", "thursday",
+    "friday", "saturday", "sunday", "uplift", "survey", "rebuild", "build", "retrofit",
+    "overhaul", "redesign", "audit", "feat", "fix", "chore", "refactor", "perf",
+    "ci", "motivation", "rollback", "scope", "symptom", "symptoms", "problem",
+    "resolution", "status", "severity", "sev", "environment", "env", "site", "product",
+    "service", "group", "queue", "component", "title", "notice", "announcement", "bulletin",
+    "digest", "minutes", "agenda", "thread", "reply", "handover", "exercise",
+    "answer", "hint", "solution", *P.FORMAT_WORDS,
+    *(label.split()[-1] for label in P.LABEL_WORDS if label != "network"),
+    "writeup", "write-up", "pr", "issue", "issues", "team", "lead", "manager", "mentor", "boss",
+    "customer", "client", "vendor", "caller", "user", "requester", "auditor", "auditors",
+    "finance", "procurement", "management", "desk", "helpdesk", "noc", "support", "ops",
+    "on-call", "oncall", "me", "us", "you", "everyone", "all", "morning", "afternoon",
+    "evening", "today", "tomorrow", "tonight", "now", "info", "reference", "context",
+    "purpose", "purposes", "thing", "things", "pack", "bridge", "shortlist", "rework",
+    "scenario", "sample", "here", "step", "steps", "cleanup", "clean-up", "tracking",
+    "bookkeeping", "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "folks"})
+# What sets a phrase apart from the request around it.
+_APART = _BOUNDARIES | frozenset({",", "(", ")", "[", "]"})
+# Words of the grammar a phrase of nouns may hold: prepositions (and, before its last
+# word, the modifiers a word of the occasion may have: "spine facing").
+_NAMES = frozenset({"NAME"})  # a name without a dot names no node: "LR4 optics", "RJ45"
+_IN_A_NOUN_PHRASE = frozenset({"OF", "IN", "TO", "BY", "KIND_SG", "UNK", "HELD"}) | _MODIFIERS
+_CLAUSE_WORDS = _SUBJECTS | P.COPULAS | _VERBS_OF_A_CLAUSE | frozenset({
+    "has", "have", "had", "do", "does", "did"})
+
+
+def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed]) -> str | None:
+    """A phrase set apart in a request (by a sentence's end, a dash, a colon, a comma or
+    brackets) that may say which nodes are meant, or None: words netmend does not know, with
+    no verb and no word of the grammar but a preposition ("East side:", "Uplinks:", "... For
+    the uplinks.", "(dark)", "- spares"). A request that reads or changes a set may then want
+    only some of it. A phrase names no nodes when its last word names an occasion ("For the
+    audit.", "Q3 deck:", "User request:") or someone (a ``PROPER`` word: "Thanks, Lucia",
+    "For the CFO."), or when the lexer drops all of it (a greeting, thanks). A clause (a
+    verb, a subject) is judged by :func:`is_context`. An ``OPENS`` word starts a phrase
+    where a sentence's end was not written ("... on S For the uplinks")."""
+    start = 0
+    for end in [*(i for i, (kind, text) in enumerate(words) if text in _APART
+                  or kind == "OPENS"), len(words)]:
+        part, lexed = words[start:end], lex(start, end) if end > start else []
+        start = end + (end < len(words) and words[end][0] != "OPENS")
+        said = list(part)
+        while said and said[0][1] in _BEFORE_A_NOUN:
+            said.pop(0)
+        if not said or not lexed or said[-1][0] == "PROPER" \
+                or len(said) == 1 and _ENUMERATOR.fullmatch(said[0][1]) \
+                or {said[-1][1], said[-1][1].rsplit("-", 1)[-1]} & OCCASION_NOUNS \
+                or any(kind not in ("WORD", "PROPER") and not (kind == "NAME" and "." not in text)
+                       for kind, text in said) \
+                or any(not (cats <= _IN_A_NOUN_PHRASE or cats == _NAMES and "." not in text)
+                       for cats, text in lexed) \
+                or not lexed[-1][0] <= _UNKNOWN_OR_HELD:
+            continue
+        texts = [text for _, text in said]
+        if texts[0] == "to" or any(text in _CLAUSE_WORDS for text in texts) or (
+                len(part) > len(said) and texts[-1].endswith("ing")):
+            continue  # a purpose ("to prioritise upgrades"), a clause, an activity ("for the
+            # re-cabling", "sorry for disturbing")
+        if texts[-1].endswith(_ACTIVITIES) or len(texts) > 1 and texts[-1] in _ASKED:
+            continue  # "the port reallocation", "Pedro asked"
+        verbs = [_participle(text) for text in texts]
+        if not any(verbs) or verbs[0] and (len(texts) == 1 or texts[1] in _SAID_OF_NODES) \
+                or verbs[-1] and not any(verbs[:-1]) and said[-2][0] != "PROPER" \
+                and texts[-2] not in OCCASION_NOUNS:
+            # "uplinks", "flagged by monitoring", "spine facing"; not "Anya asked"
+            return " ".join(texts)
+    return None
+
+
+# Nouns of a process (what is done, never which nodes): "reallocation", "deployment".
+_ACTIVITIES = ("ation", "ment", "ance")
+# What someone did to bring the request: "Pedro asked", "the controller team requested".
+_ASKED = frozenset({"asked", "requested", "wanted", "needed", "said", "mentioned", "suggested",
+                    "confirmed", "approved", "raised", "wrote"})
+
+
+def _participle(word: str) -> bool:
+    return len(word) > 4 and word.endswith(("ing", "ed"))
+
+
+# An item's number in a list: "(ii) rank ...", "b) count ...".
+_ENUMERATOR = re.compile(r"[ivx]{1,4}|[a-h]")
+# What may follow a participle said of nodes: "flagged by monitoring", "marked down".
+_SAID_OF_NODES = frozenset({"by", "down", "up", "out", "off", "as", "ones"})
 
 
 def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,

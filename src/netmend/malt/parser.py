@@ -4559,7 +4559,42 @@ def _parse_said(said: str, text: str) -> Parsed:
                 "netmend does not know: it may say which of them are meant",
                 expected="'all' or 'every' before the set, or the request without those "
                 "words", text=text)
+    if not all(map(_of_named, parsed.query.steps)):
+        _refuse_nodes_named_apart(written, text)
     return parsed
+
+
+# What ends a sentence or a heading: a word written with a capital after any other token is
+# someone's name ("Thanks, Lucia", "For the CFO").
+_STARTS_A_PART = frozenset({".", "!", "?", ":", ";", "(", "[", "-", "--", "->"})
+
+
+# Words that start a phrase of their own when written with a capital inside a sentence.
+_OPENING = frozenset({"for", "the", "re", "regarding", "about"})
+
+
+def _written_kind(written: list[Token], i: int) -> str:
+    """A token's kind, with a word written with a capital after another token ``PROPER``
+    (someone's name) or, when it may open a phrase ("For the uplinks"), ``OPENS``."""
+    token = written[i]
+    if token.kind != "WORD" or not i or written[i - 1].text in _STARTS_A_PART \
+            or not str(token.value)[:1].isupper() or len(token.text) == 1:
+        return token.kind  # a letter is no one's name: "Aisle C"
+    return "OPENS" if token.text in _OPENING else "PROPER"
+
+
+def _refuse_nodes_named_apart(written: list[Token], text: str) -> None:
+    """Refuse a request that reads or changes a set when a phrase set apart around it may say
+    which of the nodes are meant (:func:`context.phrase_naming_nodes`: "Uplinks: list the
+    ports of S", "... For the uplinks.", "count the ports of S (dark)")."""
+    words = [(_written_kind(written, i), t.text) for i, t in enumerate(written)]
+    phrase = context.phrase_naming_nodes(
+        words, lambda i, j: [(x.cats, x.text) for x in lex(written[i:j])])
+    if phrase is not None:
+        raise AmbiguousRequest(
+            f"the request reads or changes a set of nodes and says {phrase!r} apart from it, "
+            "which may say which of them are meant", expected="the request without it, or "
+            "what picks the nodes out said as a filter netmend knows", text=text)
 
 
 _UNKNOWN_CATS = frozenset({"UNK", "HELD"})

@@ -735,7 +735,9 @@ FILLERS: frozenset[str] = frozenset({
     # greetings and thanks in the languages of a multinational team
     "hola", "hallo", "bonjour", "ciao", "salut", "namaste", "hej", "gracias", "muchas gracias",
     "danke", "vielen dank", "merci", "merci beaucoup", "obrigado", "obrigada", "grazie",
-    "arigato", "spasibo", "hello together", "hallo together", "hi together",
+    "arigato", "spasibo", "hello together", "hallo together", "hi together", "bom dia",
+    "boa tarde", "buenos dias", "buenas tardes", "guten morgen", "guten tag", "buongiorno",
+    "bonsoir",
     # help offered as the request: "please help count the ports in A", "could you help sort"
     "help", "help us", "help us to",
     "quick one", "a quick one", "quick request", "a quick request", "could someone",
