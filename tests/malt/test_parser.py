@@ -2136,6 +2136,51 @@ def test_a_participle_next_to_a_set_is_refused(text: str) -> None:
         parse(text)
 
 
+@pytest.mark.parametrize(("text", "same_as"), [
+    # a reply under a quoted message, and a forward with its subject and header fields
+    ("> On Tue, Priya wrote: > we still need the extra port on that chassis. Please add a new "
+     "port named new_p4 to ju1.a1.m1.s2c4, then tell me how many ports ju1.a1.m1.s2c4 has.",
+     "Add a new port named new_p4 to ju1.a1.m1.s2c4. Count the ports in ju1.a1.m1.s2c4."),
+    ("---- Forwarded message ---- From: Jen (capacity planning) Subject: port add -- Can you "
+     "add port new_p4 on switch ju1.a1.m1.s2c4?", "Add port new_p4 to ju1.a1.m1.s2c4."),
+    ("Fwd: decom ---- Forwarded ---- Take ju1.s2.s2c2 out of the graph, then give me the "
+     "switch count for ju1.s2. Thanks",
+     "Remove ju1.s2.s2c2 from the graph. Count the switches in ju1.s2."),
+    ("Re: port expansion. As discussed on the call, please add a new port np2 to "
+     "ju1.a2.m2.s2c3.", "Add a new port named np2 to ju1.a2.m2.s2c3."),
+    ("See below. Can you take ju1.s1.s1c1.p1 out of the graph?", "Remove ju1.s1.s1c1.p1."),
+    # an apology, where the asker stands, and a check that it can be done
+    ("Sorry if this is obvious, but which superblock contains the switch ju1.a2.m2.s2c2?",
+     "Which superblock contains switch ju1.a2.m2.s2c2?"),
+    ("Hi, sorry, first week. Please add the ports pa1, pa2 and pa3 to the switch ju1.s1.s1c3.",
+     "Add ports pa1, pa2 and pa3 to ju1.s1.s1c3."),
+    ("I think I'm supposed to remove ju1.s1.s1c4 from the graph. Could you do that?",
+     "Remove ju1.s1.s1c4 from the graph."),
+    ("Just to check I understand, I need the number of switches in ju1.s2.dom.",
+     "Count the switches in ju1.s2.dom."),
+    ("Add switch sw5 to ju1.a2.m1, then list the child nodes of ju1.a2.m1. Could you run both "
+     "steps?", "Add switch sw5 to ju1.a2.m1. List the child nodes of ju1.a2.m1."),
+])
+def test_a_mail_thread_and_a_hesitant_asker_read_as_the_plain_request(
+        text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    # what is quoted, a subject or an apology that may condition or narrow the request stays
+    "> On Thu, Priya wrote: > only the uplinks. Please list the ports of ju1.s1.s1c1.",
+    "> Priya wrote: > the uplinks. Please list the ports of ju1.s1.s1c1.",
+    "> Priya wrote: > this is a dry run. Please remove ju1.s1.s1c1.p1.",
+    "Re: dark ports. Please list the ports of ju1.s1.s1c1.",
+    "Re: count and rank. Count the switches in ju1.a1.m1.",
+    "Sorry if ju1.a1.m1 is not the right one, but count its switches.",
+    "Sorry, except the uplinks: list the ports of ju1.s1.s1c1.",
+])
+def test_what_a_thread_or_an_apology_says_that_could_narrow_is_kept(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
 @pytest.mark.parametrize("text", [
     # a phrase set apart that may say which nodes are meant, next to a set read or change
     "Uplinks: list the ports of ju1.a1.m1.s2c1.",

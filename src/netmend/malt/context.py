@@ -177,7 +177,10 @@ OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | frozenset({
     "resolution", "status", "severity", "sev", "environment", "env", "site", "product",
     "service", "group", "queue", "component", "title", "notice", "announcement", "bulletin",
     "digest", "minutes", "agenda", "thread", "reply", "handover", "exercise",
-    "answer", "hint", "solution", *P.FORMAT_WORDS,
+    "answer", "hint", "solution", "fwd", "fw", "forwarded", "message", "wrote", "sure", "ok",
+    "okay", "great", "yes", "yep", "yeah", "cool", "noted", "agreed", "understood",
+    "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack", "sorry", "apologies",
+    *P.FORMAT_WORDS,
     *(label.split()[-1] for label in P.LABEL_WORDS if label != "network"),
     "writeup", "write-up", "pr", "issue", "issues", "team", "lead", "manager", "mentor", "boss",
     "customer", "client", "vendor", "caller", "user", "requester", "auditor", "auditors",
@@ -188,9 +191,10 @@ OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | frozenset({
     "scenario", "sample", "here", "step", "steps", "cleanup", "clean-up", "tracking",
     "bookkeeping", "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "folks"})
 # What sets a phrase apart from the request around it.
-_APART = _BOUNDARIES | frozenset({",", "(", ")", "[", "]"})
+_APART = _BOUNDARIES | frozenset({",", "(", ")", "[", "]", ">"})
 # Words of the grammar a phrase of nouns may hold: prepositions (and, before its last
 # word, the modifiers a word of the occasion may have: "spine facing").
+_KINDS_SAID = frozenset({"KIND", "KIND_PL"})  # "dark ports", "the uplink switches"
 _NAMES = frozenset({"NAME"})  # a name without a dot names no node: "LR4 optics", "RJ45"
 _IN_A_NOUN_PHRASE = frozenset({"OF", "IN", "TO", "BY", "KIND_SG", "UNK", "HELD"}) | _MODIFIERS
 _CLAUSE_WORDS = _SUBJECTS | P.COPULAS | _VERBS_OF_A_CLAUSE | frozenset({
@@ -221,8 +225,9 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
                 or any(kind not in ("WORD", "PROPER") and not (kind == "NAME" and "." not in text)
                        for kind, text in said) \
                 or any(not (cats <= _IN_A_NOUN_PHRASE or cats == _NAMES and "." not in text)
-                       for cats, text in lexed) \
-                or not lexed[-1][0] <= _UNKNOWN_OR_HELD:
+                       for cats, text in lexed[:-1]) \
+                or not (lexed[-1][0] <= _UNKNOWN_OR_HELD or lexed[-1][0] & _KINDS_SAID and any(
+                    cats & _UNKNOWN_OR_HELD for cats, _ in lexed[:-1])):
             continue
         texts = [text for _, text in said]
         if texts[0] == "to" or any(text in _CLAUSE_WORDS for text in texts) or (

@@ -4373,6 +4373,127 @@ _DELIVERY_WORDS = frozenset({
     "note", "when", "done", "once"})
 
 
+# What a mail client puts around a reply or a forward: "---- Forwarded message ----", the
+# forwarded message's header fields, and the subject line before it ("Fwd: port add").
+_RULE = re.compile(r"-{2,}|_{2,}|={2,}")
+_FORWARDED = frozenset({"forwarded", "fwd", "fw"})
+_HEADER_FIELDS = frozenset({"from", "to", "cc", "sent", "date", "subject"})
+_SUBJECT_MARKS = frozenset({"fwd", "fw", "re"})
+
+
+# What an earlier message may say that carries onto a request (a test, a condition, a time,
+# "also"), not the words that point at something of its own ("that chassis", "those ports").
+_QUOTE_CARRIES = context.CARRIES - {"that", "those", "these", "this", "one", "ones", "both",
+                                    "which", "who", "where", "whose", "with", "without"}
+
+
+def _quiet(part: list[Token]) -> bool:
+    """Whether ``part`` (what a mail client or an earlier message says around the request)
+    could not change what is asked: no node name, no number and no word that may say how,
+    whether or which (``P.HEDGES``, ``context.CARRIES``)."""
+    return all(t.kind not in ("NAME", "NUM") or t.kind == "NAME" and "." not in t.text
+               for t in part) and not any(
+        t.kind == "WORD" and (t.text in P.HEDGES or t.text in _QUOTE_CARRIES) for t in part)
+
+
+def _without_mail(tokens: list[Token]) -> list[Token]:
+    """The request without what a mail client puts around it: the subject line and marker of
+    a forward ("Fwd: decom ---- Forwarded message ---- From: Jen Subject: port add --") and
+    the lines an earlier message is quoted in ("> On Tue, Priya wrote: > we still need the
+    port."). Each goes only when it is :func:`_quiet`; a quoted line that could narrow or
+    condition the request stays, and the request is read with it (or refused)."""
+    out: list[Token] = []
+    i, n = _after_subject(tokens), len(tokens)
+    while i < n:
+        token = tokens[i]
+        if _RULE.fullmatch(token.text) and i + 1 < n and tokens[i + 1].text in _FORWARDED:
+            end = i + 2 + (i + 2 < n and tokens[i + 2].text == "message")
+            if end < n and _RULE.fullmatch(tokens[end].text):
+                subject = next((at for at in range(len(out)) if out[at].text in _SUBJECT_MARKS
+                                and at + 1 < len(out) and out[at + 1].text == ":"), None)
+                if subject is not None and _quiet(out[subject:]):
+                    del out[subject:]  # "Fwd: decom ----": the forward's subject
+                i = _after_header(tokens, end + 1)
+                continue
+        if token.text == ">" and token.kind == "PUNCT" and (
+                not out or out[-1].text in _SENTENCE_ENDS or out[-1].text == ":"):
+            end = next((at for at in range(i + 1, n) if tokens[at].text in _SENTENCE_ENDS
+                        or tokens[at].text == ">"), n)
+            quoted = tokens[i + 1:end]
+            if _quiet(quoted):
+                i = end + (end < n and tokens[end].text in _SENTENCE_ENDS)
+                continue
+            i += 1  # the marker goes; what it quotes stays, to be read (or refused)
+            continue
+        out.append(token)
+        i += 1
+    return out
+
+
+def _after_subject(tokens: list[Token]) -> int:
+    """Where a subject line the request starts with ends ("Re: port expansion.", "RE: RE:
+    spine audit.", "Fwd: RMA --"): marks, then words up to a sentence's end or a rule; 0 when
+    there is none or it is not :func:`_quiet`."""
+    at = 0
+    while at + 1 < len(tokens) and tokens[at].text in _SUBJECT_MARKS and tokens[at + 1].text == ":":
+        at += 2
+    if not at:
+        return 0
+    end = next((j for j in range(at, len(tokens)) if tokens[j].text in _SENTENCE_ENDS
+                or _RULE.fullmatch(tokens[j].text)), None)
+    if end is None or end == at or not _quiet(tokens[at:end]) or any(
+            x.cats & _VERB_CATS for x in lex(tokens[at:end])):
+        return 0
+    return end + (tokens[end].text in _SENTENCE_ENDS)  # a rule may open a forward
+
+
+def _after_header(tokens: list[Token], at: int) -> int:
+    """Where the header fields of a forwarded message ("From: Jen (capacity planning)
+    Subject: port add --") end, from ``at``: each field's value runs to the next field or a
+    rule ("--"), and all go only when each is :func:`_quiet`."""
+    n, start = len(tokens), at
+    while at + 1 < n and tokens[at].text in _HEADER_FIELDS and tokens[at + 1].text == ":":
+        end = next((j for j in range(at + 2, n) if _RULE.fullmatch(tokens[j].text)
+                    or tokens[j].text in _SENTENCE_ENDS or j + 1 < n
+                    and tokens[j].text in _HEADER_FIELDS and tokens[j + 1].text == ":"), n)
+        if not _quiet(tokens[at + 2:end]):
+            return start
+        at = end
+    if at > start and at < n and (_RULE.fullmatch(tokens[at].text)
+                                  or tokens[at].text in _SENTENCE_ENDS):
+        at += 1
+    return at
+
+
+# What opens an apology: "sorry if this is obvious, but ...", "apologies for the noise."
+_APOLOGIES = frozenset({"sorry", "apologies", "apologise", "apologize"})
+_APOLOGY_ENDS = frozenset({",", ":", "-", "--"})
+_BEFORE_APOLOGY = frozenset({"hi", "hello", "hey", "oh", "ah", "um", "ok", "okay", ","})
+
+
+def _without_apology(sentence: list[Token], _after: bool) -> list[Token] | None:
+    """A sentence without the apology it opens with ("Sorry if this is obvious, but which
+    superblock ...", "Sorry to bug you - ...") or, when it is only an apology ("Sorry if I'm
+    wording it oddly.", "Apologies for all the questions."), None. The apology says how the
+    asker feels about asking: its "if" and the "but" after it condition nothing. It goes only
+    when it names no node or number and has no other word that may say how or whether
+    (:func:`_quiet`, with its "if")."""
+    start = next((i for i, t in enumerate(sentence) if t.text not in _BEFORE_APOLOGY), 0)
+    if start >= len(sentence) or sentence[start].text not in _APOLOGIES:
+        return sentence
+    end = next((i for i in range(start + 1, len(sentence))
+                if sentence[i].text in _APOLOGY_ENDS), len(sentence))
+    said = [t for t in sentence[start + 1:end] if t.text != "if"]
+    if not _quiet(said) or any(x.cats & _VERB_CATS - {"WH"} for x in lex(said)):
+        return sentence
+    rest = sentence[end + 1:]
+    if rest and rest[0].text == "but":
+        rest = rest[1:]
+    if _quiet(rest) and not any(x.cats & (_VERB_CATS | _BEFORE_NAME) for x in lex(rest)):
+        rest = []  # "sorry, first week": the apology's reason
+    return sentence[:start] + rest if rest or start else None
+
+
 def _normalized(tokens: list[Token], said: str | None = None
                 ) -> tuple[list[Token], tuple[str, ...]]:
     """The token passes that read what the grammar does not (closings, labels, purposes, step
@@ -4384,8 +4505,13 @@ def _normalized(tokens: list[Token], said: str | None = None
             " ".join(texts) if said is None else said):  # ``said``: the text, to look at once
         tokens, _ = _without_bookkeeping(tokens)
         texts = {t.text for t in tokens}
+    if ">" in texts or "forwarded" in texts or tokens and tokens[0].text in _SUBJECT_MARKS:
+        tokens = _without_mail(tokens)
+        texts = {t.text for t in tokens}
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)
+    if not texts.isdisjoint(_APOLOGIES):
+        tokens = _per_sentence(tokens, _without_apology)
     tokens = _without_label(tokens)
     if not texts.isdisjoint(_DELIVERY_FIRST):
         tokens = _without_delivery(tokens)
@@ -4569,6 +4695,9 @@ def _parse_said(said: str, text: str) -> Parsed:
 _STARTS_A_PART = frozenset({".", "!", "?", ":", ";", "(", "[", "-", "--", "->"})
 
 
+# Fields whose value is someone: "From: Jen", "Owner: dchen".
+_PERSON_FIELDS = frozenset({"from", "to", "cc", "by", "owner", "assignee", "requester",
+                            "requestor", "approver"})
 # Words that start a phrase of their own when written with a capital inside a sentence.
 _OPENING = frozenset({"for", "the", "re", "regarding", "about"})
 
@@ -4577,6 +4706,9 @@ def _written_kind(written: list[Token], i: int) -> str:
     """A token's kind, with a word written with a capital after another token ``PROPER``
     (someone's name) or, when it may open a phrase ("For the uplinks"), ``OPENS``."""
     token = written[i]
+    if token.kind == "WORD" and i > 1 and written[i - 1].text == ":" \
+            and written[i - 2].text in _PERSON_FIELDS:
+        return "PROPER"  # "From: jen", "owner: dchen"
     if token.kind != "WORD" or not i or written[i - 1].text in _STARTS_A_PART \
             or not str(token.value)[:1].isupper() or len(token.text) == 1:
         return token.kind  # a letter is no one's name: "Aisle C"

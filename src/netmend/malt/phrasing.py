@@ -655,6 +655,23 @@ FILLERS: frozenset[str] = frozenset({
     "we would ask that you", "kindly action accordingly", "action accordingly",
     "please action this", "please action", "kindly action this", "as agreed", "as agreed at cab",
     "as agreed at the cab", "as discussed", "as per the change request", "as planned",
+    # the asker saying where they stand: new, checking they understood, what they were told
+    "i am supposed to", "i think i am supposed to", "we are supposed to", "i think i need to",
+    "i am meant to", "i think i am meant to", "i think i have to",
+    "i believe i need to",
+    "just to check i understand", "just to check that i understand", "just to check",
+    "just to confirm", "just to be sure", "just to make sure", "just so i understand",
+    "just to double-check", "if i understand correctly", "if i understand it correctly",
+    "still getting used to this", "still getting used to the naming", "i am new here",
+    "i am new on the team", "new on the team", "new here", "first week here",
+    "bear with me", "hope that is clear", "hope this makes sense", "hope that makes sense",
+    "i hope that is clear", "i hope this makes sense",
+    # a reply in a mail thread pointing at what is quoted or talked over
+    "see below", "see thread below", "see the thread below", "see the mail below",
+    "see the email below", "see the note below", "see trail below", "see the trail below",
+    "following up on the thread below", "following up on this thread",
+    "following up on the thread", "as discussed on the call", "as discussed on the bridge",
+    "as discussed in the meeting", "as discussed earlier", "as discussed yesterday",
     "a full enumeration of", "a complete enumeration of", "full enumeration of",
     "a complete listing of", "a full listing of", "complete listing of", "in turn",
     "i should be grateful to", "i would be grateful to", "a figure for", "the figure for",
@@ -753,6 +770,10 @@ FILLERS: frozenset[str] = frozenset({
     # a check that the request can be done, said last: "..., can you do that?"
     "can you do that", "can you do it", "could you do that", "could you do it",
     "can you do this", "could you do this", "can that be done", "can this be done",
+    *(f"{modal} you {verb}{what}" for modal in ("can", "could") for verb in (
+        "do", "run", "take care of", "handle") for what in (" both", " both steps", " that",
+                                                            " that for me", " both for me")),
+    "could you help with that", "can you help with that", "could you run that",
     # a chat bot addressed, and requests wrapped in a hope or a question about ability
     "bot", "hey bot", "hi bot", "hello bot", "yo bot", "yo", "mind", "do you mind",
     "any chance you could", "any chance u could", "any chance you can", "any chance",
