@@ -2137,6 +2137,28 @@ def test_a_participle_next_to_a_set_is_refused(text: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "same_as"), [
+    # a request left in code: comment and docstring marks, a to-do label, a commit's type
+    ("// TODO remove ju1.a1.m1.s2c1 from the graph", "Remove ju1.a1.m1.s2c1."),
+    ("TODO(capacity-review): order the ju1.a1.m1 child nodes by capacity",
+     "Rank the child nodes of ju1.a1.m1 by capacity."),
+    ('"""Remove ju1.a1.m1.s2c1 from the graph."""', "Remove ju1.a1.m1.s2c1."),
+    ("XXX which chassis is ju1.a1.m2.s2c3.p1 sitting on??",
+     "Which chassis contains ju1.a1.m2.s2c3.p1?"),
+    ("fix(ju1.a1.m1.s2c1.p2): set the capacity of ju1.a1.m1.s2c1.p2 to 40G",
+     "Set the capacity of ju1.a1.m1.s2c1.p2 to 40 Gbps."),
+    # "#" before a number's noun is still "the number of"
+    ("# of ports in ju1.a1.m1.s2c1", "Count the ports in ju1.a1.m1.s2c1."),
+])
+def test_a_request_left_in_code_reads_as_the_plain_request(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_a_commit_scope_not_said_again_is_kept() -> None:
+    with pytest.raises(QueryError):
+        parse("feat(ju1.a1.m2): list the ports")
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
     # a reply under a quoted message, and a forward with its subject and header fields
     ("> On Tue, Priya wrote: > we still need the extra port on that chassis. Please add a new "
      "port named new_p4 to ju1.a1.m1.s2c4, then tell me how many ports ju1.a1.m1.s2c4 has.",

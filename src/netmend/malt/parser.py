@@ -4650,10 +4650,33 @@ def _parse_text(text: str) -> Parsed:
     return _parse_said(text, text)
 
 
+# A request left in code: a comment's or docstring's marks, a to-do label, a commit's type
+# ("// TODO: ...", "# FIXME(ops): ...", '"""Remove X."""', "feat(ju1.s1.dom): ...").
+_CODE_OPENS = re.compile(
+    r"""\s*(?:(?://+|/\*+|"{3}|'{3}|\#+)\s*)?
+        (?:(?:TODO|FIXME|XXX|HACK|NOTE|todo|fixme)(?:\([^()]*\))?\s*:?\s+
+         |(?:feat|fix|chore|refactor|docs|perf|ops|build)\(([^()]*)\)!?:\s+)""", re.VERBOSE)
+_CODE_MARKS = re.compile(r"""^\s*(?://+|/\*+|"{3}|'{3})\s*|\s*(?:\*/|"{3}|'{3})\s*$""")
+
+
+def _without_code_comment(text: str) -> str:
+    """``text`` without the marks a request left in code carries: a comment's or docstring's
+    marks, and a to-do label or a commit's type before it. A commit's scope goes only when
+    the request says it again ("feat(ju1.s1.dom): new switch sw2 in ju1.s1.dom")."""
+    opened = _CODE_OPENS.match(text)
+    if opened is not None:
+        scope = opened.group(1)
+        rest = text[opened.end():]
+        if scope is None or scope.strip() in rest:
+            text = rest
+    return _CODE_MARKS.sub("", text)
+
+
 def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
+    said = _without_code_comment(said)
     written = tokenize(said, mentions=True)
     tokens, it_kinds = _normalized(written, said)
     tokens, places, kinds = _without_places(tokens, bare=False)
