@@ -3840,7 +3840,7 @@ _PLACING_VERBS = frozenset({"sits", "sit", "lives", "live", "resides", "reside",
                             "belong", "hangs", "hang", "falls", "fall", "located", "situated"})
 # The prepositions that put a node inside another ("in agg block A", "on switch S").
 _PLACING_PREPS = frozenset({"in", "on", "under", "within", "inside", "beneath", "below", "of"})
-_CLAUSE_ENDS = frozenset({",", ".", "?", "!", ";", ")"})
+_PLACE_ENDS = frozenset({",", ".", "?", "!", ";", ")"})
 
 
 def _kind_said(tokens: Sequence[Token], i: int) -> tuple[str | None, int]:
@@ -3934,7 +3934,7 @@ def _without_places(tokens: list[Token], bare: bool) -> tuple[list[Token], list[
             i += 1
             continue
         end = place.end
-        if closing and end < n and tokens[end].text not in _CLAUSE_ENDS or nxt == "(" and (
+        if closing and end < n and tokens[end].text not in _PLACE_ENDS or nxt == "(" and (
                 end >= n or tokens[end].text != ")"):
             i += 1
             continue
@@ -4930,7 +4930,6 @@ _POSSIBLE = P.ASKING_MODALS
 _ASKED_OF = frozenset({"you", "we", "i", "someone", "somebody", "anyone", "anybody", "u", "ya",
                        "one", "netmend", "they"})
 _SHOULD = _VOCABULARY_TOKENS["should"]
-_SHOW = _VOCABULARY_TOKENS["show"]
 
 
 def _asked_as_possible(tokens: list[Token]) -> list[Token] | None:
