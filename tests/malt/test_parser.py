@@ -2153,6 +2153,35 @@ def test_a_request_left_in_code_reads_as_the_plain_request(text: str, same_as: s
     assert parse(text) == parse(same_as)
 
 
+@pytest.mark.parametrize(("text", "same_as"), [
+    # when the answer is wanted: done now, the request meets it
+    ("I need the switch list for agg block ju1.a2.m1 before lunch, please.",
+     "List the switches in ju1.a2.m1."),
+    ("Quick one before the 3pm sync: what's the capacity of switch ju1.s2.s2c2?",
+     "What is the capacity of ju1.s2.s2c2?"),
+    ("I need every port under agg block ju1.a2.m2 listed by tomorrow.",
+     "List the ports of ju1.a2.m2."),
+    ("Before lunch, list the ports of ju1.a2.m1.s2c1.", "List the ports of ju1.a2.m1.s2c1."),
+    ("Add port np9 to ju1.a2.m1.s2c1 ahead of tomorrow's standup.",
+     "Add port np9 to ju1.a2.m1.s2c1."),
+])
+def test_a_deadline_is_met_by_doing_it_now(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    # an order of steps, or a time the request would wait for, stays
+    "Add port p9 to ju1.a2.m1.s2c1. List the ports of ju1.a2.m1.s2c1 before the change.",
+    "Before removing ju1.a2.m1.s2c1.p1, list the ports of ju1.a2.m1.s2c1.",
+    "Remove ju1.a2.m1.s2c1.p1 tomorrow.",
+    "Remove ju1.a2.m1.s2c1.p1 after lunch.",
+    "List the ports of ju1.a2.m1.s2c1 before the uplinks.",
+])
+def test_a_time_that_is_not_a_deadline_stays(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
 def test_a_commit_scope_not_said_again_is_kept() -> None:
     with pytest.raises(QueryError):
         parse("feat(ju1.a1.m2): list the ports")

@@ -142,9 +142,9 @@ def _clause(words: Sequence[Word]) -> bool:
 
 
 # Words said before the noun of a purpose or a heading: "for the uplinks", "re: my notes".
-_BEFORE_A_NOUN = _PURPOSES | P.DETERMINERS | frozenset({"my", "our", "your", "their", "his",
-                                                         "her", "about", "on", "of", "in",
-                                                         "preparation"})
+_BEFORE_A_NOUN = _PURPOSES | frozenset({"the", "a", "an", "this", "my", "our", "your", "their",
+                                        "his", "her", "about", "on", "of", "in",
+                                        "preparation"})
 # What a phrase set apart names when it names the occasion, not nodes: an activity, a
 # document, a meeting, a request, who asks or who is told ("For the audit.", "Q3 deck:",
 # "User request:", "Re: spine inventory", "For my notes."). Any other noun may name nodes
@@ -180,6 +180,8 @@ OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | frozenset({
     "answer", "hint", "solution", "fwd", "fw", "forwarded", "message", "wrote", "sure", "ok",
     "okay", "great", "yes", "yep", "yeah", "cool", "noted", "agreed", "understood",
     "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack", "sorry", "apologies",
+    "lunch", "lunchtime", "midnight", "stand-up", "huddle", "demo", "cutoff", "cut-off",
+    "sprint", "scrum", "cab",
     *P.FORMAT_WORDS,
     *(label.split()[-1] for label in P.LABEL_WORDS if label != "network"),
     "writeup", "write-up", "pr", "issue", "issues", "team", "lead", "manager", "mentor", "boss",
@@ -214,11 +216,14 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
     start = 0
     for end in [*(i for i, (kind, text) in enumerate(words) if text in _APART
                   or kind == "OPENS"), len(words)]:
-        part, lexed = words[start:end], lex(start, end) if end > start else []
-        start = end + (end < len(words) and words[end][0] != "OPENS")
-        said = list(part)
-        while said and said[0][1] in _BEFORE_A_NOUN:
-            said.pop(0)
+        part, first = words[start:end], start
+        opens = end < len(words) and words[end][0] == "OPENS"
+        start = end + (not opens)
+        if opens:
+            continue  # what comes before the phrase it opens is not set apart
+        while first < end and words[first][1] in _BEFORE_A_NOUN:
+            first += 1
+        said, lexed = words[first:end], lex(first, end) if end > first else []
         if not said or not lexed or said[-1][0] == "PROPER" \
                 or len(said) == 1 and _ENUMERATOR.fullmatch(said[0][1]) \
                 or {said[-1][1], said[-1][1].rsplit("-", 1)[-1]} & OCCASION_NOUNS \

@@ -4494,6 +4494,61 @@ def _without_apology(sentence: list[Token], _after: bool) -> list[Token] | None:
     return sentence[:start] + rest if rest or start else None
 
 
+# When the answer is wanted, said with "before" or "by" ("... before lunch", "by Monday",
+# "before the 3pm sync", "ahead of tomorrow's standup"): done now, the request meets it.
+_DEADLINE_LEADS = frozenset({"before", "by", "ahead"})
+_DEADLINES = frozenset({
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue",
+    "wed", "thu", "fri", "lunch", "lunchtime", "noon", "midday", "midnight", "eod", "eow",
+    "cob", "eom", "tomorrow", "tonight", "today", "morning", "afternoon", "evening",
+    "weekend", "standup", "stand-up", "sync", "call", "meeting", "review", "deadline",
+    "cutoff", "cut-off", "clock", "am", "pm", "day", "week", "month", "shift", "handover",
+    "huddle", "demo", "presentation", "cab", "scrum", "1:1", "retro", "sprint"})
+_DEADLINE_WORDS = 7
+# What a sentence that says when may say besides: "need (it)", "ideally", "please".
+_WANTED_ALONE = frozenset({"WANT", "GET", "AUX", "MODAL", "IT", "COMMA"})
+
+
+def _without_deadline(sentence: list[Token], _after: bool) -> list[Token]:
+    """A sentence without when its answer is wanted: "before" or "by" and a time or an
+    occasion of the day ("lunch", "Monday", "the 3pm sync", "tomorrow's standup", "end of
+    day") up to a comma, a colon or the sentence's end. A time said otherwise ("tomorrow",
+    "after the window") stays: it would date the request."""
+    for at, token in enumerate(sentence):
+        if token.text not in _DEADLINE_LEADS:
+            continue
+        start = at + 1 + (token.text == "ahead" and at + 1 < len(sentence)
+                          and sentence[at + 1].text == "of")
+        if token.text == "ahead" and start == at + 1:
+            continue
+        end = next((i for i in range(start, len(sentence))
+                    if sentence[i].text in (",", ":", "-", "--")), len(sentence))
+        said = sentence[start:end]
+        if not said or len(said) > _DEADLINE_WORDS or not _a_deadline(said):
+            continue
+        before = sentence[:at]
+        after = sentence[end + (end < len(sentence) and (not before or end + 1 == len(sentence))):]
+        rest = before + after
+        if all(x.cats <= _WANTED_ALONE for x in lex(rest)) and _quiet(rest):
+            return None  # "Need it by EOD.": the sentence said only when
+        return rest
+    return sentence
+
+
+def _a_deadline(said: list[Token]) -> bool:
+    """Whether ``said`` is a time or an occasion of the day: plain words, numbers and a clock,
+    the last a word of :data:`_DEADLINES` (or a clock), none of the grammar's verbs or kinds."""
+    last = said[-1]
+    if not (last.text in _DEADLINES or _TIME_OF_DAY.fullmatch(last.text) or last.kind == "NUM"
+            and len(said) > 1 and said[-2].text in (":", "at")):
+        return False
+    if any(t.kind not in ("WORD", "NUM", "POSS", "PUNCT") and not (
+            t.kind == "NAME" and _TIME_OF_DAY.fullmatch(t.text)) for t in said):
+        return False
+    return not any(x.cats & (_VERB_CATS | _BEFORE_NAME - {"NUM", "COMMA"}) or x.cats & _CRIT
+                   and x.text not in _DEADLINES and x.text != "end" for x in lex(said))
+
+
 def _normalized(tokens: list[Token], said: str | None = None
                 ) -> tuple[list[Token], tuple[str, ...]]:
     """The token passes that read what the grammar does not (closings, labels, purposes, step
@@ -4512,6 +4567,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_signoff(tokens)
     if not texts.isdisjoint(_APOLOGIES):
         tokens = _per_sentence(tokens, _without_apology)
+    if not texts.isdisjoint(_DEADLINE_LEADS):
+        tokens = _per_sentence(tokens, _without_deadline)
     tokens = _without_label(tokens)
     if not texts.isdisjoint(_DELIVERY_FIRST):
         tokens = _without_delivery(tokens)
@@ -4718,6 +4775,9 @@ def _parse_said(said: str, text: str) -> Parsed:
 _STARTS_A_PART = frozenset({".", "!", "?", ":", ";", "(", "[", "-", "--", "->"})
 
 
+# What opens a purpose said last without a boundary: "for the audit", "before the window".
+_PURPOSE_OPENS = frozenset({"for", "before"})
+_WHAT_A_SET_ENDS_ON = frozenset({"graph", "topology", "network", "fabric", "capacity"})
 # Fields whose value is someone: "From: Jen", "Owner: dchen".
 _PERSON_FIELDS = frozenset({"from", "to", "cc", "by", "owner", "assignee", "requester",
                             "requestor", "approver"})
@@ -4729,6 +4789,11 @@ def _written_kind(written: list[Token], i: int) -> str:
     """A token's kind, with a word written with a capital after another token ``PROPER``
     (someone's name) or, when it may open a phrase ("For the uplinks"), ``OPENS``."""
     token = written[i]
+    if token.text in _PURPOSE_OPENS and i and i + 1 < len(written) \
+            and written[i + 1].text in _PURPOSE_ARTICLES and (
+                written[i - 1].kind == "NAME" or written[i - 1].text in P.KIND_WORDS
+                or written[i - 1].text in _WHAT_A_SET_ENDS_ON):
+        return "OPENS"  # "... of S for the uplinks", "... in the graph before the uplinks"
     if token.kind == "WORD" and i > 1 and written[i - 1].text == ":" \
             and written[i - 2].text in _PERSON_FIELDS:
         return "PROPER"  # "From: jen", "owner: dchen"
