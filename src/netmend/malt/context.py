@@ -193,7 +193,7 @@ OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | frozenset({
     "scenario", "sample", "here", "step", "steps", "cleanup", "clean-up", "tracking",
     "bookkeeping", "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "folks"})
 # What sets a phrase apart from the request around it.
-_APART = _BOUNDARIES | frozenset({",", "(", ")", "[", "]", ">"})
+APART = _BOUNDARIES | frozenset({",", "(", ")", "[", "]", ">"})
 # Words of the grammar a phrase of nouns may hold: prepositions (and, before its last
 # word, the modifiers a word of the occasion may have: "spine facing").
 _KINDS_SAID = frozenset({"KIND", "KIND_PL"})  # "dark ports", "the uplink switches"
@@ -214,7 +214,7 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
     verb, a subject) is judged by :func:`is_context`. An ``OPENS`` word starts a phrase
     where a sentence's end was not written ("... on S For the uplinks")."""
     start = 0
-    for end in [*(i for i, (kind, text) in enumerate(words) if text in _APART
+    for end in [*(i for i, (kind, text) in enumerate(words) if text in APART
                   or kind == "OPENS"), len(words)]:
         part, first = words[start:end], start
         opens = end < len(words) and words[end][0] == "OPENS"
@@ -223,13 +223,15 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
             continue  # what comes before the phrase it opens is not set apart
         while first < end and words[first][1] in _BEFORE_A_NOUN:
             first += 1
-        said, lexed = words[first:end], lex(first, end) if end > first else []
-        if not said or not lexed or said[-1][0] == "PROPER" \
+        said = words[first:end]
+        if not said or said[-1][0] == "PROPER" \
                 or len(said) == 1 and _ENUMERATOR.fullmatch(said[0][1]) \
                 or {said[-1][1], said[-1][1].rsplit("-", 1)[-1]} & OCCASION_NOUNS \
                 or any(kind not in ("WORD", "PROPER") and not (kind == "NAME" and "." not in text)
-                       for kind, text in said) \
-                or any(not (cats <= _IN_A_NOUN_PHRASE or cats == _NAMES and "." not in text)
+                       for kind, text in said):
+            continue
+        lexed = lex(first, end)
+        if not lexed or any(not (cats <= _IN_A_NOUN_PHRASE or cats == _NAMES and "." not in text)
                        for cats, text in lexed[:-1]) \
                 or not (lexed[-1][0] <= _UNKNOWN_OR_HELD or lexed[-1][0] & _KINDS_SAID and any(
                     cats & _UNKNOWN_OR_HELD for cats, _ in lexed[:-1])):

@@ -3899,6 +3899,9 @@ def _relative_place(tokens: Sequence[Token], i: int) -> _Place | None:
     return _place_said(tokens, j)
 
 
+_SAID_OF_A_NAME = frozenset({",", "("})  # what sets a place said of a name apart
+
+
 def _without_places(tokens: list[Token], bare: bool) -> tuple[list[Token], list[_Place],
                                                                list[tuple[str, str]]]:
     """``tokens`` without the clauses said of a named node that state where it is or what it
@@ -4713,6 +4716,7 @@ _CODE_OPENS = re.compile(
     r"""\s*(?:(?://+|/\*+|"{3}|'{3}|\#+)\s*)?
         (?:(?:TODO|FIXME|XXX|HACK|NOTE|todo|fixme)(?:\([^()]*\))?\s*:?\s+
          |(?:feat|fix|chore|refactor|docs|perf|ops|build)\(([^()]*)\)!?:\s+)""", re.VERBOSE)
+_CODE_FIRST = re.compile(r"\s*[/#\"'TFXHNtfcdpob]")
 _CODE_MARKS = re.compile(r"""^\s*(?://+|/\*+|"{3}|'{3})\s*|\s*(?:\*/|"{3}|'{3})\s*$""")
 
 
@@ -4720,6 +4724,8 @@ def _without_code_comment(text: str) -> str:
     """``text`` without the marks a request left in code carries: a comment's or docstring's
     marks, and a to-do label or a commit's type before it. A commit's scope goes only when
     the request says it again ("feat(ju1.s1.dom): new switch sw2 in ju1.s1.dom")."""
+    if not _CODE_FIRST.match(text) and text.rstrip()[-2:] not in ('""', "''", "*/"):
+        return text
     opened = _CODE_OPENS.match(text)
     if opened is not None:
         scope = opened.group(1)
@@ -4736,7 +4742,8 @@ def _parse_said(said: str, text: str) -> Parsed:
     said = _without_code_comment(said)
     written = tokenize(said, mentions=True)
     tokens, it_kinds = _normalized(written, said)
-    tokens, places, kinds = _without_places(tokens, bare=False)
+    tokens, places, kinds = _without_places(tokens, bare=False) if any(
+        t.text in _SAID_OF_A_NAME for t in tokens) else (tokens, [], [])
     _refuse_said_of_a_name(tokens, text)
     try:
         parsed = _parse_normalized(tokens, it_kinds, text)
@@ -4803,10 +4810,29 @@ def _written_kind(written: list[Token], i: int) -> str:
     return "OPENS" if token.text in _OPENING else "PROPER"
 
 
+def _a_part_of_words(written: list[Token]) -> bool:
+    """Whether some part of ``written`` between the marks that set parts apart is words only."""
+    words_only, seen = True, False
+    for token in written:
+        if token.text in context.APART:
+            if words_only and seen:
+                return True
+            words_only, seen = True, False
+        elif token.kind == "WORD" or token.kind == "NAME" and "." not in token.text:
+            seen = True  # a word, or a name that names no node ("LR4 optics")
+        else:
+            words_only = False
+    return words_only and seen
+
+
 def _refuse_nodes_named_apart(written: list[Token], text: str) -> None:
     """Refuse a request that reads or changes a set when a phrase set apart around it may say
     which of the nodes are meant (:func:`context.phrase_naming_nodes`: "Uplinks: list the
     ports of S", "... For the uplinks.", "count the ports of S (dark)")."""
+    if not _a_part_of_words(written) and not any(
+            t.text in _PURPOSE_OPENS or t.text in _OPENING and i and str(t.value)[:1].isupper()
+            for i, t in enumerate(written)):
+        return  # every part names something: the request's own
     words = [(_written_kind(written, i), t.text) for i, t in enumerate(written)]
     phrase = context.phrase_naming_nodes(
         words, lambda i, j: [(x.cats, x.text) for x in lex(written[i:j])])
