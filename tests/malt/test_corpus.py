@@ -94,6 +94,11 @@ TUNING_12 = "paraphrases-tuning-12.yaml"
 # some of a set ("Uplinks: list the ports of S") came to be refused next to a set read.
 HELD_BACK_12 = "paraphrases-heldback-12.yaml"
 HELD_BACK_13 = "paraphrases-heldback-13.yaml"
+# The thirteenth tuning part (code comments, mail threads, new hires) was developed against;
+# the fourteenth held-back part was written at the start of that round and measured at its
+# start and end only (capacity planners, dictated requests, audit and security).
+TUNING_13 = "paraphrases-tuning-13.yaml"
+HELD_BACK_14 = "paraphrases-heldback-14.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
@@ -105,7 +110,7 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.93,
           TUNING_9: 0.86, HELD_BACK_9: 0.92, TUNING_10: 0.87, HELD_BACK_10: 0.87,
           TUNING_11: 0.65, HELD_BACK_11: 0.73, TUNING_12: 0.82, HELD_BACK_12: 0.58,
-          HELD_BACK_13: 0.49}
+          HELD_BACK_13: 0.49, TUNING_13: 0.59, HELD_BACK_14: 0.66}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
