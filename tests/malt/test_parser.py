@@ -2146,6 +2146,8 @@ def test_a_participle_next_to_a_set_is_refused(text: str) -> None:
      "Which chassis contains ju1.a1.m2.s2c3.p1?"),
     ("fix(ju1.a1.m1.s2c1.p2): set the capacity of ju1.a1.m1.s2c1.p2 to 40G",
      "Set the capacity of ju1.a1.m1.s2c1.p2 to 40 Gbps."),
+    ("refactor(ju1.a1.m1.s2c1.p2): set the capacity of ju1.a1.m1.s2c1.p2 to 40G",
+     "Set the capacity of ju1.a1.m1.s2c1.p2 to 40 Gbps."),
     # "#" before a number's noun is still "the number of"
     ("# of ports in ju1.a1.m1.s2c1", "Count the ports in ju1.a1.m1.s2c1."),
 ])
@@ -2178,6 +2180,23 @@ def test_a_deadline_is_met_by_doing_it_now(text: str, same_as: str) -> None:
     "List the ports of ju1.a2.m1.s2c1 before the uplinks.",
 ])
 def test_a_time_that_is_not_a_deadline_stays(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a heading or a reason said first that puts the request in a rehearsal or another
+    # environment than the graph
+    "Lab: remove ju1.a1.m1.s2c1.",
+    "Staging env: remove ju1.a1.m1.s2c1.",
+    "Sandbox - remove ju1.a1.m1.s2c1",
+    "For the capacity review scenario: remove ju1.a1.m2.s2c2.",
+    # a letter's opening or a closing that hides a rehearsal or the request's status
+    "Dear Service simulate Desk, I'm auditing our kit. Please list every child node of "
+    "ju1.a2.m2.s2c4.",
+    "Change the capacity of ju1.a1.m2.s2c3.p2 to 10G. Thanks, Aisha Scheduled for the weekend.",
+])
+def test_a_rehearsal_said_first_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
 

@@ -71,11 +71,13 @@ _PARTICLES = frozenset({"up", "down", "off"})
 # What happened to a thing, said after it ("the linecard failed", "X is down"): an event of
 # the occasion, not which nodes the request is about ("the failed ports" stays a restriction).
 _EVENTS = frozenset({"failed", "faulty", "broken", "down", "dead"})
-# How, whether, when or where else: a part with one of these stays part of the request.
-CARRIES = frozenset({
+# Words that say a request is a test, a rehearsal or for another environment than the graph.
+REHEARSALS = frozenset({
     "test", "testing", "tests", "draft", "dry", "simulation", "simulate", "trial", "demo",
     "rehearsal", "practice", "hypothetical", "hypothetically", "pretend", "exercise", "what-if",
-    "whatif", "sandbox", "lab", "staging", "mirror", "scenario", "theoretical", "theoretically",
+    "whatif", "sandbox", "lab", "staging", "mirror", "scenario", "theoretical", "theoretically"})
+# How, whether, when or where else: a part with one of these stays part of the request.
+CARRIES = REHEARSALS | frozenset({
     "after", "afterwards", "once", "when", "whenever", "following", "until", "till", "if",
     "unless", "then", "next", "again", "also", "too", "everywhere", "elsewhere", "likewise",
     "similarly", "same", "sibling", "siblings", "ones", "one", "those", "these", "both",
@@ -191,7 +193,8 @@ OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | frozenset({
     "evening", "today", "tomorrow", "tonight", "now", "info", "reference", "context",
     "purpose", "purposes", "thing", "things", "pack", "bridge", "shortlist", "rework",
     "scenario", "sample", "here", "step", "steps", "cleanup", "clean-up", "tracking",
-    "bookkeeping", "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "folks"})
+    "bookkeeping", "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "folks"}) \
+    - REHEARSALS  # "Lab:", "Scenario:" may say the request is not meant for the graph
 # What sets a phrase apart from the request around it.
 APART = _BOUNDARIES | frozenset({",", "(", ")", "[", "]", ">"})
 # Words of the grammar a phrase of nouns may hold: prepositions (and, before its last
@@ -278,6 +281,9 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
     if not words or any(kind not in ("WORD", "POSS") and (kind, text) != ("PUNCT", ",")
                         and not (kind == "NAME" and text in names) for kind, text in words):
         return False  # a name, a number, an entity kind, a bracket
+    last = next((text for kind, text in reversed(words) if kind == "WORD"), "")
+    if last in P.PLANNED:
+        return False  # "..., Aisha scheduled (for the weekend)": the request's own status
     if words[0][1] in P.ASKING_MODALS or words[0][1] in P.PLANNED or any(
             kind == "NAME" for kind, _ in words) and any(text in OBLIGING for _, text in words):
         return False  # it asks for something: "could X be power-cycled, after which ...",

@@ -2515,13 +2515,15 @@ def _initial(tokens: list[Token], at: int) -> bool:
 
 def _without_salutation(tokens: list[Token]) -> list[Token]:
     """The request without a letter's opening ("Dear Network Team, ...", "Dear colleagues -
-    ..."): "dear" and up to four plain words (a name, a team), never a node name, a number
-    or a word of the grammar's own, then a comma, dash or colon."""
+    ..."): "dear" and up to four plain words (a name, a team), never a node name, a number,
+    a word of the grammar's own or one that may say how or whether, then a comma, dash or
+    colon."""
     end = next((i for i, t in enumerate(tokens[:_SIGNATURE_WORDS + 2]) if i
                 and t.text in (",", "-", ":")), None)
     if end is None or end + 1 >= len(tokens) or any(
             t.kind != "WORD" or (t.text not in _TEAM_WORDS and (
-                t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in tokens[1:end]):
+                t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in tokens[1:end]) \
+            or not _quiet(tokens[1:end]):  # "Dear Service simulate Desk,"
         return tokens
     return tokens[end + 1:]
 
@@ -4716,7 +4718,7 @@ _CODE_OPENS = re.compile(
     r"""\s*(?:(?://+|/\*+|"{3}|'{3}|\#+)\s*)?
         (?:(?:TODO|FIXME|XXX|HACK|NOTE|todo|fixme)(?:\([^()]*\))?\s*:?\s+
          |(?:feat|fix|chore|refactor|docs|perf|ops|build)\(([^()]*)\)!?:\s+)""", re.VERBOSE)
-_CODE_FIRST = re.compile(r"\s*[/#\"'TFXHNtfcdpob]")
+_CODE_FIRST = re.compile(r"\s*[/#\"'TFXHNtfcdprob]")
 _CODE_MARKS = re.compile(r"""^\s*(?://+|/\*+|"{3}|'{3})\s*|\s*(?:\*/|"{3}|'{3})\s*$""")
 
 
@@ -5430,8 +5432,8 @@ _SUBJECTS_OF_REASON = frozenset({"we", "i", "they", "you", "are", "am", "have", 
                                  "were", "was", "is", "be", "been", "being", "will", "would"})
 # Words that make a reason a condition, a test or a supposition: the request would then not
 # be meant as said (the words that say so of a purpose, and those of a condition).
-_NOT_A_REASON = _MANNER | frozenset({"if", "suppose", "supposing", "assume", "assuming",
-                                     "imagine", "say", "whether", "hypothetically"})
+_NOT_A_REASON = _MANNER | context.REHEARSALS | frozenset({
+    "if", "suppose", "supposing", "assume", "assuming", "imagine", "say", "whether"})
 # Modals that say what is to be done to a node ("X should be power-cycled, after which its
 # ports are listed"), not how it is; only a node's going may be said so ("X should no longer
 # be in the graph - delete it").
