@@ -147,54 +147,63 @@ def _clause(words: Sequence[Word]) -> bool:
 _BEFORE_A_NOUN = _PURPOSES | frozenset({"the", "a", "an", "this", "my", "our", "your", "their",
                                         "his", "her", "about", "on", "of", "in",
                                         "preparation"})
-# What a phrase set apart names when it names the occasion, not nodes: an activity, a
-# document, a meeting, a request, who asks or who is told ("For the audit.", "Q3 deck:",
-# "User request:", "Re: spine inventory", "For my notes."). Any other noun may name nodes
-# ("Uplinks:", "East side:", "For the uplinks.").
-OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | frozenset({
-    "ticket", "tickets", "task", "tasks", "question", "questions", "follow-up", "followup",
-    "update", "updates", "note", "notes", "notebook", "doc", "docs", "document", "documentation",
-    "sheet", "spreadsheet", "tab", "column", "columns", "slide", "slides", "wiki", "runbook",
-    "log", "changelog", "record", "records", "register", "inventory", "list", "lists", "case",
-    "change", "changes", "cr", "rfc", "ask", "asks", "job", "work", "project", "migration",
-    "maintenance", "window", "upgrade", "rollout", "refresh", "decom", "decommission", "retro",
-    "postmortem", "onboarding", "training", "homework", "assignment", "lab", "course", "class",
-    "finding", "findings", "evidence", "control", "controls", "compliance", "folder", "file",
-    "forecast", "forecasts", "budget", "quote", "invoice", "order", "contract", "proposal",
-    "design", "diagram", "plan", "plans", "model", "schedule", "assessment", "analysis",
-    "comparison", "study", "summary", "estimate", "baseline", "section", "chapter", "trail",
-    "benchmark", "calculation", "workbook", "sequence", "wise", "true-up", "write-off",
-    "action", "actions", "goal", "goals", "objective", "objectives", "requirement",
-    "requirements", "expansion", "consolidation", "rebalance", "programme", "program",
-    "colleague", "colleagues", "script", "scripts", "expected", "output", "result", "results",
-    "deliverable", "returns", "target", "targets", "checklist", "handoff", "repro", "timeline",
-    "prioritisation", "prioritization", "description", "details", "detail",
-    "background", "justification", "reason", "rationale", "impact", "urgency", "priority",
-    "category", "comment", "comments", "owner", "assignee", "requestor", "approver",
-    "prod", "production", "live", "handbook", "memo", "office", "deadline", "due", "eta",
-    "noon", "midday", "eod", "eow", "cob", "monday", "tuesday", "wednesday", "thursday",
-    "friday", "saturday", "sunday", "uplift", "survey", "rebuild", "build", "retrofit",
-    "overhaul", "redesign", "audit", "feat", "fix", "chore", "refactor", "perf",
-    "ci", "motivation", "rollback", "scope", "symptom", "symptoms", "problem",
+# Times of the day and the week: "For Monday:", "before lunch", "by EOD".
+TIMES = frozenset({
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "lunch",
+    "lunchtime", "noon", "midday", "midnight", "eod", "eow", "cob", "tomorrow", "tonight",
+    "today", "morning", "afternoon", "evening"})
+# What a phrase set apart names when it names the occasion, not nodes ("For the audit.", "Q3
+# deck:", "User request:", "Re: spine inventory", "For my notes."); any other noun may name
+# nodes ("Uplinks:", "East side:", "For the uplinks."). Documents and their parts:
+_DOCUMENTS = frozenset({
+    "ticket", "tickets", "question", "questions", "note", "notes", "notebook", "doc", "docs",
+    "document", "documentation", "sheet", "spreadsheet", "tab", "column", "columns", "slide",
+    "slides", "wiki", "runbook", "handbook", "log", "changelog", "record", "records", "register",
+    "inventory", "list", "lists", "case", "cr", "rfc", "memo", "folder", "file", "evidence",
+    "finding", "findings", "forecast", "forecasts", "budget", "quote", "invoice", "order",
+    "contract", "proposal", "design", "diagram", "plan", "plans", "model", "schedule",
+    "assessment", "analysis", "comparison", "study", "summary", "estimate", "baseline",
+    "section", "chapter", "trail", "benchmark", "calculation", "workbook", "checklist",
+    "timeline", "writeup", "write-up", "pr", "issue", "issues", "script", "scripts", "pack",
+    "shortlist", "notice", "announcement", "bulletin", "digest", "minutes", "agenda", "thread",
+    "reply", "message", "answer", "hint", "solution", "reference", "info", "context"})
+# Work, projects and their steps:
+_WORK = frozenset({
+    "task", "tasks", "follow-up", "followup", "update", "updates", "change", "changes", "ask",
+    "asks", "job", "work", "project", "migration", "maintenance", "window", "upgrade",
+    "rollout", "refresh", "decom", "decommission", "retro", "postmortem", "onboarding",
+    "training", "homework", "assignment", "course", "class", "control", "controls",
+    "compliance", "sequence", "true-up", "write-off", "action", "actions", "goal", "goals",
+    "objective", "objectives", "requirement", "requirements", "expansion", "consolidation",
+    "rebalance", "programme", "program", "repro", "handoff", "handover", "prioritisation",
+    "prioritization", "uplift", "survey", "rebuild", "build", "retrofit", "overhaul",
+    "redesign", "audit", "rework", "cleanup", "clean-up", "tracking", "bookkeeping", "step",
+    "steps", "purpose", "purposes", "thing", "things", "bridge", "sample", "deadline", "due",
+    "eta", "stand-up", "huddle", "cutoff", "cut-off", "sprint", "scrum", "cab", "wise"})
+# Fields of a form, a case, a commit or a test's output:
+_FIELDS = frozenset({
+    "expected", "output", "result", "results", "deliverable", "returns", "target", "targets",
+    "description", "details", "detail", "background", "justification", "reason", "rationale",
+    "impact", "urgency", "priority", "category", "comment", "comments", "owner", "assignee",
+    "requestor", "approver", "prod", "production", "live", "feat", "fix", "chore", "refactor",
+    "perf", "ci", "motivation", "rollback", "scope", "symptom", "symptoms", "problem",
     "resolution", "status", "severity", "sev", "environment", "env", "site", "product",
-    "service", "group", "queue", "component", "title", "notice", "announcement", "bulletin",
-    "digest", "minutes", "agenda", "thread", "reply", "handover", "exercise",
-    "answer", "hint", "solution", "fwd", "fw", "forwarded", "message", "wrote", "sure", "ok",
-    "okay", "great", "yes", "yep", "yeah", "cool", "noted", "agreed", "understood",
-    "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack", "sorry", "apologies",
-    "lunch", "lunchtime", "midnight", "stand-up", "huddle", "demo", "cutoff", "cut-off",
-    "sprint", "scrum", "cab",
-    *P.FORMAT_WORDS,
-    *(label.split()[-1] for label in P.LABEL_WORDS if label != "network"),
-    "writeup", "write-up", "pr", "issue", "issues", "team", "lead", "manager", "mentor", "boss",
-    "customer", "client", "vendor", "caller", "user", "requester", "auditor", "auditors",
-    "finance", "procurement", "management", "desk", "helpdesk", "noc", "support", "ops",
-    "on-call", "oncall", "me", "us", "you", "everyone", "all", "morning", "afternoon",
-    "evening", "today", "tomorrow", "tonight", "now", "info", "reference", "context",
-    "purpose", "purposes", "thing", "things", "pack", "bridge", "shortlist", "rework",
-    "scenario", "sample", "here", "step", "steps", "cleanup", "clean-up", "tracking",
-    "bookkeeping", "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "folks"}) \
-    - REHEARSALS  # "Lab:", "Scenario:" may say the request is not meant for the graph
+    "service", "group", "queue", "component", "title", "fwd", "fw", "forwarded", "wrote"})
+# People and teams, and who is told:
+_PEOPLE = frozenset({
+    "team", "lead", "manager", "mentor", "boss", "customer", "client", "vendor", "caller",
+    "user", "requester", "auditor", "auditors", "finance", "procurement", "management", "desk",
+    "helpdesk", "noc", "support", "ops", "on-call", "oncall", "me", "us", "you", "everyone",
+    "all", "colleague", "colleagues", "office", "here", "folks"})
+# Greetings, thanks, apologies and acknowledgements:
+_COURTESIES = frozenset({
+    "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "sorry", "apologies", "sure",
+    "ok", "okay", "great", "yes", "yep", "yeah", "cool", "noted", "agreed", "understood",
+    "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack"})
+OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | (
+    TIMES | {"now"} | _DOCUMENTS | _WORK | _FIELDS | _PEOPLE | _COURTESIES | P.FORMAT_WORDS
+    | {label.split()[-1] for label in P.LABEL_WORDS if label != "network"}
+) - REHEARSALS  # "Lab:", "Scenario:" may say the request is not meant for the graph
 # What sets a phrase apart from the request around it.
 APART = _BOUNDARIES | frozenset({",", "(", ")", "[", "]", ">"})
 # Words of the grammar a phrase of nouns may hold: prepositions (and, before its last

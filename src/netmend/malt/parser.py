@@ -4502,13 +4502,11 @@ def _without_apology(sentence: list[Token], _after: bool) -> list[Token] | None:
 # When the answer is wanted, said with "before" or "by" ("... before lunch", "by Monday",
 # "before the 3pm sync", "ahead of tomorrow's standup"): done now, the request meets it.
 _DEADLINE_LEADS = frozenset({"before", "by", "ahead"})
-_DEADLINES = frozenset({
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue",
-    "wed", "thu", "fri", "lunch", "lunchtime", "noon", "midday", "midnight", "eod", "eow",
-    "cob", "eom", "tomorrow", "tonight", "today", "morning", "afternoon", "evening",
-    "weekend", "standup", "stand-up", "sync", "call", "meeting", "review", "deadline",
-    "cutoff", "cut-off", "clock", "am", "pm", "day", "week", "month", "shift", "handover",
-    "huddle", "demo", "presentation", "cab", "scrum", "1:1", "retro", "sprint"})
+_DEADLINES = context.TIMES | frozenset({
+    "mon", "tue", "wed", "thu", "fri", "eom", "weekend", "standup", "stand-up", "sync", "call",
+    "meeting", "review", "deadline", "cutoff", "cut-off", "clock", "am", "pm", "day", "week",
+    "month", "shift", "handover", "huddle", "demo", "presentation", "cab", "scrum", "1:1",
+    "retro", "sprint"})
 _DEADLINE_WORDS = 7
 # What a sentence that says when may say besides: "need (it)", "ideally", "please".
 _WANTED_ALONE = frozenset({"WANT", "GET", "AUX", "MODAL", "IT", "COMMA"})
