@@ -228,7 +228,7 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
     start = 0
     for end in [*(i for i, (kind, text) in enumerate(words) if text in APART
                   or kind == "OPENS"), len(words)]:
-        part, first = words[start:end], start
+        first = begun = start
         opens = end < len(words) and words[end][0] == "OPENS"
         start = end + (not opens)
         if opens:
@@ -250,7 +250,7 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
             continue
         texts = [text for _, text in said]
         if texts[0] == "to" or any(text in _CLAUSE_WORDS for text in texts) or (
-                len(part) > len(said) and texts[-1].endswith("ing")):
+                first > begun and texts[-1].endswith("ing")):
             continue  # a purpose ("to prioritise upgrades"), a clause, an activity ("for the
             # re-cabling", "sorry for disturbing")
         if texts[-1].endswith(_ACTIVITIES) or len(texts) > 1 and texts[-1] in _ASKED:

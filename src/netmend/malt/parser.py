@@ -2497,12 +2497,17 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
         return tokens
     rest = [t for t in tokens[start + len(closing):] if t.text not in (",", ".", "!", "-", "(", ")")
             and not (t.kind == "NUM" and _label_id(t) == "")]  # "TAC Tier 2", "John (TAC)"
-    if len(rest) > _SIGNATURE_WORDS or any(
-            t.kind != "WORD" or t.text in P.HEDGES or (
-                t.text not in _TEAM_WORDS and (
-                t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in rest):
+    if len(rest) > _SIGNATURE_WORDS or not _someone(rest) \
+            or any(t.text in P.HEDGES for t in rest):
         return tokens
     return tokens[:start]
+
+
+def _someone(words: list[Token]) -> bool:
+    """Whether ``words`` may only name someone (a name, a team) in a letter's opening or
+    closing: plain words, none of the grammar's own but a team's ("Network Team")."""
+    return all(t.kind == "WORD" and (t.text in _TEAM_WORDS or not (
+        t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in words)
 
 
 def _initial(tokens: list[Token], at: int) -> bool:
@@ -2520,9 +2525,7 @@ def _without_salutation(tokens: list[Token]) -> list[Token]:
     colon."""
     end = next((i for i, t in enumerate(tokens[:_SIGNATURE_WORDS + 2]) if i
                 and t.text in (",", "-", ":")), None)
-    if end is None or end + 1 >= len(tokens) or any(
-            t.kind != "WORD" or (t.text not in _TEAM_WORDS and (
-                t.text in P.LEXICON or t.text in P.KIND_WORDS)) for t in tokens[1:end]) \
+    if end is None or end + 1 >= len(tokens) or not _someone(tokens[1:end]) \
             or not _quiet(tokens[1:end]):  # "Dear Service simulate Desk,"
         return tokens
     return tokens[end + 1:]
