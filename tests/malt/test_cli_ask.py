@@ -98,3 +98,26 @@ def test_code_for_an_unwritable_value_is_a_typed_refusal() -> None:
     assert result.exit_code == 2
     assert record["error"]["code"] == "invalid"
     assert record["error"]["expected"].startswith("finite numbers of at most")
+
+
+def test_an_answer_says_how_the_request_was_read() -> None:
+    result = run("Take ju1.a1.m1.s2c1 out, then tell me how many ports are left under "
+                 "agg block ju1.a1.m1")
+    assert result.exit_code == 0, result.output
+    assert ("read as   Remove ju1.a1.m1.s2c1 from the graph. Count the ports in ju1.a1.m1."
+            in result.output)
+    record = json.loads(run("count the ports in ju1.a1.m1", "--json").output)
+    assert record["read_as"] == "Count the ports in ju1.a1.m1."
+
+
+def test_a_refusal_for_unknown_words_offers_a_request_and_what_it_leaves_out() -> None:
+    text = "Linecard pulled - remove ju1.a2.m2.s2c2.p1 from the topology."
+    result = run(text)
+    assert result.exit_code == 2
+    assert "refused (unknown)" in result.output
+    assert "did you mean  Remove ju1.a2.m2.s2c2.p1 from the graph." in result.output
+    assert "'linecard'" in result.output
+    record = json.loads(run(text, "--json").output)
+    assert record["error"]["suggestion"] == {"request": "Remove ju1.a2.m2.s2c2.p1 from the graph.",
+                                             "left_out": ["linecard"]}
+    assert "suggestion" not in json.loads(run("remove no.such.node", "--json").output)["error"]

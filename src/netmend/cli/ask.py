@@ -7,9 +7,10 @@ import sys
 
 import click
 
-from netmend.malt import codegen, ir, safety, topology
+from netmend.malt import codegen, english, ir, safety, topology
 from netmend.malt.parser import QueryError, parse_request
 from netmend.malt.planner import Plan, plan
+from netmend.malt.suggest import suggest
 from netmend.malt.validate import validate
 
 
@@ -48,10 +49,15 @@ def answer(request: str, graph, *, with_code: bool = False,
         parsed = parse_request(request)
         validate(parsed, graph)
     except QueryError as exc:
-        return {"request": request, "error": exc.to_dict()}, None
+        error = exc.to_dict()
+        offered = suggest(request) if exc.code == "unknown" else None
+        if offered is not None:  # an offer the user may send, never run here
+            error["suggestion"] = offered.to_dict()
+        return {"request": request, "error": error}, None
     p = plan(parsed.query, graph, baseline=baseline)
     record = {
         "request": request,
+        "read_as": english.say(parsed.query),
         "family": p.query.family,
         "type": p.answer_type,
         "data": _data_json(p),
@@ -73,8 +79,16 @@ def answer(request: str, graph, *, with_code: bool = False,
 
 def _human(record: dict, p: Plan | None) -> str:
     if "error" in record:
-        return f"refused ({record['error']['code']}): {record['error']['message']}"
-    lines = [f"request   {record['request']}", f"family    {record['family']}"]
+        error = record["error"]
+        lines = [f"refused ({error['code']}): {error['message']}"]
+        if "suggestion" in error:
+            left_out = ", ".join(map(repr, error["suggestion"]["left_out"]))
+            lines += [f"did you mean  {error['suggestion']['request']}",
+                      f"              leaving out {left_out}: send it only if that drops "
+                      "nothing you meant"]
+        return "\n".join(lines)
+    lines = [f"request   {record['request']}", f"read as   {record['read_as']}",
+             f"family    {record['family']}"]
     read = p.query.steps[-1] if p is not None else None
     if record["type"] == "list" and record["data"] and isinstance(record["data"][0], list):
         width = max(len(str(name)) for name, _ in record["data"])

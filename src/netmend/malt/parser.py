@@ -432,6 +432,21 @@ def lex(sentence: list[Token]) -> list[Lexeme]:
     return _materialize(_lex_shape(_shape_of(sentence)), sentence)
 
 
+def unknown_positions(tokens: list[Token]) -> set[int]:
+    """Where ``tokens`` hold words the grammar does not know at all (``UNK`` lexemes; not
+    ``HELD`` ones, which it knows as part of a phrase or as words that may change what is
+    asked), each sentence lexed as a request's is (so "block" of "agg block" is known)."""
+    found: set[int] = set()
+    start = 0
+    for end in [*(i for i, t in enumerate(tokens)
+                  if t.kind == "PUNCT" and t.text in _SENTENCE_ENDS), len(tokens)]:
+        for lexeme in _lex_shape(_shape_of(tokens[start:end])):
+            if lexeme.cats == _UNK and type(lexeme.value) is _Ref:
+                found.update(range(start + lexeme.value.start, start + lexeme.value.end))
+        start = end + 1
+    return found
+
+
 def _shape_of(sentence: list[Token]) -> tuple[str, ...]:
     """The words of a sentence, names, numbers and kinds standing for themselves by kind."""
     return tuple([t.text if t.kind in _SHAPED else t.kind for t in sentence])
