@@ -99,6 +99,9 @@ HELD_BACK_13 = "paraphrases-heldback-13.yaml"
 # start and end only (capacity planners, dictated requests, audit and security).
 TUNING_13 = "paraphrases-tuning-13.yaml"
 HELD_BACK_14 = "paraphrases-heldback-14.yaml"
+# The fifteenth held-back part was written at the start of the round after (user stories,
+# hardware jargon, research notes) and measured at its start and end only.
+HELD_BACK_15 = "paraphrases-heldback-15.yaml"
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
@@ -110,7 +113,8 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.93,
           TUNING_9: 0.86, HELD_BACK_9: 0.91, TUNING_10: 0.87, HELD_BACK_10: 0.87,
           TUNING_11: 0.65, HELD_BACK_11: 0.73, TUNING_12: 0.82, HELD_BACK_12: 0.58,
-          HELD_BACK_13: 0.49, TUNING_13: 0.59, HELD_BACK_14: 0.66}
+          HELD_BACK_13: 0.49, TUNING_13: 0.59, HELD_BACK_14: 0.66,
+          HELD_BACK_15: 0.59}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
