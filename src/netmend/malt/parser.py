@@ -4843,14 +4843,39 @@ def _a_part_of_words(written: list[Token]) -> bool:
     return words_only and seen
 
 
+def _plain_word(token: Token) -> bool:
+    return token.kind == "WORD" or token.kind == "NAME" and "." not in token.text
+
+
+def _may_hold_a_phrase_apart(written: list[Token]) -> bool:
+    """Whether ``written`` may hold a phrase :func:`context.phrase_naming_nodes` returns, by a
+    test on the tokens alone that holds whenever that one does: some part between the marks
+    that set parts apart ends on a word that names no occasion, after words only (or names
+    of no node) from the part's start or from a word that may open a phrase ("for", "before",
+    or "The", "Re" with a capital: see :func:`_written_kind`)."""
+    start = 0
+    for end in [*(i for i, t in enumerate(written) if t.text in context.APART), len(written)]:
+        last = written[end - 1] if end > start else None
+        if last is not None and _plain_word(last) and not {
+                last.text, last.text.rsplit("-", 1)[-1]} & context.OCCASION_NOUNS:
+            first = end - 1
+            while first > start and _plain_word(written[first - 1]):
+                first -= 1
+            if first == start or any(t.text in _PURPOSE_OPENS or t.text in _OPENING and str(
+                    t.value)[:1].isupper() for t in written[first:end]):
+                return True
+        start = end + 1
+    return False
+
+
 def _refuse_nodes_named_apart(written: list[Token], text: str) -> None:
     """Refuse a request that reads or changes a set when a phrase set apart around it may say
     which of the nodes are meant (:func:`context.phrase_naming_nodes`: "Uplinks: list the
     ports of S", "... For the uplinks.", "count the ports of S (dark)")."""
     if not _a_part_of_words(written) and not any(
             t.text in _PURPOSE_OPENS or t.text in _OPENING and i and str(t.value)[:1].isupper()
-            for i, t in enumerate(written)):
-        return  # every part names something: the request's own
+            for i, t in enumerate(written)) or not _may_hold_a_phrase_apart(written):
+        return  # every part names something (the request's own), or names an occasion
     words = [(_written_kind(written, i), t.text) for i, t in enumerate(written)]
     phrase = context.phrase_naming_nodes(
         words, lambda i, j: [(x.cats, x.text) for x in lex(written[i:j])])
