@@ -100,3 +100,16 @@ def test_a_code_generation_defect_is_served_as_a_refusal(monkeypatch) -> None:
     assert "error" not in reply
     text = reply["result"]["parts"][0]["text"]
     assert text.startswith("I cannot answer this request safely") and "(CodegenError)" in text
+
+
+def test_a_refusal_for_unknown_words_offers_what_would_be_answered() -> None:
+    """The offer is words in the refusal, never code; other refusals carry none."""
+    from netmend.agent.malt import respond_malt
+
+    reply = respond_malt("Linecard pulled - remove ju1.a2.m2.s2c2.p1 from the topology.")
+    assert reply.startswith("I cannot answer this request safely")
+    assert "```" not in reply and "process_graph" not in reply
+    assert ("A request I would answer: Remove ju1.a2.m2.s2c2.p1 from the graph. (it leaves "
+            "out 'linecard';") in reply
+    assert "A request I would answer" not in respond_malt(
+        "Don't remove ju1.a2.m2.s2c2.p1 from the graph.")

@@ -13,6 +13,7 @@ import re
 from netmend.malt import codegen
 from netmend.malt import phrasing as P
 from netmend.malt.parser import QueryError, UnknownRequest, parse
+from netmend.malt.suggest import Suggestion, suggest
 
 _CLOSING_BLOCK = "Begin!"
 # The longest request read. NetArena's are one or two sentences; a request naming
@@ -58,7 +59,7 @@ def respond_malt(text: str) -> str:
     try:
         query = parse(request)
     except QueryError as exc:
-        return refusal(request, exc)
+        return refusal(request, exc, _offer(request) if exc.code == "unknown" else None)
     except Exception as exc:  # noqa: BLE001 - a defect must still be a refusal, never a crash
         return refusal(request, QueryError(
             f"netmend could not read this request ({type(exc).__name__})",
@@ -125,8 +126,22 @@ def warm_malt() -> None:
         respond_malt(request)
 
 
-def refusal(request: str, error: QueryError) -> str:
-    """A clear, non-empty refusal that carries no code."""
+def _offer(request: str) -> Suggestion | None:
+    """:func:`suggest` for a refused request; a defect in making the offer loses only it."""
+    try:
+        return suggest(request)
+    except Exception:  # noqa: BLE001 - the refusal is the answer; the offer is optional
+        return None
+
+
+def refusal(request: str, error: QueryError, offered: Suggestion | None = None) -> str:
+    """A clear, non-empty refusal that carries no code; with the request netmend would
+    answer in its place when one is ``offered`` (never answered here)."""
     shown = request if len(request) <= _ECHO_CHARS else request[:_ECHO_CHARS] + "..."
-    return (f"I cannot answer this request safely, so I will not guess.\n"
+    text = (f"I cannot answer this request safely, so I will not guess.\n"
             f"Request: {shown}\nReason ({error.code}): {error}\n")
+    if offered is not None:
+        text += (f"A request I would answer: {offered.request} (it leaves out "
+                 f"{', '.join(map(repr, offered.left_out))}; send it only if that drops nothing "
+                 "you meant)\n")
+    return text
