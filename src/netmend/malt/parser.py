@@ -1088,8 +1088,19 @@ BUILDERS["set_one"] = lambda b, c: (b["t"], b["v"])
 BUILDERS["set_one_names"] = lambda b, c: (("names", b["t"], None), b["v"])
 BUILDERS["sets_one"] = lambda b, c: (b["a"],)
 BUILDERS["sets_more"] = lambda b, c: (b["a"], *b["rest"])
-BUILDERS["remove_counted"] = lambda b, c: ("remove", ("names", b["t"], b["count"]), b.get("f"))
-BUILDERS["remove_listed"] = lambda b, c: ("remove", ("names", b["t"], None), b.get("f"))
+
+
+def _of_kind(names: tuple, kind: int) -> tuple:
+    """Named nodes said with a kind for all of them ("remove three ports: A, B, C"): each is
+    checked to be of that kind, as "remove the ports A, B and C" has each checked."""
+    return tuple(("node", name[1], kind) if name[0] == "node" and name[2] is None else name
+                 for name in names)
+
+
+BUILDERS["remove_counted"] = lambda b, c: (
+    "remove", ("names", _of_kind(b["t"], b["k"]), b["count"]), b.get("f"))
+BUILDERS["remove_listed"] = lambda b, c: (
+    "remove", ("names", _of_kind(b["t"], b["k"]), None), b.get("f"))
 BUILDERS["from_graph"] = lambda b, c: ("graph",)
 BUILDERS["from_node"] = lambda b, c: b["p"]
 BUILDERS["update"] = lambda b, c: ("update", b["t"], b["v"])
