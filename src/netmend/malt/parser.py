@@ -3983,6 +3983,27 @@ def _without_places(tokens: list[Token], bare: bool) -> tuple[list[Token], list[
     return kept, places, kinds
 
 
+_LIST_JOINS = frozenset({",", "and", "&", "/", "+", "plus"})
+
+
+def _refuse_both_miscounted(written: list[Token], text: str) -> None:
+    """Refuse "both" said before a list of other than two names ("remove both A, B and C"):
+    which of them were meant cannot be told. ("both" is otherwise a filler.)"""
+    for i, token in enumerate(written):
+        if token.text != "both" or i + 1 >= len(written) or written[i + 1].kind != "NAME":
+            continue
+        names, at = 1, i + 2
+        while at + 1 < len(written) and written[at].text in _LIST_JOINS:
+            at += 1 + (written[at].text == "," and written[at + 1].text == "and")
+            if at >= len(written) or written[at].kind != "NAME":
+                break
+            names, at = names + 1, at + 1
+        if names != 2:
+            raise AmbiguousRequest(
+                f"'both' is said before {names} name(s)", expected="'both' before two names, "
+                "or the names without it", text=text)
+
+
 def _refuse_said_of_a_name(tokens: list[Token], text: str) -> None:
     """Refuse a clause said of a named node after its name that is left once the places a
     name says are set apart (:func:`_without_places`): "remove S, which sits in rack R",
@@ -4774,6 +4795,8 @@ def _parse_said(said: str, text: str) -> Parsed:
     tokens, places, kinds = _without_places(tokens, bare=False) if any(
         t.text in _SAID_OF_A_NAME for t in tokens) else (tokens, [], [])
     _refuse_said_of_a_name(tokens, text)
+    if "both" in said.lower():
+        _refuse_both_miscounted(written, text)
     try:
         parsed = _parse_normalized(tokens, it_kinds, text)
     except (UnknownRequest, IncompleteRequest) as refusal:

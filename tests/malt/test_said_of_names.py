@@ -1,5 +1,7 @@
-"""Named nodes called by a kind they are not are refused, in every form that names a kind
-for them: one name or a list, the kind said before the names, with a count, or after."""
+"""What a request says of the nodes it names is checked: named nodes called by a kind they
+are not are refused, in every form that names a kind for them (one name or a list, the kind
+said before the names, with a count, or after), and so is "both" before other than two
+names."""
 
 from __future__ import annotations
 
@@ -47,3 +49,22 @@ def test_the_kind_they_are_is_answered(text: str) -> None:
     parsed = parse_request(text)
     validate(parsed, GRAPH)
     assert len(parsed.query.steps) == 2 and parsed.qualifiers
+
+
+@pytest.mark.parametrize("text", [
+    "remove both ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2 and ju1.a2.m2.s2c3.p3",
+    "set both ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2 and ju1.a2.m2.s2c3.p3 to 10 Gbps",
+    "remove both ju1.a2.m2.s2c3.p1",
+])
+def test_both_before_other_than_two_names_is_refused(text: str) -> None:
+    with pytest.raises(QueryError, match="'both' is said before"):
+        parse_request(text)
+
+
+@pytest.mark.parametrize("text", [
+    "remove both ju1.a2.m2.s2c3.p1 and ju1.a2.m2.s2c3.p2",
+    "set both ju1.a2.m2.s2c3.p1 + ju1.a2.m2.s2c3.p2 to 10 Gbps",
+    "set both ju1.a2.m2.s2c3.p1, and ju1.a2.m2.s2c3.p2 to 10 Gbps",
+])
+def test_both_before_two_names_is_read(text: str) -> None:
+    assert len(parse_request(text).query.steps) == 2
