@@ -1,7 +1,7 @@
 """What a request says of the nodes it names is checked: named nodes called by a kind they
 are not are refused, in every form that names a kind for them (one name or a list, the kind
 said before the names, with a count, or after), and so is "both" before other than two
-names."""
+names, or before a set (which may have more or fewer)."""
 
 from __future__ import annotations
 
@@ -68,3 +68,13 @@ def test_both_before_other_than_two_names_is_refused(text: str) -> None:
 ])
 def test_both_before_two_names_is_read(text: str) -> None:
     assert len(parse_request(text).query.steps) == 2
+
+
+@pytest.mark.parametrize("text", [
+    "Set both ports of ju1.a2.m2.s2c3 to 10 Gbps.",  # the switch has four
+    "Remove both switches in ju1.a2.m2.",
+    "What is the total capacity of both of the ports of ju1.a2.m2.s2c3?",
+])
+def test_both_said_of_a_set_is_refused(text: str) -> None:
+    with pytest.raises(QueryError, match="'both' says the set has two nodes"):
+        parse_request(text)

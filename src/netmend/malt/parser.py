@@ -4004,6 +4004,25 @@ def _refuse_both_miscounted(written: list[Token], text: str) -> None:
                 "or the names without it", text=text)
 
 
+_BEFORE_A_SET = frozenset({"the", "of", "these", "those", "its", "their"})
+
+
+def _refuse_both_of_a_set(written: list[Token], text: str) -> None:
+    """Refuse "both" said of a set a request reads or changes ("set both ports of S to
+    10G"): it says the set has two nodes, which the set may not have."""
+    for i, token in enumerate(written):
+        if token.text != "both":
+            continue
+        at = i + 1
+        while at < len(written) and written[at].text in _BEFORE_A_SET:
+            at += 1
+        if at < len(written) and (written[at].kind == "KIND"
+                                  or written[at].text in _PLURAL_KIND_WORDS):
+            raise AmbiguousRequest(
+                "'both' says the set has two nodes, and it may have more or fewer",
+                expected="'all' or 'every' before the set, or the two nodes by name", text=text)
+
+
 def _refuse_said_of_a_name(tokens: list[Token], text: str) -> None:
     """Refuse a clause said of a named node after its name that is left once the places a
     name says are set apart (:func:`_without_places`): "remove S, which sits in rack R",
@@ -4826,6 +4845,8 @@ def _parse_said(said: str, text: str) -> Parsed:
                 "words", text=text)
     if not all(map(_of_named, parsed.query.steps)):
         _refuse_nodes_named_apart(written, text)
+        if "both" in said.lower():
+            _refuse_both_of_a_set(written, text)
     return parsed
 
 
