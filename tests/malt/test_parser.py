@@ -2354,3 +2354,36 @@ def test_the_answer_named_again_alone(text: str, same_as: str) -> None:
 def test_an_answer_named_again_must_be_the_answer(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Set two ports, ju1.a1.m2.s2c3.p1 and ju1.s2.s2c4.p4, to 40 Gb/s.",
+     "Set the capacity of ju1.a1.m2.s2c3.p1 and ju1.s2.s2c4.p4 to 40 Gbps."),
+    ("Set the capacity of the two ports ju1.a1.m2.s2c3.p1 and ju1.s2.s2c4.p4 to 40 Gbps.",
+     "Set the capacity of ju1.a1.m2.s2c3.p1 and ju1.s2.s2c4.p4 to 40 Gbps."),
+    ("Three ports to remove from the graph: ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2, "
+     "ju1.a2.m2.s2c3.p4.", "Remove ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2 and ju1.a2.m2.s2c3.p4."),
+    ("Ports to remove: ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2.",
+     "Remove ju1.a2.m2.s2c3.p1 and ju1.a2.m2.s2c3.p2."),
+    ("Can ju1.a1.m2.s2c3 get a new port called np2?",
+     "Add a new port named np2 to ju1.a1.m2.s2c3."),
+    ("Hi, could ju1.a1.m2.s2c3 have a new port called np2?",
+     "Add a new port named np2 to ju1.a1.m2.s2c3."),
+])
+def test_names_said_after_their_count_and_kind_and_a_node_that_may_get_one(
+        text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "Set three ports, ju1.a1.m2.s2c3.p1 and ju1.s2.s2c4.p4, to 40 Gb/s.",  # two names
+    "Two ports to remove from the graph: ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2, "
+    "ju1.a2.m2.s2c3.p4.",
+    "Ports not to remove: ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2.",
+    "Ports to remove later: ju1.a2.m2.s2c3.p1, ju1.a2.m2.s2c3.p2.",
+    "Does ju1.a1.m2.s2c3 have a new port called np2?",  # whether it has one
+    "Would ju1.a1.m2.s2c3 get a new port called np2?",  # what would be
+])
+def test_names_after_a_count_that_differs_and_questions_of_whether(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -23,6 +23,8 @@ FORMS = [
     "delete these {K} from the graph: {a}, {b}", "remove two {K} from the graph: {a}, {b}",
     "set the capacity of {K} {a} and {b} to 10 Gbps",
     "set the capacity of the {K} {a} and {b} to 10 Gbps",
+    "set two {K}, {a} and {b}, to 10 Gbps", "set the capacity of the two {K} {a} and {b} to 10G",
+    "{K} to remove: {a}, {b}", "two {K} to remove from the graph: {a}, {b}",
     "what is the capacity of the {k} {a}", "list the ports of the {k} {a}",
     "count the ports in {k} {a}", "rank the child nodes of {k} {a} by capacity",
     "list the child nodes of {k} {a}", "remove {k} {a}", "remove {a}, the {k}",

@@ -1101,6 +1101,8 @@ BUILDERS["remove_counted"] = lambda b, c: (
     "remove", ("names", _of_kind(b["t"], b["k"]), b["count"]), b.get("f"))
 BUILDERS["remove_listed"] = lambda b, c: (
     "remove", ("names", _of_kind(b["t"], b["k"]), None), b.get("f"))
+BUILDERS["update_counted"] = lambda b, c: (
+    "update", ("names", _of_kind(b["t"], b["k"]), b["count"]), b["v"])
 BUILDERS["from_graph"] = lambda b, c: ("graph",)
 BUILDERS["from_node"] = lambda b, c: b["p"]
 BUILDERS["update"] = lambda b, c: ("update", b["t"], b["v"])
@@ -1670,10 +1672,7 @@ class _Resolve:
             raise AmbiguousRequest("'it' cannot name a node to remove",
                                    expected="the name of the node to remove", text=self.text)
         names = [self.name(node, focus) for node in nodes]
-        if count is not None and self.value(count) != len(names):
-            raise AmbiguousRequest(f"the request says {self.value(count)} nodes but names "
-                                   f"{len(names)}", expected="as many names as it says",
-                                   text=self.text)
+        self.counted(names, count)
         if source is not None and source[0] == "node":
             container = self.placed = self.name(source, focus)
             for name in names:
@@ -1701,7 +1700,16 @@ class _Resolve:
             select = self.select(targets[1], focus)
             return [ir.UpdateAll(select, value)], select.root
         names = [self.name(node, focus) for node in targets[1]]
+        self.counted(names, targets[2])
         return [ir.Update(name, value) for name in names], (names[0] if len(names) == 1 else None)
+
+    def counted(self, names: list[str], count: int | None) -> None:
+        """Refuse a list of names other than as long as the request says ("remove three
+        ports: A and B")."""
+        if count is not None and self.value(count) != len(names):
+            raise AmbiguousRequest(f"the request says {self.value(count)} nodes but names "
+                                   f"{len(names)}", expected="as many names as it says",
+                                   text=self.text)
 
     def read(self, frame: Frame, focus: str | None) -> ir.Read:
         op = frame[0]
@@ -4395,6 +4403,23 @@ def _intent_said_plainly(tokens: list[Token]) -> list[Token]:
 _AFTER_WILL_KEPT = frozenset({"be", "have", "not", "never", "no", "need", "want", "see", "then"})
 
 
+def _may_it_get(tokens: list[Token]) -> list[Token]:
+    """A request asked as whether a node may get something ("Can S get a new port called N?",
+    "Could S have a new port N?") said as the statement it asks for ("S gets a new port
+    called N"), when a sentence or a clause opens so ("Hi, could S ..."). Not "does S have
+    ..." (whether it has) and not "would" (what would be)."""
+    out: list[Token] = []
+    for i, t in enumerate(tokens):
+        if t.text in ("get", "have") and i > 1 and tokens[i - 1].kind == "NAME" \
+                and tokens[i - 2].text in ("can", "could") \
+                and (i == 2 or tokens[i - 3].text in _SENTENCE_ENDS or tokens[i - 3].text == ","):
+            out[-2:] = [tokens[i - 1]]  # the modal goes, the name stays
+            out.append(_VOCABULARY_TOKENS["gets"])
+        else:
+            out.append(t)
+    return out
+
+
 def _last_part(tokens: list[Token], bounds: frozenset[str]) -> tuple[int, int]:
     """Where the last part of ``tokens`` between ``bounds`` starts and ends (the bounds that
     close it left out)."""
@@ -4648,6 +4673,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_salutation(tokens)
     if "will" in texts or "shall" in texts:
         tokens = _intent_said_plainly(tokens)
+    if ("can" in texts or "could" in texts) and ("get" in texts or "have" in texts):
+        tokens = _may_it_get(tokens)
     if "right" in texts:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:

@@ -1436,6 +1436,9 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("REMOVE names:t from_part:f (COMMA|AND|COMMA AND) more_removes:rest", "remove_more"),
         ("REMOVE names:t FROM names:ps [COMMA] RESP", "remove_resp"),
         ("REMOVE KIND_PL:k COMMA names:t [from_part:f]", "remove_listed"),
+        # what is to be removed, then the names: "three ports to remove from the graph: A, B, C"
+        ("NUM:count KIND_PL:k TO REMOVE [from_part:f] COMMA names:t", "remove_counted"),
+        ("KIND_PL:k TO REMOVE [from_part:f] COMMA names:t", "remove_listed"),
         ("TAKE targets:t OUT [from_part:f]", "remove"),
         ("TAKE targets:t AWAY [from_part:f]", "remove"),
         ("(TAKE|REMOVE) targets:t OFF [OF] node:f", "remove"),
@@ -1489,6 +1492,12 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("targets:t (COMMA|ARROW) SET [ITS] CAP (TO|AS) amount:v", "update"),
         ("SET targets:t (TO|AS|IN|UPTO|EQ) RATE:v [KIND|[OF] CAP]", "update"),
         ("SET targets:t (TO|AS|EQ) RATE:v EACHW", "update"),  # "set A and B to 25 Gbps each"
+        # the names said after how many and of what kind: "set two ports, A and B, to 40G",
+        # "update the capacity of the two ports A and B to 40G"
+        ("SET NUM:count KIND_PL:k [COMMA] names:t [COMMA] (TO|AS) RATE:v [[OF] CAP] [EACHW]",
+         "update_counted"),
+        ("SET CAP OF NUM:count KIND_PL:k [COMMA] names:t [COMMA] (TO|AS) amount:v [EACHW]",
+         "update_counted"),
         ("targets:t GET CAP [OF|EQ] amount:v", "update"),  # "every port of S needs cap 10G"
         ("targets:t GET RATE:v [CAP]", "update"),
         ("targets:t MODAL [auxes] GET (RATE:v [CAP]|CAP [OF|EQ] amount:v)", "update"),
