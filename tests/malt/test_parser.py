@@ -2387,3 +2387,23 @@ def test_names_said_after_their_count_and_kind_and_a_node_that_may_get_one(
 def test_names_after_a_count_that_differs_and_questions_of_whether(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Could you send me a list of every switch we have across the entire network?",
+     "List all switches in the graph."),
+    ("I'd like to see all of the switches we have, across the whole graph.",
+     "List all switches in the graph."),
+    ("List the ports that we've got on ju1.a1.m2.s2c1.", "List the ports of ju1.a1.m2.s2c1."),
+])
+def test_a_set_said_with_we_have(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    "List the switches we have decommissioned in ju1.a1.m2.",  # which of them
+    "List the switches we have not in ju1.a1.m2.",
+])
+def test_we_have_that_says_more_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)

@@ -4403,6 +4403,33 @@ def _intent_said_plainly(tokens: list[Token]) -> list[Token]:
 _AFTER_WILL_KEPT = frozenset({"be", "have", "not", "never", "no", "need", "want", "see", "then"})
 
 
+# The last words of the words for kinds ("switches", "blocks" of "agg blocks").
+_KIND_LAST = frozenset(text.split()[-1] for text in P.KIND_WORDS)
+# What may follow "the switches we have": the set's place, or the end of a part.
+_AFTER_WE_HAVE = frozenset({"in", "on", "under", "across", "within", "inside", "at",
+                            "throughout", "below", "beneath"})
+
+
+def _without_we_have(tokens: list[Token]) -> list[Token]:
+    """A set said with "we have" ("every switch we have across the network", "the ports
+    that we've got on S", "all of the switches we have, across the graph"): the set itself,
+    when nothing but its place or the end of a part follows ("the switches we have
+    decommissioned" stays)."""
+    out = list(tokens)
+    i = len(out) - 2
+    while i > 0:
+        if out[i].text == "we" and out[i + 1].text == "have":
+            start = i - (out[i - 1].text in ("that", "which"))
+            end = i + 2 + (i + 2 < len(out) and out[i + 2].text == "got")
+            after = out[end] if end < len(out) else None
+            if start and (out[start - 1].kind == "KIND" or out[start - 1].text in _KIND_LAST) \
+                    and (after is None or after.kind == "PUNCT" or after.text in _AFTER_WE_HAVE):
+                del out[start:end]
+                i = start
+        i -= 1
+    return out
+
+
 def _may_it_get(tokens: list[Token]) -> list[Token]:
     """A request asked as whether a node may get something ("Can S get a new port called N?",
     "Could S have a new port N?") said as the statement it asks for ("S gets a new port
@@ -4673,6 +4700,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_salutation(tokens)
     if "will" in texts or "shall" in texts:
         tokens = _intent_said_plainly(tokens)
+    if "we" in texts and "have" in texts:
+        tokens = _without_we_have(tokens)
     if ("can" in texts or "could" in texts) and ("get" in texts or "have" in texts):
         tokens = _may_it_get(tokens)
     if "right" in texts:
