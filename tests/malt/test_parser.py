@@ -2407,3 +2407,14 @@ def test_a_set_said_with_we_have(text: str, same_as: str) -> None:
 def test_we_have_that_says_more_is_refused(text: str) -> None:
     with pytest.raises(QueryError):
         parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I'd like to know how much switch ju1.a1.m2.s2c2 can carry.",
+    "How much switch ju1.a1.m2.s2c2 can carry?",
+    "Tell me how much can switch ju1.a1.m2.s2c2 carry.",
+])
+def test_how_much_a_node_can_carry_said_inside_another_question(text: str) -> None:
+    assert parse(text) == parse("What is the capacity of switch ju1.a1.m2.s2c2?")
+    # "how much" before a kind and a name is no count of that kind
+    assert parse(text).steps[0] != parse("How many switches does ju1.a1.m2.s2c2 have?").steps[0]

@@ -3137,8 +3137,9 @@ def _how_much_of_a_kind(tokens: list[Token]) -> list[Token]:
     out = list(tokens)
     for i in range(len(out) - 2):
         if (out[i].text == "how" and out[i + 1].text == "much"
-                and out[i + 2].kind == "WORD" and out[i + 2].text in _PLURAL_KIND_WORDS):
-            out[i + 1] = _MANY
+                and out[i + 2].kind == "WORD" and out[i + 2].text in _PLURAL_KIND_WORDS
+                and not (i + 3 < len(out) and out[i + 3].kind == "NAME")):
+            out[i + 1] = _MANY  # not of a named node: "how much switch S can carry"
     return out
 
 
@@ -3471,19 +3472,27 @@ def _carry_the_most(tokens: list[Token]) -> list[Token]:
 
 
 def _how_much_carry(tokens: list[Token]) -> list[Token]:
-    """"How much can port P carry?", "how much can the switch S carry in total?": the capacity
-    of that one node ("what is the capacity of port P"). Only a name, with its kind or "the"
-    before it, between "can" and "carry"."""
-    if len(tokens) < 5 or [t.text for t in tokens[:3]] != ["how", "much", "can"]:
-        return tokens
-    at = 3 + (tokens[3].text == "the")
-    at += _kind_phrase(tokens, at)
-    if at + 1 >= len(tokens) or tokens[at].kind != "NAME" or tokens[at + 1].text != "carry":
-        return tokens
-    rest = tokens[at + 2:]
-    if [t.text for t in rest[:2]] == ["in", "total"]:
-        rest = rest[2:]
-    return [*_WHAT_IS_CAPACITY_OF, *tokens[3:at + 1], *rest]
+    """"How much can port P carry?", "how much can the switch S carry in total?", and as a
+    question is said inside another ("I'd like to know how much switch S can carry"): the
+    capacity of that one node ("what is the capacity of port P"). Only a name, with its kind
+    or "the" before it, between "can" and "carry", or before "can carry"."""
+    for start in range(len(tokens) - 4):
+        if tokens[start].text != "how" or tokens[start + 1].text != "much":
+            continue
+        inner = tokens[start + 2].text != "can"  # "how much S can carry"
+        at = start + 2 + (not inner)
+        at += tokens[at].text == "the"
+        at += _kind_phrase(tokens, at)
+        said = [t.text for t in tokens[at + 1:at + 3]]
+        if at >= len(tokens) or tokens[at].kind != "NAME" or said[:1 + inner] != (
+                ["can", "carry"] if inner else ["carry"]):
+            continue
+        rest = tokens[at + 2 + inner:]
+        if [t.text for t in rest[:2]] == ["in", "total"]:
+            rest = rest[2:]
+        return [*tokens[:start], *_WHAT_IS_CAPACITY_OF, *tokens[start + 2 + (not inner):at + 1],
+                *rest]
+    return tokens
 
 
 def _number_of(tokens: list[Token]) -> list[Token]:
