@@ -2418,3 +2418,13 @@ def test_how_much_a_node_can_carry_said_inside_another_question(text: str) -> No
     assert parse(text) == parse("What is the capacity of switch ju1.a1.m2.s2c2?")
     # "how much" before a kind and a name is no count of that kind
     assert parse(text).steps[0] != parse("How many switches does ju1.a1.m2.s2c2 have?").steps[0]
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Kindly, what capacity is port ju1.a2.m2.s2c1.p4 having?",
+     "What is the capacity of port ju1.a2.m2.s2c1.p4?"),
+    ("How many switches is agg block ju1.a2.m2 containing?",
+     "Count the switches in agg block ju1.a2.m2."),
+])
+def test_a_progressive_asked_with_the_node_between(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)

@@ -3120,6 +3120,16 @@ def _many_englishes(tokens: list[Token]) -> list[Token]:
         if token.text == "to" and previous in ("please", "kindly") and i + 1 < len(tokens) \
                 and tokens[i + 1].text in _LEXICON_VERBS:
             continue
+        if token.text in _PROGRESSIVE and out and out[-1].kind == "NAME":
+            # asked with the node between ("what capacity is port P having?"): "does P have"
+            at = len(out) - 2
+            at -= at >= 0 and out[at].text in _KIND_LAST
+            at -= at >= 0 and out[at].text in _KIND_FIRST_OF_TWO and out[at + 1].text in _KIND_LAST
+            if at >= 0 and out[at].text in ("is", "are"):
+                out[at] = _VOCABULARY_TOKENS["does" if out[at].text == "is" else "do"]
+                verb = _PROGRESSIVE[token.text][1]
+                out.append(_VOCABULARY_TOKENS.get(verb, Token("WORD", verb, verb)))
+                continue
         if token.text in _PROGRESSIVE and previous in ("is", "are") or (
                 token.text in _PROGRESSIVE and previous in _BETWEEN and len(out) > 1
                 and out[-2].text in ("is", "are")):
@@ -4412,8 +4422,10 @@ def _intent_said_plainly(tokens: list[Token]) -> list[Token]:
 _AFTER_WILL_KEPT = frozenset({"be", "have", "not", "never", "no", "need", "want", "see", "then"})
 
 
-# The last words of the words for kinds ("switches", "blocks" of "agg blocks").
+# The last words of the words for kinds ("switches", "blocks" of "agg blocks"), and the
+# first of those said in two words ("agg" of "agg block").
 _KIND_LAST = frozenset(text.split()[-1] for text in P.KIND_WORDS)
+_KIND_FIRST_OF_TWO = frozenset(text.split()[0] for text in P.KIND_WORDS if " " in text)
 # What may follow "the switches we have": the set's place, or the end of a part.
 _AFTER_WE_HAVE = frozenset({"in", "on", "under", "across", "within", "inside", "at",
                             "throughout", "below", "beneath"})
