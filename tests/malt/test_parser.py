@@ -2428,3 +2428,18 @@ def test_how_much_a_node_can_carry_said_inside_another_question(text: str) -> No
 ])
 def test_a_progressive_asked_with_the_node_between(text: str, same_as: str) -> None:
     assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    ("Remove ju1.a2.m2.s2c2.p1, then ju1.a2.m2.s2c2.p2, then ju1.a2.m2.s2c2.p4 from the graph.",
+     "Remove ju1.a2.m2.s2c2.p1, ju1.a2.m2.s2c2.p2 and ju1.a2.m2.s2c2.p4 from the graph."),
+    ("Please delete ju1.a2.m2.s2c2.p1 first, then ju1.a2.m2.s2c2.p2.",
+     "Remove ju1.a2.m2.s2c2.p1 and ju1.a2.m2.s2c2.p2."),
+])
+def test_names_removed_one_after_another_with_the_verb_said_once(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+def test_then_before_more_than_a_name_is_not_a_list() -> None:
+    with pytest.raises(QueryError):
+        parse("Remove ju1.a2.m2.s2c2.p1, then ju1.a2.m2.s2c2's ports.")

@@ -4451,6 +4451,35 @@ def _without_we_have(tokens: list[Token]) -> list[Token]:
     return out
 
 
+_REMOVE_WORDS = frozenset(word for word, cats in P.LEXICON.items()
+                          if "REMOVE" in cats and " " not in word)
+
+
+def _then_in_a_removal(tokens: list[Token]) -> list[Token]:
+    """A removal of names one after another with its verb said once ("Remove A, then B, then C
+    from the graph", "delete A first, then B"): a list of names, removed in that order. Only
+    in a sentence that opens on the verb, and only a "then" right before a name that ends a
+    list item (no other word of its own: "remove A, then B's ports" stays)."""
+    first = 1 if tokens and tokens[0].text in ("please", "kindly") else 0
+    if len(tokens) <= first or tokens[first].text not in _REMOVE_WORDS:
+        return tokens
+    out: list[Token] = []
+    for i, t in enumerate(tokens):
+        if t.text in _SENTENCE_ENDS:
+            return out + tokens[i:]
+        after = tokens[i + 2].text if i + 2 < len(tokens) else "."
+        if t.text == "then" and out and out[-1].text in (",", "and") and i + 1 < len(tokens) \
+                and tokens[i + 1].kind == "NAME" and after in _ENDS_A_LISTED_NAME:
+            if out[-1].text == "," and len(out) > 1 and out[-2].text == "first":
+                del out[-2]  # "A first, then B"
+            continue
+        out.append(t)
+    return out
+
+
+_ENDS_A_LISTED_NAME = _SENTENCE_ENDS | frozenset({",", "and", "then", "from"})
+
+
 def _may_it_get(tokens: list[Token]) -> list[Token]:
     """A request asked as whether a node may get something ("Can S get a new port called N?",
     "Could S have a new port N?") said as the statement it asks for ("S gets a new port
@@ -4721,6 +4750,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_salutation(tokens)
     if "will" in texts or "shall" in texts:
         tokens = _intent_said_plainly(tokens)
+    if "then" in texts:
+        tokens = _then_in_a_removal(tokens)
     if "we" in texts and "have" in texts:
         tokens = _without_we_have(tokens)
     if ("can" in texts or "could" in texts) and ("get" in texts or "have" in texts):
