@@ -84,10 +84,16 @@ def _nodes(select: ir.Select, what: str | None = None) -> str:
     return f"the {what}{place}{_filters(select)}"
 
 
+def _measure(metric: ir.Metric) -> str:
+    """What a metric measures: "total capacity", or the kind it counts ("ports")."""
+    return "total capacity" if metric.name == "capacity" else _many(metric.kind)
+
+
 def _metric(metric: ir.Metric, descending: bool) -> str:
+    """A metric at its top or bottom: "highest total capacity", "fewest ports"."""
     if metric.name == "capacity":
-        return ("highest" if descending else "lowest") + " total capacity"
-    return ("most" if descending else "fewest") + f" {_many(metric.kind)}"
+        return ("highest " if descending else "lowest ") + _measure(metric)
+    return ("most " if descending else "fewest ") + _measure(metric)
 
 
 def _step(step: ir.Step) -> str:
@@ -122,9 +128,8 @@ def _step(step: ir.Step) -> str:
             return f"Count {_nodes(step.nodes)}."
         return f"What is the {_AGGREGATES[step.function]} capacity of {_nodes(step.nodes)}?"
     if isinstance(step, ir.Top):
-        nodes = _nodes(step.nodes)
         if step.limit is None:
-            return f"Rank {nodes} by {_metric(step.metric, step.descending).split(' ', 1)[1]}" + (
+            return f"Rank {_nodes(step.nodes)} by {_measure(step.metric)}" + (
                 "." if step.descending else ", lowest first.")
         what = _one(step.nodes.kind) if step.limit == 1 else f"{step.limit} {_many(step.nodes.kind)}"
         return f"List {_nodes(step.nodes, what)} with the {_metric(step.metric, step.descending)}."
