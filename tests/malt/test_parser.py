@@ -2443,3 +2443,23 @@ def test_names_removed_one_after_another_with_the_verb_said_once(text: str, same
 def test_then_before_more_than_a_name_is_not_a_list() -> None:
     with pytest.raises(QueryError):
         parse("Remove ju1.a2.m2.s2c2.p1, then ju1.a2.m2.s2c2's ports.")
+
+
+@pytest.mark.parametrize("text", [
+    "Set the capacity of ju1.a1.m1.s2c1.p1 to 10.000 Mbps.",  # ten, or ten thousand
+    "Set the capacity of ju1.a1.m1.s2c1.p1 to 1.500 Gbps.",
+    "List the ports of ju1.a1.m1.s2c1 with capacity below 2.500 Gbps.",
+])
+def test_a_point_that_may_separate_thousands_is_refused(text: str) -> None:
+    with pytest.raises(AmbiguousRequest, match="point between its thousands"):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Set the capacity of ju1.a1.m1.s2c1.p1 to 0.125 Gbps.", 125_000_000),
+    ("Set the capacity of ju1.a1.m1.s2c1.p1 to 10.0000 Gbps.", 10_000_000_000),
+    ("Set the capacity of ju1.a1.m1.s2c1.p1 to 10,000 Mbps.", 10_000_000_000),
+    ("Set the capacity of ju1.a1.m1.s2c1.p1 to 1234.567 Mbps.", 1_234_567_000),
+])
+def test_numbers_with_one_reading_are_read(text: str, value: int) -> None:
+    assert parse(text).steps[0].value == value

@@ -146,6 +146,9 @@ _TOKEN_STRINGS = re.compile(
 _NUMBER_PARTS = re.compile(
     r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
 _PUNCT_CHARS = frozenset(".,;:?!()&<>=≥≤[]")
+# A number with three digits after a point and at most three before it, other than 0:
+# "10.000" is ten, or ten thousand where a point separates thousands ("10.000 Mbps").
+_GROUPED_OR_DECIMAL = re.compile(r"[+-]?[1-9]\d{0,2}\.\d{3}")
 # Typographic forms of punctuation the grammar knows: "≥ 4 Gbps", "[CR-1234]".
 # ":=" assigns, as an arrow does ("P capacity := 25G", "P capacity -> 25G").
 _PUNCT_FORMS = {"≥": ">=", "≤": "<=", "[": "(", "]": ")", ":=": "->"}
@@ -234,6 +237,12 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
             append(Token("WORD", "-", "-"))
         elif first.isdigit() or first in "+-":
             number = _NUMBER_PARTS.match(raw)
+            if number is not None and _GROUPED_OR_DECIMAL.fullmatch(number.group(1)):
+                raise AmbiguousRequest(
+                    f"{number.group(1)!r} may be a decimal number or a whole number written "
+                    "with a point between its thousands", expected="the number without the "
+                    "point, with a comma between its thousands, or with fewer or more than three "
+                    "digits after the point (10000, 10,000, 10.0)", text=text)
             rest = number.group(2) if number else raw
             if number is not None and rest and "B" in rest and _byte_unit(rest, tokens, text, number.group(1)):
                 continue
