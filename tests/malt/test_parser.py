@@ -2463,3 +2463,24 @@ def test_a_point_that_may_separate_thousands_is_refused(text: str) -> None:
 ])
 def test_numbers_with_one_reading_are_read(text: str, value: int) -> None:
     assert parse(text).steps[0].value == value
+
+
+@pytest.mark.parametrize("text", [
+    "List the 3 switches in ju1.a1.m1 with the biggest ports.",  # their capacity, or how many
+    "Which switch in ju1.a1.m1 has the biggest ports?",
+    "List the switch in ju1.a1.m1 with the smallest ports.",
+    "List the 3 agg blocks in ju1.a1 with the biggest switches.",
+])
+def test_a_superlative_of_size_before_a_counted_kind_is_refused(text: str) -> None:
+    with pytest.raises(AmbiguousRequest, match="of their capacity or of how many"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    "List the 3 switches in ju1.a1.m1 with the most ports.",
+    "List the 3 switches in ju1.a1.m1 with the highest port count.",
+    "List the 3 switches in ju1.a1.m1 with the largest number of ports.",
+    "List the 3 biggest switches in ju1.a1.m1 by ports.",  # said of the switches, by ports
+])
+def test_a_count_said_as_one_is_read(text: str) -> None:
+    assert parse(text).steps[0].metric == ir.Metric("count", "EK_PORT")

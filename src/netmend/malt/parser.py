@@ -4964,7 +4964,43 @@ def _parse_said(said: str, text: str) -> Parsed:
         _refuse_nodes_named_apart(written, text)
         if "both" in said.lower():
             _refuse_both_of_a_set(written, text)
+    counted = {step.metric.kind for step in parsed.query.steps
+               if isinstance(step, ir.Top) and step.metric.name == "count"}
+    if counted:
+        _refuse_size_of_a_kind(written, counted, text)
     return parsed
+
+
+# Superlatives of size (not of number): "the biggest ports" are the ports of most capacity.
+_SIZE_SUPERLATIVES = frozenset({"biggest", "largest", "highest", "greatest", "max", "maximal",
+                                "maximum", "peak", "top", "smallest", "lowest", "min",
+                                "minimal", "minimum", "bottom"})
+
+
+# Words that make a kind a number of them: "the highest port count".
+_COUNTS = frozenset({"count", "counts", "number", "numbers", "total", "tally", "quantity"})
+
+
+def _refuse_size_of_a_kind(written: list[Token], counted: set[str], text: str) -> None:
+    """Refuse a ranking by how many nodes of a kind there are (one of ``counted``) that was
+    said with a superlative of size before that kind ("the switches with the biggest ports"):
+    that may mean the ports' capacity, not their number ("the most ports")."""
+    for i, token in enumerate(written[:-1]):
+        if token.text not in _SIZE_SUPERLATIVES:
+            continue
+        following = written[i + 1]
+        two = " ".join(t.text for t in written[i + 1:i + 3])
+        said = two if two in P.KIND_WORDS else following.text
+        kind, number = P.KIND_WORDS.get(said, ("", ""))
+        after = written[i + 1 + len(said.split())] if i + 1 + len(said.split()) < len(
+            written) else None
+        if following.kind == "KIND":
+            kind, number = str(following.value), "PL"
+        if kind in counted and "PL" in number and (after is None or after.text not in _COUNTS):
+            raise AmbiguousRequest(
+                f"{token.text!r} before {following.text!r} may be said of their capacity or of "
+                "how many there are", expected="'the most ports' (how many) or 'the highest "
+                "total capacity'", text=text)
 
 
 # What ends a sentence or a heading: a word written with a capital after any other token is
