@@ -169,3 +169,19 @@ def test_the_verdict_is_that_of_the_steps_one_by_one(changes: list, read) -> Non
     graph = copy.deepcopy(_GRAPH)
     assert _verdict(steps, graph) == _simulated(steps, graph)
     assert evaluator.same_graph(graph, _GRAPH), "validation must leave the topology as it was"
+
+
+@pytest.mark.parametrize("text", [
+    "Count the switches in ju1.a1.m1 per rack.",  # no rack is in an agg block
+    "Rank the racks in agg block ju1.a1.m1 by switches.",
+    "List the 2 ports in ju1.a1.m1.s2c1.p1 with the highest capacity.",
+])
+def test_a_ranking_of_a_kind_its_place_never_holds_is_refused(text: str) -> None:
+    with pytest.raises(QueryError, match="never holds"):
+        validate(parse_request(text), topology.default())
+
+
+def test_a_ranking_of_a_kind_its_place_holds_is_validated() -> None:
+    for text in ("List the 3 switches in ju1.a1 with the most ports.",
+                 "List the 3 racks in the graph with the most switches."):
+        validate(parse_request(text), topology.default())

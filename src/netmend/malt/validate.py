@@ -100,11 +100,28 @@ def _check(step: ir.Step, given: dict[str, list[str]], known: dict[str, list[str
     elif isinstance(step, (ir.ListNodes, ir.Aggregate, ir.Top, ir.RemoveAll, ir.UpdateAll)):
         for name in step.nodes.roots:
             _require(name, known)
+        if isinstance(step, ir.Top):
+            _rankable(step.nodes, known)
     elif isinstance(step, ir.ForEachAdd) and not any(
         kinds and kinds[0] == step.parent_kind for kinds in given.values()
     ):
         raise QueryError(f"the topology has no {step.parent_kind}",
                          expected="a kind of node the topology has")
+
+
+def _rankable(nodes: ir.Select, known: dict[str, list[str]]) -> None:
+    """Raise when a ranking is over a kind its place can never hold ("count the switches in
+    agg block A per rack": no rack is inside an agg block, on the MALT hierarchy): what it
+    ranks is always nothing, so it cannot be what was meant (the racks that hold A's
+    switches)."""
+    if nodes.root is None or nodes.kind is None or nodes.axis != "descendants":
+        return
+    kinds = known[nodes.root]
+    if kinds and not any(nodes.kind in K.held_by(kind) for kind in kinds):
+        raise QueryError(
+            f"{nodes.root!r} is a {'/'.join(kinds)}, which never holds a {nodes.kind} (on the "
+            f"MALT hierarchy), so a ranking of the {nodes.kind} in it ranks nothing",
+            expected=f"a ranking of a kind {nodes.root!r} holds")
 
 
 def _require(name: str, known: dict[str, list[str]]) -> None:
