@@ -13,7 +13,7 @@ import re
 from netmend.malt import codegen
 from netmend.malt import phrasing as P
 from netmend.malt.parser import QueryError, UnknownRequest, parse
-from netmend.malt.suggest import Suggestion, suggest
+from netmend.malt.suggest import Suggestion, for_refusal
 
 _CLOSING_BLOCK = "Begin!"
 # The longest request read. NetArena's are one or two sentences; a request naming
@@ -59,7 +59,7 @@ def respond_malt(text: str) -> str:
     try:
         query = parse(request)
     except QueryError as exc:
-        return refusal(request, exc, _offer(request) if exc.code == "unknown" else None)
+        return refusal(request, exc, _offer(request, exc))
     except Exception as exc:  # noqa: BLE001 - a defect must still be a refusal, never a crash
         return refusal(request, QueryError(
             f"netmend could not read this request ({type(exc).__name__})",
@@ -126,10 +126,10 @@ def warm_malt() -> None:
         respond_malt(request)
 
 
-def _offer(request: str) -> Suggestion | None:
-    """:func:`suggest` for a refused request; a defect in making the offer loses only it."""
+def _offer(request: str, error: QueryError) -> Suggestion | None:
+    """:func:`for_refusal` of a refused request; a defect in making the offer loses only it."""
     try:
-        return suggest(request)
+        return for_refusal(request, error)
     except Exception:  # noqa: BLE001 - the refusal is the answer; the offer is optional
         return None
 
@@ -142,6 +142,5 @@ def refusal(request: str, error: QueryError, offered: Suggestion | None = None) 
             f"Request: {shown}\nReason ({error.code}): {error}\n")
     if offered is not None:
         text += (f"A request I would answer: {offered.request} (it leaves out "
-                 f"{', '.join(map(repr, offered.left_out))}; send it only if that drops nothing "
-                 "you meant)\n")
+                 f"{offered.left_out_said}; send it only if that drops nothing you meant)\n")
     return text

@@ -10,7 +10,7 @@ import click
 from netmend.malt import codegen, english, ir, safety, topology
 from netmend.malt.parser import QueryError, parse_request
 from netmend.malt.planner import Plan, plan
-from netmend.malt.suggest import suggest
+from netmend.malt.suggest import Suggestion, for_refusal
 from netmend.malt.validate import validate
 
 
@@ -50,7 +50,7 @@ def answer(request: str, graph, *, with_code: bool = False,
         validate(parsed, graph)
     except QueryError as exc:
         error = exc.to_dict()
-        offered = suggest(request) if exc.code == "unknown" else None
+        offered = for_refusal(request, exc)
         if offered is not None:  # an offer the user may send, never run here
             error["suggestion"] = offered.to_dict()
         return {"request": request, "error": error}, None
@@ -82,10 +82,11 @@ def _human(record: dict, p: Plan | None) -> str:
         error = record["error"]
         lines = [f"refused ({error['code']}): {error['message']}"]
         if "suggestion" in error:
-            left_out = ", ".join(map(repr, error["suggestion"]["left_out"]))
-            lines += [f"did you mean  {error['suggestion']['request']}",
-                      f"              leaving out {left_out}: send it only if that drops "
-                      "nothing you meant"]
+            offered = Suggestion(error["suggestion"]["request"],
+                                 tuple(error["suggestion"]["left_out"]))
+            lines += [f"did you mean  {offered.request}",
+                      f"              leaving out {offered.left_out_said}: send it only if that "
+                      "drops nothing you meant"]
         return "\n".join(lines)
     lines = [f"request   {record['request']}", f"read as   {record['read_as']}",
              f"family    {record['family']}"]

@@ -4931,7 +4931,8 @@ def _parse_said(said: str, text: str) -> Parsed:
     tokens, places, kinds = _without_places(tokens, bare=False) if any(
         t.text in _SAID_OF_A_NAME for t in tokens) else (tokens, [], [])
     _refuse_said_of_a_name(tokens, text)
-    if "both" in said.lower():
+    says_both = "both" in said.lower()
+    if says_both:
         _refuse_both_miscounted(written, text)
     try:
         parsed = _parse_normalized(tokens, it_kinds, text)
@@ -4962,7 +4963,7 @@ def _parse_said(said: str, text: str) -> Parsed:
                 "words", text=text)
     if not all(map(_of_named, parsed.query.steps)):
         _refuse_nodes_named_apart(written, text)
-        if "both" in said.lower():
+        if says_both:
             _refuse_both_of_a_set(written, text)
     counted = {step.metric.kind for step in parsed.query.steps
                if isinstance(step, ir.Top) and step.metric.name == "count"}
@@ -4977,6 +4978,17 @@ _SIZE_SUPERLATIVES = frozenset({"biggest", "largest", "highest", "greatest", "ma
                                 "minimal", "minimum", "bottom"})
 
 
+def _kind_words_at(tokens: list[Token], at: int) -> tuple[str, str, int]:
+    """The kind said at ``at`` (an EK_ name, or words for one: "ports", "agg blocks"), its
+    number (``SG``, ``PL``, ``SGPL``) and how many tokens say it; ("", "", 1) for none."""
+    if tokens[at].kind == "KIND":
+        return str(tokens[at].value), "PL", 1
+    two = " ".join(t.text for t in tokens[at:at + 2])
+    said, length = (two, 2) if two in P.KIND_WORDS else (tokens[at].text, 1)
+    kind, number = P.KIND_WORDS.get(said, ("", ""))
+    return kind, number, length
+
+
 # Words that make a kind a number of them: "the highest port count".
 _COUNTS = frozenset({"count", "counts", "number", "numbers", "total", "tally", "quantity"})
 
@@ -4988,17 +5000,11 @@ def _refuse_size_of_a_kind(written: list[Token], counted: set[str], text: str) -
     for i, token in enumerate(written[:-1]):
         if token.text not in _SIZE_SUPERLATIVES:
             continue
-        following = written[i + 1]
-        two = " ".join(t.text for t in written[i + 1:i + 3])
-        said = two if two in P.KIND_WORDS else following.text
-        kind, number = P.KIND_WORDS.get(said, ("", ""))
-        after = written[i + 1 + len(said.split())] if i + 1 + len(said.split()) < len(
-            written) else None
-        if following.kind == "KIND":
-            kind, number = str(following.value), "PL"
+        kind, number, length = _kind_words_at(written, i + 1)
+        after = written[i + 1 + length] if i + 1 + length < len(written) else None
         if kind in counted and "PL" in number and (after is None or after.text not in _COUNTS):
             raise AmbiguousRequest(
-                f"{token.text!r} before {following.text!r} may be said of their capacity or of "
+                f"{token.text!r} before {written[i + 1].text!r} may be said of their capacity or of "
                 "how many there are", expected="'the most ports' (how many) or 'the highest "
                 "total capacity'", text=text)
 
@@ -5036,21 +5042,6 @@ def _written_kind(written: list[Token], i: int) -> str:
     return "OPENS" if token.text in _OPENING else "PROPER"
 
 
-def _a_part_of_words(written: list[Token]) -> bool:
-    """Whether some part of ``written`` between the marks that set parts apart is words only."""
-    words_only, seen = True, False
-    for token in written:
-        if token.text in context.APART:
-            if words_only and seen:
-                return True
-            words_only, seen = True, False
-        elif token.kind == "WORD" or token.kind == "NAME" and "." not in token.text:
-            seen = True  # a word, or a name that names no node ("LR4 optics")
-        else:
-            words_only = False
-    return words_only and seen
-
-
 def _plain_word(token: Token) -> bool:
     return token.kind == "WORD" or token.kind == "NAME" and "." not in token.text
 
@@ -5080,9 +5071,7 @@ def _refuse_nodes_named_apart(written: list[Token], text: str) -> None:
     """Refuse a request that reads or changes a set when a phrase set apart around it may say
     which of the nodes are meant (:func:`context.phrase_naming_nodes`: "Uplinks: list the
     ports of S", "... For the uplinks.", "count the ports of S (dark)")."""
-    if not _a_part_of_words(written) and not any(
-            t.text in _PURPOSE_OPENS or t.text in _OPENING and i and str(t.value)[:1].isupper()
-            for i, t in enumerate(written)) or not _may_hold_a_phrase_apart(written):
+    if not _may_hold_a_phrase_apart(written):
         return  # every part names something (the request's own), or names an occasion
     words = [(_written_kind(written, i), t.text) for i, t in enumerate(written)]
     phrase = context.phrase_naming_nodes(

@@ -30,6 +30,17 @@ class Suggestion:
     def to_dict(self) -> dict:
         return {"request": self.request, "left_out": list(self.left_out)}
 
+    @property
+    def left_out_said(self) -> str:
+        """The words left out, quoted: "'linecard', 'pulled'"."""
+        return ", ".join(map(repr, self.left_out))
+
+
+def for_refusal(text: str, refusal: P.QueryError) -> Suggestion | None:
+    """:func:`suggest` for ``text`` when it was refused for what netmend does not know (code
+    ``unknown``); None for any other refusal (a negation, an ambiguity, an unknown name)."""
+    return suggest(text) if refusal.code == "unknown" else None
+
 
 # Words that say how many of a set are meant: "every optical transceiver".
 _QUANTIFIERS = frozenset({"every", "each", "all", "any", "some"})
