@@ -4190,6 +4190,122 @@ def _per_sentence(tokens: list[Token],
     return out
 
 
+def _without_story_frame(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A sentence of a user story without its frame: the role it is said in, first ("As a
+    capacity planner, I want ..."), and the benefit it is for, last ("..., so that the
+    inventory is right", "... so we can plan"). Neither asks for anything: a role is a few
+    words that name no node, number or word that could say how or whether; a benefit names
+    no node and no number and says no next step."""
+    if len(sentence) > 3 and sentence[0].text == "as" and sentence[1].text in _ROLE_ARTICLES:
+        asker = next((i for i in range(2, min(len(sentence), 3 + _LONGEST_ROLE))
+                      if sentence[i].text in _ASKERS), None)
+        role = sentence[2:asker][:-1] if asker and sentence[asker - 1].text == "," else \
+            sentence[2:asker]
+        if asker and role and all(t.kind == "WORD" and t.text not in P.HEDGES
+                                  and t.text not in context.CARRIES for t in role):
+            sentence = sentence[asker:]
+    for at in range(2, len(sentence) - 2):
+        if sentence[at].text == "so" and (sentence[at + 1].text == "that" or (
+                sentence[at + 1].text in _BENEFITED and sentence[at + 2].text in _BENEFIT_VERBS)):
+            benefit = sentence[at + 1:]
+            if not any(t.kind in ("NAME", "NUM") or t.text in _NEXT_STEP or t.text in
+                       _NOT_A_BENEFIT or t.text in P.HEDGES or t.text in P.NUMBER_WORDS
+                       for t in benefit) and not any(
+                    x.cats & _SAYS_A_VALUE for x in lex(benefit)):
+                return sentence[:at - (sentence[at - 1].text == ",")]
+            break
+    return sentence
+
+
+def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """An acceptance criterion read as the request it states: "Given the current graph, When
+    X is removed, Then the children of S are listed" -> "when X is removed, the children of S
+    are listed". The "given" part may only say which graph (the current one); a "when" part
+    that only says the work is done ("When the story is done") goes; a "then" part may say
+    who answers ("Then the response lists ...") and what answers are given back ("... are
+    returned ranked by capacity"), or that named nodes are gone ("Then X is no longer in the
+    graph", "Then X has been removed"): that is their removal."""
+    if not sentence or sentence[0].text != "given":
+        return sentence
+    when = next((i for i, t in enumerate(sentence) if t.text in ("when", "then")), None)
+    if when is None or not all(t.text in _GIVEN_GRAPH for t in sentence[1:when]):
+        return sentence
+    then = next((i for i in range(when, len(sentence)) if sentence[i].text == "then"), None)
+    if then is None:
+        return sentence
+    done = [t for t in sentence[when + 1:then] if t.text != ","]
+    said = [] if sentence[when].text == "then" or all(t.text in _WORK_DONE for t in done) \
+        else sentence[when:then]
+    result = sentence[then + 1:]
+    if result and result[0].text == "the":
+        result = result[1:]
+    if result and result[0].text in _ANSWERERS and len(result) > 1:
+        verb = _ANSWERED_BY.get(result[1].text)
+        if verb is None:
+            return sentence
+        result = [Token("WORD", verb, verb), *result[2:]]
+    result = [t for i, t in enumerate(result) if not (
+        t.text in _GIVEN_BACK and i and result[i - 1].text in P.COPULAS)]
+    result = [t for t in result if t.text not in _GIVEN_BACK] if any(
+        t.text == "ranked" for t in result) else result
+    gone = _gone_from_graph(result)
+    if gone is not None:
+        result = [Token("WORD", "remove", "remove"), *gone]
+    return [*said, *result]
+
+
+_GIVEN_GRAPH = frozenset({"the", "a", "current", "existing", "live", "present", "topology",
+                          "graph", "network", "topo", "model", ","})
+# A "when" that only says the work is done: "When the story is done", "When the change is
+# applied", "When this ticket closes".
+_WORK_DONE = frozenset({"the", "this", "that", "story", "ticket", "change", "work", "task",
+                        "item", "is", "gets", "has", "been", "done", "complete", "completed",
+                        "applied", "closes", "closed", "finished", "delivered", "merged"})
+_ANSWERERS = frozenset({"response", "result", "output", "answer", "reply", "system", "tool",
+                        "service", "api", "agent"})
+_ANSWERED_BY = {"lists": "list", "ranks": "rank", "returns": "return", "shows": "show",
+                "gives": "give", "counts": "count", "reports": "report"}
+# What says an answer is given back: "... are returned (ranked by capacity)".
+_GIVEN_BACK = frozenset({"returned", "shown", "reported", "given", "provided"})
+
+
+def _gone_from_graph(result: list[Token]) -> list[Token] | None:
+    """The nodes a result says are gone ("X is no longer in the graph", "X and Y have all been
+    removed", "port X is gone from the graph"), with the kind said of them; None when it says
+    anything else."""
+    copula = next((i for i, t in enumerate(result) if t.text in ("is", "are", "has", "have")),
+                  None)
+    if not copula or not any(t.kind == "NAME" for t in result[:copula]) or not all(
+            t.kind == "NAME" or t.text in (",", "and") or t.text in P.KIND_WORDS
+            for t in result[:copula]):
+        return None
+    rest = [t.text for t in result[copula + 1:] if t.text not in _SENTENCE_ENDS]
+    if " ".join(rest) in _SAID_GONE:
+        return result[:copula]
+    return None
+
+
+_SAID_GONE = frozenset(
+    f"{all_}{been}{done}{where}" for all_ in ("", "all ") for been in ("", "been ")
+    for done in ("removed", "deleted", "gone", "taken out") for where in (
+        "", " from the graph", " from the topology", " from it", " from graph")) | frozenset(
+    f"no longer {where}" for where in ("in the graph", "in the topology", "in graph",
+                                       "present", "in it"))
+
+
+_ROLE_ARTICLES = frozenset({"a", "an", "the", "one", "our"})
+# What a benefit may not say: a value or a rate ("so that its capacity is ten gigabits"), a
+# change ("so we can remove them later"), a time or a condition.
+_SAYS_A_VALUE = frozenset({"NUM", "RATE", "NAME", "REMOVE", "TAKE", "REMOVAL", "ADD",
+                           "ADDITION", "SET", "SETP", "NEW", "MAKE", "GIVE", "GONE", "ADDED",
+                           "FOREACH", "EACHW", "PER", "PERNODE"})
+_NOT_A_BENEFIT = frozenset({"if", "later", "once", "when", "before", "after", "first"})
+_LONGEST_ROLE = 5
+_BENEFITED = frozenset({"i", "we", "you", "they", "the", "our"})
+_BENEFIT_VERBS = frozenset({"can", "could", "will", "know", "see", "get", "have", "may",
+                            "might", "team", "planners", "planner"})
+
+
 def _without_asked_again(tokens: list[Token]) -> list[Token]:
     """The request without a later sentence that only asks for it again (see
     ``_ASKED_AGAIN``); never the first sentence, which would leave nothing asked."""
@@ -4295,7 +4411,10 @@ def _marks_books(tokens: list[Token], at: int) -> bool:
     token = tokens[at]
     kind, text = token.kind, token.text
     if kind == "WORD":
-        return text in _DATE_WORDS or text in _LABEL_FIRST and _reference_end(tokens, at) is not None
+        return text in _DATE_WORDS or text in _LABEL_FIRST and _reference_end(tokens, at) is not None \
+            or text in _ESTIMATE_LABELS and _estimate_label(tokens, at) is not None
+    if kind == "NUM" and _estimate_end(tokens, at) is not None:
+        return True
     if kind == "NAME":
         return "." not in text and (_DATE_PART.fullmatch(text) is not None or _TICKET.fullmatch(
             str(token.value or text)) is not None)
@@ -4359,6 +4478,11 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
     at = 0
     while at < len(words):  # "case #884213", "ticket INC-2231": a reference is one mark
         end = _reference_end(words, at) if words[at].text in _LABEL_FIRST else None
+        if end is None:  # "2 pts", "1 story point", "est 3": an estimate is one too
+            end = _estimate_end(words, at)
+        if end is None and part[-1].text in (":", ".") and _estimate_label(words, at) == len(
+                words):  # "Story points:", "Est.": a label whose number follows
+            end = len(words)
         if end is not None:
             words[at:end] = [_REFERENCE]
         at += 1
@@ -4385,6 +4509,60 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
     if not all(x.cats <= _BOOKKEEPING_CATS for x in lexed):
         return False, False
     return True, mark
+
+
+# What an estimate of effort is counted in ("2 pts", "1 story point", "3 SP") and what labels
+# one ("Estimate: 2", "Story points: 1", "Est. 1 pt").
+_ESTIMATE_UNITS = frozenset({"pt", "pts", "point", "points", "sp", "sps"})
+_ESTIMATE_LABELS = frozenset({"est", "estimate", "estimated", "story", "points", "sp"})
+_ESTIMATE_LABEL_PHRASES = (("story", "points"), ("story", "point"), ("estimate",),
+                           ("estimated",), ("est",), ("points",), ("sp",))
+
+
+def _estimate_label(tokens: list[Token], at: int) -> int | None:
+    """Where a label of an estimate that starts at ``at`` ends ("story points", "est")."""
+    for phrase in _ESTIMATE_LABEL_PHRASES:
+        end = at + len(phrase)
+        if tuple(t.text for t in tokens[at:end]) == phrase and all(
+                t.kind == "WORD" for t in tokens[at:end]):
+            return end
+    return None
+
+
+def _estimate_end(tokens: list[Token], at: int) -> int | None:
+    """Where an estimate of effort that starts at ``at`` ends: a whole number and its unit
+    ("2 pts", "1 story point"), or a label and a whole number ("est 1", "estimate: 2")."""
+    def number(i: int) -> bool:
+        return i < len(tokens) and tokens[i].kind == "NUM" and tokens[i].text.isdigit()
+
+    if number(at):
+        i = at + 1 + (at + 1 < len(tokens) and tokens[at + 1].text == "story")
+        if i < len(tokens) and tokens[i].kind == "WORD" and tokens[i].text in _ESTIMATE_UNITS:
+            return i + 1
+        return None
+    label = _estimate_label(tokens, at)
+    if label is None:
+        return None
+    i = label + (label < len(tokens) and tokens[label].text in (":", "=", "."))
+    if not number(i):
+        return None
+    end = _estimate_end(tokens, i)
+    return end if end is not None else i + 1
+
+
+def _without_estimates(tokens: list[Token]) -> list[Token]:
+    """``tokens`` without the estimates of effort they hold ("Story points: 1", "2 pts")."""
+    if not any(t.text in _ESTIMATE_UNITS or t.text in _ESTIMATE_LABELS for t in tokens):
+        return tokens
+    kept, at = [], 0
+    while at < len(tokens):
+        end = _estimate_end(tokens, at)
+        if end is None:
+            kept.append(tokens[at])
+            at += 1
+        else:
+            at = end
+    return kept
 
 
 def _reference_end(tokens: list[Token], at: int) -> int | None:
@@ -4739,7 +4917,8 @@ def _normalized(tokens: list[Token], said: str | None = None
     pronouns said with a kind), each run only when a word it looks for is there: most requests
     need none of them."""
     texts = {t.text for t in tokens}
-    if not texts.isdisjoint(_DATE_WORDS) or _BOOK_CHARS.search(
+    if not texts.isdisjoint(_DATE_WORDS) or not texts.isdisjoint(_ESTIMATE_UNITS) \
+            or _BOOK_CHARS.search(
             " ".join(texts) if said is None else said):  # ``said``: the text, to look at once
         tokens, _ = _without_bookkeeping(tokens)
         texts = {t.text for t in tokens}
@@ -4753,6 +4932,10 @@ def _normalized(tokens: list[Token], said: str | None = None
     if not texts.isdisjoint(_DEADLINE_LEADS):
         tokens = _per_sentence(tokens, _without_deadline)
     tokens = _without_label(tokens)
+    if "so" in texts or "as" in texts:
+        tokens = _per_sentence(tokens, _without_story_frame)
+    if "given" in texts:
+        tokens = _per_sentence(tokens, _given_when_then)
     if not texts.isdisjoint(_DELIVERY_FIRST):
         tokens = _without_delivery(tokens)
     if tokens and tokens[0].text == "dear":
@@ -4962,7 +5145,7 @@ def _parse_said(said: str, text: str) -> Parsed:
                 expected="'all' or 'every' before the set, or the request without those "
                 "words", text=text)
     if not all(map(_of_named, parsed.query.steps)):
-        _refuse_nodes_named_apart(written, text)
+        _refuse_nodes_named_apart(_without_estimates(written), text)
         if says_both:
             _refuse_both_of_a_set(written, text)
     counted = {step.metric.kind for step in parsed.query.steps

@@ -839,7 +839,9 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "followup", "requested change", "requested action", "requested actions", "rma", "po",
     "purchase order", "mw", "maintenance window", "crq",
     "handover", "shift handover", "fyi", "record", "change record",
-    "goal", "objective", "aim", "user story", "story", "scenario", "use case", "requirement",
+    "goal", "objective", "aim", "user story", "story", "scenario", "backlog", "backlog item",
+    "epic", "spike", "chore", "subtask", "sub-task", "ac", "acceptance criteria",
+    "acceptance criterion", "acceptance", "dod", "definition of done", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
 })
