@@ -359,6 +359,51 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
     # of its own ("..., as this figure is required")
 
 
+# What a note on the hardware's state calls it: "bad optic", "box is dead", "optic's toast".
+# ("down" is not one: "shut down" would read as a state.)
+FAULTS = frozenset({"dead", "bad", "faulty", "broken", "failed", "failing", "flaky", "toast",
+                    "cooked", "busted", "fried", "degraded", "flapping", "dying", "died",
+                    "borked", "fubar", "kaput"})
+_NOTE_ARTICLES = frozenset({"the", "both", "its", "their", "this", "that"})
+_NOTE_BE = frozenset({"is", "are", "was", "were", "'s"})
+
+
+def is_note(words: Sequence[Word], lexed: Lexed) -> bool:
+    """Whether a part said after or before a request only notes a fault of its hardware, in
+    one of two shapes: a fault and what has it ("bad optic", "dead links"), or what has it and
+    the fault ("optic's dead", "box is toast", "both optics dead"). What has it is one or two
+    words the grammar does not know or a kind ("box", "optic", "linecard"). Nothing else:
+    no name, number, verb or word that could say how or whether. Said of a set, such a note
+    could pick some of it out: only requests about named nodes are read without one."""
+    texts = [text for kind, text in words]
+    if any(kind not in ("WORD", "POSS") for kind, _ in words):
+        return False
+    if texts and texts[0] in _NOTE_ARTICLES:
+        texts = texts[1:]
+    if not texts:
+        return False
+    nouns = {text for cats, text in lexed if cats <= _NOTE_NOUNS and text not in _NOT_THINGS}
+
+    def things(said: list[str]) -> bool:
+        return 1 <= len(said) <= 2 and all(text in nouns for text in said)
+
+    if texts[0] in FAULTS:
+        return things(texts[1:])
+    if texts[-1] not in FAULTS:
+        return False
+    said = texts[:-1]
+    if said and said[-1] in _NOTE_BE:
+        said = said[:-1]
+    return things(said)
+
+
+_NOTE_NOUNS = frozenset({"UNK", "KIND", "KIND_SG", "KIND_PL"})
+# Words that would take the request back, not name hardware: "dead wrong", "bad idea".
+_NOT_THINGS = frozenset({"wrong", "idea", "mistake", "call", "move", "plan", "timing", "news",
+                         "joke", "kidding", "nvm", "wait", "cancel", "stop", "hold", "later",
+                         "instead", "again", "request", "ticket", "change"})
+
+
 def _parts(words: Sequence[Word]) -> list[tuple[int, int]]:
     """Spans of ``words`` between boundaries (each span ends after its boundary)."""
     spans, start = [], 0

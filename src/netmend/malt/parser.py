@@ -3264,7 +3264,40 @@ def _out_of_the_graph(tokens: list[Token]) -> list[Token]:
             return at + 1, [window[0], _REMOVED]
         return None
 
-    return _rewritten(tokens, out_of)
+    return _rewritten(_named_out_of_the_graph(tokens), out_of)
+
+
+# What may come before and after a removal said as the nodes and "out of the graph" alone
+# (not a comma before: "take A, B and C out of the graph" lists them).
+_BEFORE_NAMED_OUT = frozenset({".", ";", "!", ":", "-", "--"})
+_AFTER_NAMED_OUT = frozenset({".", ";", "!", ",", "-", "--", "then", "pls", "please", "asap"})
+
+
+def _named_out_of_the_graph(tokens: list[Token]) -> list[Token]:
+    """Nodes said with "out of the graph" alone, as a clause of their own ("X out of the topo
+    -- then ...", "X and Y out of the graph pls"): their removal. Said after anything else
+    ("the ports of S out of ...") or before more words, it stays as written."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        if i and tokens[i - 1].text not in _BEFORE_NAMED_OUT or tokens[i].kind != "NAME":
+            out.append(tokens[i])
+            i += 1
+            continue
+        end = i
+        while end < len(tokens) and (tokens[end].kind == "NAME" or tokens[end].text in (
+                ",", "and", "+") and end + 1 < len(tokens) and tokens[end + 1].kind == "NAME"):
+            end += 1
+        at = end + 2 + (end + 2 < len(tokens) and tokens[end + 2].text == "the")
+        if [t.text for t in tokens[end:end + 2]] == ["out", "of"] and at < len(tokens) \
+                and tokens[at].text in _GRAPH_WORDS and (
+                    at + 1 == len(tokens) or tokens[at + 1].text in _AFTER_NAMED_OUT):
+            out += [_VOCABULARY_TOKENS["remove"], *tokens[i:end]]
+            i = at + 1
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
 
 
 def _no_longer_in_the_graph(tokens: list[Token]) -> list[Token]:
@@ -5148,6 +5181,13 @@ def _parse_said(said: str, text: str) -> Parsed:
         _refuse_nodes_named_apart(_without_estimates(written), text)
         if says_both:
             _refuse_both_of_a_set(written, text)
+    if any(isinstance(step, (ir.Add, ir.ForEachAdd)) and step.kind == K.CHASSIS
+           for step in parsed.query.steps) and not any(
+            t.kind == "KIND" and t.value == K.CHASSIS for t in written):
+        raise AmbiguousRequest(
+            "a new 'chassis' may be a switch (each switch of a MALT topology is a chassis "
+            "too) or a node of kind EK_CHASSIS alone", expected="'switch' for a new "
+            "EK_PACKET_SWITCH, or the kind written as EK_CHASSIS", text=text)
     counted = {step.metric.kind for step in parsed.query.steps
                if isinstance(step, ir.Top) and step.metric.name == "count"}
     if counted:
@@ -5368,6 +5408,32 @@ def _said_otherwise(tokens: list[Token]):
     end = context.heading(words, lexed)  # "Quote prep: ..."
     if end is not None and end < len(tokens):
         yield tokens[end:], True, False  # a heading may pick nodes out, as an aside may
+    noted = _without_note(tokens)
+    if noted is not None:
+        yield noted, True, False  # "remove X, bad optic": a note may pick nodes out too
+
+
+# What sets a note on the hardware apart from the request: "remove X, bad optic", "linecard's
+# dead -- delete X".
+_NOTE_BOUNDS = frozenset({",", "-", "--", ";", "."})
+
+
+def _without_note(tokens: list[Token]) -> list[Token] | None:
+    """The request without a note on its hardware's state said last or first, set apart
+    (:func:`context.is_note`); None when there is none."""
+    end = len(tokens) - (bool(tokens) and tokens[-1].text in _SENTENCE_ENDS)
+    bounds = [i for i in range(1, end) if tokens[i].text in _NOTE_BOUNDS]
+    for at in (bounds[-1:] if bounds else []):
+        part = tokens[at + 1:end]
+        if context.is_note([(t.kind, t.text) for t in part],
+                           [(x.cats, x.text) for x in lex(part)]):
+            return tokens[:at]
+    for at in bounds[:1]:
+        part = tokens[:at]
+        if at + 1 < end and context.is_note([(t.kind, t.text) for t in part],
+                                            [(x.cats, x.text) for x in lex(part)]):
+            return tokens[at + 1:]
+    return None
 
 
 def _participle_first(part: list[Token]) -> bool:

@@ -1084,9 +1084,9 @@ _kind(K.PORT, ("port", "interface", "network port", "switch port", "link port", 
       ("ports", "interfaces", "network ports", "switch ports", "link ports", "nics",
        "spine ports"))
 _kind(K.PACKET_SWITCH, ("switch", "packet switch", "packet_switch", "network switch",
-                        "spine switch", "sw", "spine sw"),
+                        "spine switch", "sw", "spine sw", "box"),
       ("switches", "packet switches", "packet_switches", "network switches", "spine switches",
-       "sws", "sw", "spine sws", "spine sw"))
+       "sws", "sw", "spine sws", "spine sw", "boxes"))
 _kind(K.AGG_BLOCK, ("aggregation block", "agg block", "aggblock", "agg_block",
                     "aggregation_block", "aggregation-block", "agg-block", "aggregation unit",
                     "agg", "agg blk", "aggregation blk", "agg-blk", "ab"),
