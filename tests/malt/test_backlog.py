@@ -91,6 +91,10 @@ def test_an_acceptance_criterion_is_the_request_it_states(text: str) -> None:
     f"AC: Given the current graph, When the story is done, Then {P} is no longer in the graph.",
     f"Given the current graph, When this ticket closes, Then port {P} has been removed from it.",
     f"Given the current graph, When the change is applied, Then {P} is gone from the graph.",
+    f"AC: Given the current graph, When done, Then {P} is not in the graph anymore.",
+    f"AC: Given the current graph, When this item is done, Then {P} no longer exists in it.",
+    f"Story: remove {P} from the topology. Estimate 1.",
+    f"Remove {P} from the topology. Est 2.",
 ])
 def test_an_outcome_of_nodes_gone_is_their_removal(text: str) -> None:
     _same(text, f"Remove {P} from the graph.")
@@ -103,6 +107,7 @@ def test_an_outcome_of_nodes_gone_is_their_removal(text: str) -> None:
     f"Given the current graph, When the story is done, Then {P} has been removed, unless it "
     "carries traffic.",
     f"Given the current graph, When the switch is busy, Then {P} has been removed.",
+    f"Given the current graph, Then {P} is removed and ju1.a1.m2.s2c4.p4 is kept.",
 ])
 def test_an_acceptance_criterion_that_says_more_is_refused(text: str) -> None:
     _refused(text)

@@ -4293,7 +4293,8 @@ _GIVEN_GRAPH = frozenset({"the", "a", "current", "existing", "live", "present", 
 # applied", "When this ticket closes".
 _WORK_DONE = frozenset({"the", "this", "that", "story", "ticket", "change", "work", "task",
                         "item", "is", "gets", "has", "been", "done", "complete", "completed",
-                        "applied", "closes", "closed", "finished", "delivered", "merged"})
+                        "applied", "closes", "closed", "finished", "delivered", "merged",
+                        "lands", "landed", "ships", "shipped", "deployed"})
 _ANSWERERS = frozenset({"response", "result", "output", "answer", "reply", "system", "tool",
                         "service", "api", "agent"})
 _ANSWERED_BY = {"lists": "list", "ranks": "rank", "returns": "return", "shows": "show",
@@ -4304,26 +4305,25 @@ _GIVEN_BACK = frozenset({"returned", "shown", "reported", "given", "provided"})
 
 def _gone_from_graph(result: list[Token]) -> list[Token] | None:
     """The nodes a result says are gone ("X is no longer in the graph", "X and Y have all been
-    removed", "port X is gone from the graph"), with the kind said of them; None when it says
-    anything else."""
-    copula = next((i for i, t in enumerate(result) if t.text in ("is", "are", "has", "have")),
-                  None)
-    if not copula or not any(t.kind == "NAME" for t in result[:copula]) or not all(
-            t.kind == "NAME" or t.text in (",", "and") or t.text in P.KIND_WORDS
-            for t in result[:copula]):
+    removed", "port X is gone from the graph", "X no longer exists"), with the kind said of
+    them; None when it says anything else."""
+    said = next((i for i, t in enumerate(result) if not (
+        t.kind == "NAME" or t.text in (",", "and") or t.text in P.KIND_WORDS)), len(result))
+    if not any(t.kind == "NAME" for t in result[:said]):
         return None
-    rest = [t.text for t in result[copula + 1:] if t.text not in _SENTENCE_ENDS]
-    if " ".join(rest) in _SAID_GONE:
-        return result[:copula]
-    return None
+    rest = [t.text for t in result[said:] if t.text not in _SENTENCE_ENDS]
+    if rest[:1] and rest[0] in ("is", "are", "has", "have"):
+        rest = rest[1:]
+    return result[:said] if " ".join(rest) in _SAID_GONE else None
 
 
+_GRAPH_SAID = ("", " in the graph", " in the topology", " in graph", " in it", " in the model")
 _SAID_GONE = frozenset(
-    f"{all_}{been}{done}{where}" for all_ in ("", "all ") for been in ("", "been ")
+    f"{all_}{been}{done}{where}" for all_ in ("", "all ", "both ") for been in ("", "been ")
     for done in ("removed", "deleted", "gone", "taken out") for where in (
         "", " from the graph", " from the topology", " from it", " from graph")) | frozenset(
-    f"no longer {where}" for where in ("in the graph", "in the topology", "in graph",
-                                       "present", "in it"))
+    f"no longer{what}{where}" for what in ("", " present", " exists") for where in _GRAPH_SAID
+    if what or where) | frozenset(f"not{where} anymore" for where in _GRAPH_SAID if where)
 
 
 _ROLE_ARTICLES = frozenset({"a", "an", "the", "one", "our"})
@@ -4548,6 +4548,7 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
 # one ("Estimate: 2", "Story points: 1", "Est. 1 pt").
 _ESTIMATE_UNITS = frozenset({"pt", "pts", "point", "points", "sp", "sps"})
 _ESTIMATE_LABELS = frozenset({"est", "estimate", "estimated", "story", "points", "sp"})
+_ESTIMATE_WORDS = _ESTIMATE_UNITS | _ESTIMATE_LABELS
 _ESTIMATE_LABEL_PHRASES = (("story", "points"), ("story", "point"), ("estimate",),
                            ("estimated",), ("est",), ("points",), ("sp",))
 
@@ -4585,7 +4586,7 @@ def _estimate_end(tokens: list[Token], at: int) -> int | None:
 
 def _without_estimates(tokens: list[Token]) -> list[Token]:
     """``tokens`` without the estimates of effort they hold ("Story points: 1", "2 pts")."""
-    if not any(t.text in _ESTIMATE_UNITS or t.text in _ESTIMATE_LABELS for t in tokens):
+    if not any(t.text in _ESTIMATE_WORDS for t in tokens):
         return tokens
     kept, at = [], 0
     while at < len(tokens):
@@ -4950,7 +4951,7 @@ def _normalized(tokens: list[Token], said: str | None = None
     pronouns said with a kind), each run only when a word it looks for is there: most requests
     need none of them."""
     texts = {t.text for t in tokens}
-    if not texts.isdisjoint(_DATE_WORDS) or not texts.isdisjoint(_ESTIMATE_UNITS) \
+    if not texts.isdisjoint(_DATE_WORDS) or not texts.isdisjoint(_ESTIMATE_WORDS) \
             or _BOOK_CHARS.search(
             " ".join(texts) if said is None else said):  # ``said``: the text, to look at once
         tokens, _ = _without_bookkeeping(tokens)
