@@ -35,6 +35,12 @@ def _refused(text: str) -> None:
     (f"Take {P}, ju1.a1.m2.s2c4.p4 and ju1.a1.m2.s2c4.p1 out of the graph.",
      f"Remove {P}, ju1.a1.m2.s2c4.p4 and ju1.a1.m2.s2c4.p1 from the graph."),
     ("count the boxes in ju1.a1.m2", "Count the switches in ju1.a1.m2."),
+    (f"pull ports {P} + ju1.a1.m2.s2c4.p4 out of the topo",
+     f"Remove {P} and ju1.a1.m2.s2c4.p4 from the graph."),
+    (f"light up a new port new_p8 on {S} and count the ports on {S}",
+     f"Add a new port named new_p8 to {S}. Count the ports in {S}."),
+    (f"{P} comes out of the topo -- port count on {S} after that",
+     f"Remove {P} from the graph. Count the ports in {S}."),
 ])
 def test_bridge_call_shorthand(text: str, plain: str) -> None:
     _same(text, plain)
@@ -45,6 +51,17 @@ def test_bridge_call_shorthand(text: str, plain: str) -> None:
     f"{P} out of the topo unless it carries traffic",
 ])
 def test_out_of_the_topo_asked_or_with_a_condition_is_refused(text: str) -> None:
+    _refused(text)
+
+
+@pytest.mark.parametrize("text", [
+    f"pull ports of {S}",
+    f"light up {P}",
+    f"count the ports of {S} -- the dark ones",
+    f"count the ports of {S} -- uplinks only",
+])
+def test_pull_of_a_set_light_up_of_a_node_or_a_dash_before_no_request_is_refused(
+        text: str) -> None:
     _refused(text)
 
 

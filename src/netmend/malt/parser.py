@@ -3628,7 +3628,9 @@ def _pull(tokens: list[Token]) -> list[Token]:
         while j < len(out) and out[j].text in ("the", "a", "an"):
             j += 1
         after = out[j] if j < len(out) else None
-        named = j + _kind_phrase(out, j)  # "pull switch S": the kind, then the name
+        # "pull switch S", "pull ports P and Q": the kind, then the names
+        named = j + (_kind_words_at(out, j)[2] if j < len(out) and _kind_words_at(out, j)[0]
+                     else 0)
         if after is None or after.kind == "NAME" or after.text in _PULLED or (
                 named > j and named < len(out) and out[named].kind == "NAME"):
             continue
@@ -5412,6 +5414,18 @@ def _said_otherwise(tokens: list[Token]):
     noted = _without_note(tokens)
     if noted is not None:
         yield noted, True, False  # "remove X, bad optic": a note may pick nodes out too
+    if any(t.kind == "WORD" and t.text in _DASHES for t in tokens[1:-1]) and not any(
+            t.text in _SPEAKING for t in tokens):
+        # "X out of the topo -- port count on S after that": a dash between two requests
+        # ends the first, as a full stop would (each side is then read as a request); not
+        # when someone says something ("we are retiring A - remove X": that is context)
+        yield [_SEMICOLON if t.kind == "WORD" and t.text in _DASHES else t
+               for t in tokens], False, False
+
+
+_DASHES = frozenset({"-", "--"})
+_SPEAKING = frozenset({"i", "we", "they", "he", "she", "you"})
+_SEMICOLON = Token("PUNCT", ";")
 
 
 # What sets a note on the hardware apart from the request: "remove X, bad optic", "linecard's

@@ -57,7 +57,8 @@ _say("ADD", "drop in", "drop into", "commission", "commissioning", "incorporate"
      "hooking", "hooking up", "hooking in", "wiring", "wiring up", "wiring in", "bringing",
      "bringing in", "connecting", "sticking", "slotting", "slotting in", "onboarding",
      "rolling out", "standing up", "spinning up", "setting up", "plugging", "plugging in",
-     "mounting", "registering", "including")
+     "mounting", "registering", "including", "light up", "lighting up", "turn up",
+     "turning up")
 _say("REMOVE", "strike", "strike out", "striking", "excising", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
      "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
      "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
