@@ -37,7 +37,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import context, ir, records, slots
+from netmend.malt import context, ir, records, sections, slots
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -5091,6 +5091,30 @@ _ANNOUNCED = re.compile(r"\btwo[- ](?:things|steps|step request|part request)\b"
 
 
 def _parse_text(text: str) -> Parsed:
+    try:
+        return _parse_as_written(text)
+    except QueryError as refusal:
+        # "You are a topology assistant. Task: ... Output: ...": a prompt in sections
+        try:
+            prompt = sections.to_request(text)
+        except sections.SectionError as exc:
+            raise UnknownRequest(str(exc), expected="the request without it, or 'Task: "
+                                 "<request>'", text=text) from None
+        if prompt is None:
+            raise
+        try:
+            parsed = _parse_said(prompt.request, text)
+        except QueryError:
+            raise refusal from None
+        if prompt.named_aside and not all(map(_of_named, parsed.query.steps)):
+            raise AmbiguousRequest(
+                "the prompt reads or changes a set of nodes and says something of its nodes "
+                "in a section set aside, which may say which of them are meant",
+                expected="the prompt without that section", text=text) from None
+        return parsed
+
+
+def _parse_as_written(text: str) -> Parsed:
     if ":" in text:  # a request written as fields: "target: S; action: remove"
         try:
             fields = records.split_fields(text)
