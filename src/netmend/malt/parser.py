@@ -2360,13 +2360,18 @@ _LABEL_ENDS = frozenset({":", "-", "--"})
 _TRACKER_KEY = re.compile(r"[A-Z]{2,10}-\d+")
 
 
+# An item's number in an outline ("Action item 2.4:", "Item 4.2 -").
+_OUTLINE_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3}){1,3}")
+
+
 def _label_id(token: Token) -> str | None:
     """The letters of an identifier such as 7731, CR-1234 or INC0012345 ('' for a bare
     number); None when the token is no identifier."""
     if token.kind == "NUM":
         value = token.value
         return "" if isinstance(value, Decimal) and value == value.to_integral_value() \
-            and value >= 0 and "," not in token.text else None
+            and value >= 0 and "," not in token.text or _OUTLINE_NUMBER.fullmatch(
+                token.text) else None
     if token.kind != "NAME" or "." in token.text:
         return None
     match = _LABEL_ID.fullmatch(token.text)
@@ -4407,6 +4412,56 @@ def _someone_wants(tokens: list[Token]) -> list[Token]:
     return _per_sentence(tokens, wanted)
 
 
+def _asked_by_someone(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A request made by someone else in the words of minutes and work orders: "It is hereby
+    requested that X be removed", "The Committee requests that ...", "The Network
+    Operations function shall list ..." (as "I request that ...", "list ..."). Who asks is
+    one to four words that name no node, kind, number or word of the grammar (a word of
+    the graph, "network", may be one of them); what they shall do is a verb ("shall be",
+    "shall not" stay as written)."""
+    texts = [t.text for t in sentence]
+    if texts[:2] == ["it", "is"]:
+        at = 2 + (texts[2:3] == ["hereby"])
+        if texts[at:at + 2] in ([m, "that"] for m in _MANDATED):
+            return [_I, _REQUEST, *sentence[at + 1:]]
+        return sentence
+    first = 1 if texts[:1] == ["the"] else 0
+    for at in range(first + 1, min(first + _REQUESTER_WORDS, len(sentence) - 1) + 1):
+        if not _requester_word(sentence[at - 1]):
+            break
+        said = at + (texts[at] == "hereby")
+        if said < len(texts) and texts[said] in _REQUESTS:
+            return [_I, _REQUEST, *sentence[said + 1:]]
+        for lead in _DIRECTED:
+            verb = said + len(lead)
+            if tuple(texts[said:verb]) == lead and verb < len(texts) \
+                    and texts[verb] not in _NOT_A_VERB:
+                return sentence[verb:]
+    return sentence
+
+
+def _requester_word(token: Token) -> bool:
+    cats = P.LEXICON.get(token.text)
+    return token.kind == "WORD" and token.text not in P.HEDGES \
+        and token.text not in context.CARRIES and (
+            cats is not None and cats <= {"GRAPH"} or not (_grammar_word(token.text)
+                                                           or _held(token.text)))
+
+
+_I, _REQUEST = Token("WORD", "i", "i"), Token("WORD", "request", "request")
+_MANDATED = ("requested", "required", "directed", "ordered", "resolved", "instructed",
+             "mandated")
+_REQUESTS = frozenset({"requests", "directs", "instructs", "orders", "resolves", "asks",
+                       "mandates"})
+_DIRECTED = (("shall",), ("is", "to"), ("is", "directed", "to"), ("is", "requested", "to"),
+             ("is", "asked", "to"), ("is", "instructed", "to"), ("are", "requested", "to"),
+             ("are", "asked", "to"), ("are", "directed", "to"))
+_NOT_A_VERB = frozenset({"be", "have", "not", "never", "further", "also"})
+_REQUESTER_WORDS = 4
+_ASKED_BY_WORDS = _REQUESTS | {"shall", "hereby", "directed", "requested", "asked",
+                                "instructed", "required", "ordered", "resolved"}
+
+
 def _known(word: str) -> bool:
     """A word the grammar reads, or one that may change what is asked."""
     return _grammar_word(word) or word in _MANNER or _held(word) or word in _VOCABULARY
@@ -4990,6 +5045,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_speaker(tokens)
     if not texts.isdisjoint(_WANTS_SAID):
         tokens = _someone_wants(tokens)
+    if not texts.isdisjoint(_ASKED_BY_WORDS):
+        tokens = _per_sentence(tokens, _asked_by_someone)
     if "to" in texts and "be" in texts:
         tokens = _to_be_done(tokens)
     if not texts.isdisjoint(_ASKED_AGAIN_WORDS) and not texts.isdisjoint(_ASKED_AGAIN_GATE):

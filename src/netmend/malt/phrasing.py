@@ -842,7 +842,8 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "handover", "shift handover", "fyi", "record", "change record",
     "goal", "objective", "aim", "user story", "story", "scenario", "backlog", "backlog item",
     "epic", "spike", "chore", "subtask", "sub-task", "ac", "acceptance criteria",
-    "acceptance criterion", "acceptance", "dod", "definition of done", "use case", "requirement",
+    "acceptance criterion", "acceptance", "dod", "definition of done", "resolved",
+    "resolution", "minute", "agenda item", "motion", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
 })
