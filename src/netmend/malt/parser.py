@@ -5221,16 +5221,71 @@ def _without_code_comment(text: str) -> str:
     return _CODE_MARKS.sub("", text)
 
 
+# Emoji that only carry a mood, written as a chat writes them (":pray:", ":eyes:") or as
+# pictures: they say nothing of the request and are left out. Any other emoji stays (it may
+# say no, stop, doubt, "whichever", a warning; a nervous ":sweat_smile:" is doubt), and the
+# request is refused for it.
+_MOODS = ("pray", "eyes", "fire", "rocket", "thumbsup", "+1", "tada", "heart", "raised_hands",
+          "sparkles", "joy", "smile", "smiley", "grin", "slightly_smiling_face",
+          "wave", "ok_hand", "muscle", "100", "zap", "coffee", "sunglasses", "clap",
+          "partying_face", "star_struck", "handshake", "bow", "blush", "wink", "hugs",
+          "heart_eyes", "saluting_face")
+_EMOJI_CODE = re.compile(r"(?<![\w:]):(" + "|".join(re.escape(m) for m in _MOODS)
+                         + r"):(?![\w:])")
+_EMOJI_PICTURES = re.compile(
+    "(?:[\U0001F64F\U0001F440\U0001F525\U0001F680\U0001F44D\U0001F389\u2764"
+    "\U0001F64C\u2728\U0001F602\U0001F642\U0001F604\U0001F44B\U0001F44C"
+    "\U0001F4AA\U0001F4AF\u26A1\u2615\U0001F60E\U0001F44F\U0001F973\U0001F929"
+    "\U0001F91D\U0001F647\U0001F60A\U0001F609\U0001F917\U0001F60D\U0001FAE1]"
+    "[\U0001F3FB-\U0001F3FF]?\uFE0F?)")
+
+
+def _without_emoji(text: str) -> str:
+    """``text`` without the emoji that only carry a mood (see ``_MOODS``)."""
+    if ":" in text:
+        text = _EMOJI_CODE.sub(" ", text)
+    if not text.isascii():
+        text = _EMOJI_PICTURES.sub(" ", text)
+    return text
+
+
+_PERSONS = frozenset({"i", "we", "you", "u", "me", "us", "my", "our", "your"})
+
+
+def _refuse_asked_whether(written: list[Token], text: str) -> None:
+    """Refuse a request that asks whether to act ("should I remove X", "so like shall we
+    drop X"), with a question mark or without one, or proposes it ("we could remove X"):
+    advice is asked, or a plan said, not a change; and one that trails off ("... and also
+    like")."""
+    at = 0
+    while at < len(written) and (written[at].text in P.FILLERS and written[at].text not in
+                                 _PERSONS or written[at].text in ("like", ",")):
+        at += 1
+    said = [t.text for t in written[at:at + 2]]
+    if said in ([modal, who] for modal in ("should", "shall") for who in ("i", "we")) or said in (
+            [who, modal] for who in ("i", "we") for modal in ("could", "might", "may")):
+        raise AmbiguousRequest(
+            f"the request asks or proposes whether to act ({' '.join(said)} ...); netmend makes "
+            "a change only when it is asked for", expected="the change itself, e.g. 'remove "
+            "<node name>'", text=text)
+    words = [t.text for t in written if t.kind != "PUNCT"]
+    if len(words) > 2 and words[-1] == "like" and words[-2] in ("and", "also", "then", "plus"):
+        raise IncompleteRequest(f"the request ends on {' '.join(words[-2:])!r}, which needs "
+                                "something after it", expected="the rest of the request",
+                                text=text)
+
+
 def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
-    said = _without_code_comment(said)
+    said = _without_emoji(_without_code_comment(said))
     written = tokenize(said, mentions=True)
     tokens, it_kinds = _normalized(written, said)
     tokens, places, kinds = _without_places(tokens, bare=False) if any(
         t.text in _SAID_OF_A_NAME for t in tokens) else (tokens, [], [])
     _refuse_said_of_a_name(tokens, text)
+    _refuse_asked_whether(written, text)
     says_both = "both" in said.lower()
     if says_both:
         _refuse_both_miscounted(written, text)

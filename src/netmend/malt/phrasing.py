@@ -59,6 +59,11 @@ _say("ADD", "drop in", "drop into", "commission", "commissioning", "incorporate"
      "rolling out", "standing up", "spinning up", "setting up", "plugging", "plugging in",
      "mounting", "registering", "including", "light up", "lighting up", "turn up",
      "turning up")
+_say("REMOVE", "yeet", "yeeting")
+_say("GONE", "yeeted")
+_say("OUTOF", "outta")
+_say("FROM", "outta")
+_say("ASK", "lmk")
 _say("REMOVE", "strike", "strike out", "striking", "excising", "remove", "removing", "delete", "deleting", "drop", "dropping", "erase",
      "erasing", "eliminate", "eliminating", "take out", "taking out", "take away", "get rid of",
      "getting rid of", "detach", "detaching", "decommission", "decommissioning", "unplug",
@@ -620,6 +625,8 @@ FILLERS: frozenset[str] = frozenset({
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     # spoken hesitations and assents, as a voice transcript writes them down
     "um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm", "yeah", "yep",
+    # chat: "ngl", "tbh", "fr" (for real), "real quick", "tysm"
+    "ngl", "tbh", "fr", "tysm", "real quick", "so like",
     # how soon: netmend answers now ("by EOD", "today pls", "quick")
     "eod", "by eod", "cob", "by cob", "by end of day", "by close of business", "end of day",
     "close of business", "today", "by today", "quick", "urgent",
@@ -934,6 +941,10 @@ CRITICAL: frozenset[str] = frozenset({
     "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
     # discourse that takes a request back, and directions of an order netmend does not model
     "nope", "nah", "never mind", "nevermind", "kidding", "just kidding", "jk", "wait",
+    # an opinion or a guess, not a request: "remove X i guess", "idk" ("I think we need X
+    # removed" asks politely, and is read)
+    "i guess", "i reckon", "reckon", "i suppose", "presumably", "supposedly", "likely", "unlikely", "idk", "dunno", "unsure",
+    "not sure", "guess", "nvm", "nvmd",
     "hold on", "scratch that", "backwards", "backward", "upwards", "upward", "downwards",
     "downward", "upside down", "flipped", "flip", "opposite", "worst", "best",
     # when, or whether for real: netmend changes the graph now, and only for real

@@ -1,0 +1,57 @@
+"""Requests typed in a casual chat: mood emoji (":pray:", a picture), discourse words
+("ngl", "tbh", "real quick"), "yeet", "lmk", "outta" are read as the plain request; an
+emoji that may say no or doubt, a guess, a question or proposal whether to act, a request
+taken back ("nvm") or one that trails off stays refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from netmend.malt import topology
+from netmend.malt.parser import QueryError, parse, parse_request
+from netmend.malt.validate import validate
+
+GRAPH = topology.default()
+S = "ju1.a2.m1.s2c4"
+D = "ju1.a2.dom"
+
+
+def _same(text: str, plain: str) -> None:
+    parsed = parse_request(text)
+    validate(parsed, GRAPH)
+    assert parsed.query == parse(plain)
+
+
+@pytest.mark.parametrize("text", [
+    f"yeet {S} outta the graph, then gimme a list of the {D} child nodes :pray:",
+    f"ngl so like remove {S} real quick, then list the child nodes of {D} lmk",
+    f"remove {S} from the graph and lmk the child nodes of {D} \U0001F64F\U0001F525",
+    f"tbh remove {S} and list the child nodes of {D} fr :eyes:",
+])
+def test_chat_is_read_as_the_request(text: str) -> None:
+    _same(text, f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"remove {S} :x:",
+    f"remove {S} :thinking:",
+    f"remove {S} :sweat_smile:",
+    f"remove {S} \u274C",
+    f"remove {S} \U0001F914",
+    f"remove {S} i guess",
+    f"remove {S}, i reckon",
+    f"remove {S} nvm",
+    f"should i remove {S}",
+    f"so like should i yeet {S}",
+    f"we could remove {S}",
+    f"so we might remove {S}",
+    f"remove {S} and also like",
+])
+def test_chat_that_may_say_no_doubt_or_whether_is_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        validate(parse_request(text), GRAPH)
+
+
+def test_a_polite_i_think_we_need_is_a_request() -> None:
+    _same(f"I think we need to remove {S} from the graph - could you do that?",
+          f"Remove {S} from the graph.")
