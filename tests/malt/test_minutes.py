@@ -37,6 +37,10 @@ def _same(text: str, plain: str) -> None:
     (f"Action item 2.4: remove {P} from the graph.", f"Remove {P} from the graph."),
     (f"Resolved: switch {S} shall be removed from the graph; the number of ports in {A} shall "
      "be reported thereafter.", f"Remove {S} from the graph. Count the ports in {A}."),
+    (f"It is hereby requested that {S} be removed from the graph, and that the child nodes of "
+     f"{A} thereafter be listed.", f"Remove {S} from the graph. List the child nodes of {A}."),
+    (f"Action item 18.1: Remove {S} from the graph. Action item 18.2: List the child nodes of "
+     f"{A}.", f"Remove {S} from the graph. List the child nodes of {A}."),
 ])
 def test_a_request_in_the_words_of_minutes(text: str, plain: str) -> None:
     _same(text, plain)

@@ -4423,7 +4423,7 @@ def _asked_by_someone(sentence: list[Token], _after: bool = False) -> list[Token
     if texts[:2] == ["it", "is"]:
         at = 2 + (texts[2:3] == ["hereby"])
         if texts[at:at + 2] in ([m, "that"] for m in _MANDATED):
-            return [_I, _REQUEST, *sentence[at + 1:]]
+            return [_I, _REQUEST, *_in_order_said(sentence[at + 1:])]
         return sentence
     first = 1 if texts[:1] == ["the"] else 0
     for at in range(first + 1, min(first + _REQUESTER_WORDS, len(sentence) - 1) + 1):
@@ -4431,13 +4431,33 @@ def _asked_by_someone(sentence: list[Token], _after: bool = False) -> list[Token
             break
         said = at + (texts[at] == "hereby")
         if said < len(texts) and texts[said] in _REQUESTS:
-            return [_I, _REQUEST, *sentence[said + 1:]]
+            return [_I, _REQUEST, *_in_order_said(sentence[said + 1:])]
         for lead in _DIRECTED:
             verb = said + len(lead)
             if tuple(texts[said:verb]) == lead and verb < len(texts) \
                     and texts[verb] not in _NOT_A_VERB:
                 return sentence[verb:]
     return sentence
+
+
+def _in_order_said(asked: list[Token]) -> list[Token]:
+    """What is requested in clauses said one after another ("that X be removed, and that the
+    children of A thereafter be listed"), each later clause read as the next step ("and that
+    then the children of A be listed"): the clauses are in the order they are done, and
+    "thereafter" only says so again."""
+    first = next((i for i, t in enumerate(asked) if t.text == "that"), 0)
+    out = list(asked[:first + 1])
+    for i, token in enumerate(asked[first + 1:], first + 1):
+        if token.text in _SAID_AFTER:
+            continue
+        out.append(token)
+        if token.text == "that" and asked[i - 1].text in ("and", ","):
+            out.append(_THEN)
+    return out
+
+
+_SAID_AFTER = frozenset({"thereafter", "subsequently"})
+_THEN = Token("WORD", "then", "then")
 
 
 def _requester_word(token: Token) -> bool:
@@ -5023,6 +5043,9 @@ def _normalized(tokens: list[Token], said: str | None = None
     if not texts.isdisjoint(_DEADLINE_LEADS):
         tokens = _per_sentence(tokens, _without_deadline)
     tokens = _without_label(tokens)
+    if texts & _LABEL_FIRST and len(texts & _SENTENCE_ENDS) > 0:  # "... Action item 1.2: ..."
+        tokens = _per_sentence(tokens, lambda sentence, after: _without_label(sentence)
+                               if after else sentence)
     if "so" in texts or "as" in texts:
         tokens = _per_sentence(tokens, _without_story_frame)
     if "given" in texts:
