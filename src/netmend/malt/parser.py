@@ -4457,7 +4457,6 @@ def _in_order_said(asked: list[Token]) -> list[Token]:
 
 
 _SAID_AFTER = frozenset({"thereafter", "subsequently"})
-_THEN = Token("WORD", "then", "then")
 
 
 def _requester_word(token: Token) -> bool:
