@@ -46,6 +46,9 @@ def test_chat_is_read_as_the_request(text: str) -> None:
     f"we could remove {S}",
     f"so we might remove {S}",
     f"remove {S} and also like",
+    f"rm {S} n",
+    f"rm {S} tmrw",
+    f"rm {S} iff empty",
 ])
 def test_chat_that_may_say_no_doubt_or_whether_is_refused(text: str) -> None:
     with pytest.raises(QueryError):

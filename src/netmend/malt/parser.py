@@ -5291,7 +5291,8 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
             "a change only when it is asked for", expected="the change itself, e.g. 'remove "
             "<node name>'", text=text)
     words = [t.text for t in written if t.kind != "PUNCT"]
-    if len(words) > 2 and words[-1] == "like" and words[-2] in ("and", "also", "then", "plus"):
+    if len(words) > 2 and (words[-1] == "like" and words[-2] in ("and", "also", "then", "plus")
+                           or words[-1] in ("n", "&")):
         raise IncompleteRequest(f"the request ends on {' '.join(words[-2:])!r}, which needs "
                                 "something after it", expected="the rest of the request",
                                 text=text)

@@ -944,7 +944,8 @@ CRITICAL: frozenset[str] = frozenset({
     # an opinion or a guess, not a request: "remove X i guess", "idk" ("I think we need X
     # removed" asks politely, and is read)
     "i guess", "i reckon", "reckon", "i suppose", "presumably", "supposedly", "likely", "unlikely", "idk", "dunno", "unsure",
-    "not sure", "guess", "nvm", "nvmd",
+    "not sure", "guess", "nvm", "nvmd", "tmrw", "tmr", "tmrrw", "2moro", "2morrow", "l8r",
+    "iff", "ifn",
     "hold on", "scratch that", "backwards", "backward", "upwards", "upward", "downwards",
     "downward", "upside down", "flipped", "flip", "opposite", "worst", "best",
     # when, or whether for real: netmend changes the graph now, and only for real
