@@ -58,6 +58,9 @@ def test_a_prompt_in_sections_is_the_request_its_task_states(text: str, plain: s
     f"Note: use 2 ports. Task: remove {P}.",
     f"Task: remove {P}. Output: only the ports above 10G.",
     "Role: topology bot. Context: cleanup. Output: the updated graph.",
+    f"You are a topology assistant. Task: remove {P}. Output: the updated graph. On hold for "
+    "now.",
+    f"Task: remove {P}. Output: the graph, on hold for now.",
 ])
 def test_a_section_that_may_say_more_refuses(text: str) -> None:
     _refused(text)

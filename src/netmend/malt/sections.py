@@ -103,16 +103,20 @@ def to_request(text: str) -> Prompt | None:
         end = labels[at + 1].start() if at + 1 < len(labels) else len(rest)
         said = rest[label.end():end].strip()
         key = " ".join(label.group(1).lower().split())
+        if key in _ASKING:
+            asked.append(said)
+            continue
+        # an output or an aside is one sentence: what follows it unlabelled is asked
+        cut = _SENTENCE_END.search(said)
+        said, more = (said[:cut.end()], said[cut.end():]) if cut else (said, "")
         if key in _GIVING_BACK:
             given_back.append(said)
-        elif key in _ASKING:
-            asked.append(said)
-        else:  # an aside is one sentence: what follows it unlabelled is asked
-            cut = _SENTENCE_END.search(said)
-            said, more = (said[:cut.end()], said[cut.end():]) if cut else (said, "")
+            asked.append(more)
+        else:
             if not _inert(said, names=True):
-                raise SectionError(f"the section {key!r} says {said!r}, which may change what "
-                                   "is asked (a number, a negation, a restriction or a test)")
+                raise SectionError(f"the section {key!r} says {said!r}, which may change "
+                                   "what is asked (a number, a negation, a restriction or a "
+                                   "test)")
             aside.append(said)
             asked.append(more)
     asked = [part.strip().rstrip(".") for part in asked if part.strip(" .\n")]
@@ -148,9 +152,9 @@ def _given_back(said: str) -> str:
     """What an output section gives back, said as the parser reads it ("the ranked list of
     children" -> "a list"); as written when it names none or more than one (the parser
     then judges it), "" when it says only that there is an answer ("the result")."""
-    words = set(re.findall(r"[\w'-]+", said.lower()))
-    found = [back for back, nouns in _SAID_BACK if words & nouns]
-    if len(found) == 1 and _inert(" ".join(words - _LAYOUT_ONLY)):
+    words = re.findall(r"[\w'-]+", said.lower())
+    found = [back for back, nouns in _SAID_BACK if not nouns.isdisjoint(words)]
+    if len(found) == 1 and _inert(" ".join(w for w in words if w not in _LAYOUT_ONLY)):
         return found[0]  # "just the integer", "node names only": only the layout
     return "" if not found and _inert(said) else said.strip().rstrip(".")
 
