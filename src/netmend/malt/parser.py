@@ -5042,10 +5042,12 @@ def _normalized(tokens: list[Token], said: str | None = None
     if not texts.isdisjoint(_DEADLINE_LEADS):
         tokens = _per_sentence(tokens, _without_deadline)
     tokens = _without_label(tokens)
-    if texts & _LABEL_FIRST and len(texts & _SENTENCE_ENDS) > 0:  # "... Action item 1.2: ..."
+    if not texts.isdisjoint(_LABEL_ENDS) and any(
+            t.text in _SENTENCE_ENDS and u.text in _LABEL_FIRST
+            for t, u in zip(tokens, tokens[1:], strict=False)):
         tokens = _per_sentence(tokens, lambda sentence, after: _without_label(sentence)
-                               if after else sentence)
-    if "so" in texts or "as" in texts:
+                               if after else sentence)  # "... Action item 1.2: ..."
+    if "so" in texts or tokens and tokens[0].text == "as":
         tokens = _per_sentence(tokens, _without_story_frame)
     if "given" in texts:
         tokens = _per_sentence(tokens, _given_when_then)
@@ -5272,6 +5274,11 @@ def _without_emoji(text: str) -> str:
 
 
 _PERSONS = frozenset({"i", "we", "you", "u", "me", "us", "my", "our", "your"})
+_TRAILING = frozenset({"like", "n", "&"})
+# Who asks whether to act, or proposes it: "should I ...", "shall we ...", "we could ...".
+_WHETHER = frozenset({*((modal, who) for modal in ("should", "shall") for who in ("i", "we")),
+                      *((who, modal) for who in ("i", "we") for modal in ("could", "might",
+                                                                          "may"))})
 
 
 def _refuse_asked_whether(written: list[Token], text: str) -> None:
@@ -5279,20 +5286,26 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
     drop X"), with a question mark or without one, or proposes it ("we could remove X"):
     advice is asked, or a plan said, not a change; and one that trails off ("... and also
     like")."""
+    if not written:
+        return
     at = 0
     while at < len(written) and (written[at].text in P.FILLERS and written[at].text not in
                                  _PERSONS or written[at].text in ("like", ",")):
         at += 1
-    said = [t.text for t in written[at:at + 2]]
-    if said in ([modal, who] for modal in ("should", "shall") for who in ("i", "we")) or said in (
-            [who, modal] for who in ("i", "we") for modal in ("could", "might", "may")):
+    said = tuple(t.text for t in written[at:at + 2])
+    if said in _WHETHER:
         raise AmbiguousRequest(
             f"the request asks or proposes whether to act ({' '.join(said)} ...); netmend makes "
             "a change only when it is asked for", expected="the change itself, e.g. 'remove "
             "<node name>'", text=text)
-    words = [t.text for t in written if t.kind != "PUNCT"]
-    if len(words) > 2 and (words[-1] == "like" and words[-2] in ("and", "also", "then", "plus")
-                           or words[-1] in ("n", "&")):
+    last = written[-1].text if written[-1].kind != "PUNCT" or len(written) < 2 else \
+        written[-2].text
+    if last not in _TRAILING:
+        return
+    words = [t.text for t in written[-4:] if t.kind != "PUNCT"]
+    if len(written) > 2 and len(words) > 1 and (
+            words[-1] == "like" and words[-2] in ("and", "also", "then", "plus")
+            or words[-1] in ("n", "&")):
         raise IncompleteRequest(f"the request ends on {' '.join(words[-2:])!r}, which needs "
                                 "something after it", expected="the rest of the request",
                                 text=text)
