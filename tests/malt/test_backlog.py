@@ -7,24 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from netmend.malt import topology
-from netmend.malt.parser import QueryError, parse, parse_request
-from netmend.malt.validate import validate
+from .reading import refused, same
 
-GRAPH = topology.default()
 P = "ju1.a1.m2.s2c4.p3"
 S = "ju1.a1.m2.s2c4"
-
-
-def _same(text: str, plain: str) -> None:
-    parsed = parse_request(text)
-    validate(parsed, GRAPH)
-    assert parsed.query == parse(plain)
-
-
-def _refused(text: str) -> None:
-    with pytest.raises(QueryError):
-        validate(parse_request(text), GRAPH)
 
 
 @pytest.mark.parametrize("text", [
@@ -35,7 +21,7 @@ def _refused(text: str) -> None:
     f"Remove {P} from the graph, then list the child nodes of {S}. Story points: 1.",
 ])
 def test_an_estimate_of_effort_is_bookkeeping(text: str) -> None:
-    _same(text, f"Remove {P} from the graph. List the child nodes of {S}.")
+    same(text, f"Remove {P} from the graph. List the child nodes of {S}.")
 
 
 @pytest.mark.parametrize("text", [
@@ -44,7 +30,7 @@ def test_an_estimate_of_effort_is_bookkeeping(text: str) -> None:
     f"Story points: 3 ports of {S} removed.",
 ])
 def test_an_estimate_inside_the_request_is_not_set_aside(text: str) -> None:
-    _refused(text)
+    refused(text)
 
 
 @pytest.mark.parametrize("text", [
@@ -56,7 +42,7 @@ def test_an_estimate_inside_the_request_is_not_set_aside(text: str) -> None:
     "listed so we can reconcile.",
 ])
 def test_a_user_story_is_read_without_its_role_and_benefit(text: str) -> None:
-    _same(text, f"Remove {P} from the graph. List the child nodes of {S}.")
+    same(text, f"Remove {P} from the graph. List the child nodes of {S}.")
 
 
 @pytest.mark.parametrize("text", [
@@ -69,11 +55,11 @@ def test_a_user_story_is_read_without_its_role_and_benefit(text: str) -> None:
     f"List the ports of {S} so we can remove them later.",
 ])
 def test_a_role_or_benefit_that_may_say_more_is_not_set_aside(text: str) -> None:
-    _refused(text)
+    refused(text)
 
 
 def test_so_that_with_a_value_is_not_a_benefit() -> None:
-    _same(f"Could you update each port on switch {S} so that its capacity is ten gigabits per "
+    same(f"Could you update each port on switch {S} so that its capacity is ten gigabits per "
           "second?", f"Set the capacity of every port of switch {S} to 10 Gbps.")
 
 
@@ -84,7 +70,7 @@ def test_so_that_with_a_value_is_not_a_benefit() -> None:
     f"Given the current graph, When port {P} is removed, Then list the children of {S}.",
 ])
 def test_an_acceptance_criterion_is_the_request_it_states(text: str) -> None:
-    _same(text, f"Remove {P} from the graph. List the child nodes of {S}.")
+    same(text, f"Remove {P} from the graph. List the child nodes of {S}.")
 
 
 @pytest.mark.parametrize("text", [
@@ -97,7 +83,7 @@ def test_an_acceptance_criterion_is_the_request_it_states(text: str) -> None:
     f"Remove {P} from the topology. Est 2.",
 ])
 def test_an_outcome_of_nodes_gone_is_their_removal(text: str) -> None:
-    _same(text, f"Remove {P} from the graph.")
+    same(text, f"Remove {P} from the graph.")
 
 
 @pytest.mark.parametrize("text", [
@@ -109,5 +95,5 @@ def test_an_outcome_of_nodes_gone_is_their_removal(text: str) -> None:
     f"Given the current graph, When the switch is busy, Then {P} has been removed.",
     f"Given the current graph, Then {P} is removed and ju1.a1.m2.s2c4.p4 is kept.",
 ])
-def test_an_acceptance_criterion_that_says_more_is_refused(text: str) -> None:
-    _refused(text)
+def test_an_acceptance_criterion_that_says_more_isrefused(text: str) -> None:
+    refused(text)

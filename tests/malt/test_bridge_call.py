@@ -7,24 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from netmend.malt import topology
-from netmend.malt.parser import QueryError, parse, parse_request
-from netmend.malt.validate import validate
+from netmend.malt.parser import parse_request
 
-GRAPH = topology.default()
+from .reading import refused, same
+
 P = "ju1.a1.m2.s2c4.p3"
 S = "ju1.a1.m2.s2c4"
-
-
-def _same(text: str, plain: str) -> None:
-    parsed = parse_request(text)
-    validate(parsed, GRAPH)
-    assert parsed.query == parse(plain)
-
-
-def _refused(text: str) -> None:
-    with pytest.raises(QueryError):
-        validate(parse_request(text), GRAPH)
 
 
 @pytest.mark.parametrize(("text", "plain"), [
@@ -43,15 +31,15 @@ def _refused(text: str) -> None:
      f"Remove {P} from the graph. Count the ports in {S}."),
 ])
 def test_bridge_call_shorthand(text: str, plain: str) -> None:
-    _same(text, plain)
+    same(text, plain)
 
 
 @pytest.mark.parametrize("text", [
     f"is {P} out of the topo?",
     f"{P} out of the topo unless it carries traffic",
 ])
-def test_out_of_the_topo_asked_or_with_a_condition_is_refused(text: str) -> None:
-    _refused(text)
+def test_out_of_the_topo_asked_or_with_a_condition_isrefused(text: str) -> None:
+    refused(text)
 
 
 @pytest.mark.parametrize("text", [
@@ -60,9 +48,9 @@ def test_out_of_the_topo_asked_or_with_a_condition_is_refused(text: str) -> None
     f"count the ports of {S} -- the dark ones",
     f"count the ports of {S} -- uplinks only",
 ])
-def test_pull_of_a_set_light_up_of_a_node_or_a_dash_before_no_request_is_refused(
+def test_pull_of_a_set_light_up_of_a_node_or_a_dash_before_no_request_isrefused(
         text: str) -> None:
-    _refused(text)
+    refused(text)
 
 
 @pytest.mark.parametrize("text", [
@@ -72,7 +60,7 @@ def test_pull_of_a_set_light_up_of_a_node_or_a_dash_before_no_request_is_refused
     f"Remove {P} from the graph -- box is toast",
 ])
 def test_a_note_on_a_fault_of_named_nodes_is_set_aside(text: str) -> None:
-    _same(text, f"Remove {P} from the graph.")
+    same(text, f"Remove {P} from the graph.")
 
 
 @pytest.mark.parametrize("text", [
@@ -87,16 +75,16 @@ def test_a_note_on_a_fault_of_named_nodes_is_set_aside(text: str) -> None:
     f"List the ports of {S}, bad optics",
     f"Remove all ports of {S}, bad optics",
 ])
-def test_a_note_that_may_say_more_or_a_note_on_a_set_is_refused(text: str) -> None:
-    _refused(text)
+def test_a_note_that_may_say_more_or_a_note_on_a_set_isrefused(text: str) -> None:
+    refused(text)
 
 
 @pytest.mark.parametrize("text", [
     "New chassis sw12 goes into ju1.a1.m2.",
     "add a chassis c9 to ju1.a1.m2rack",
 ])
-def test_a_new_chassis_said_in_words_is_refused(text: str) -> None:
-    _refused(text)
+def test_a_new_chassis_said_in_words_isrefused(text: str) -> None:
+    refused(text)
 
 
 def test_a_new_node_of_kind_ek_chassis_written_as_such_is_read() -> None:

@@ -7,19 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from netmend.malt import topology
-from netmend.malt.parser import QueryError, parse, parse_request
-from netmend.malt.validate import validate
+from .reading import refused, same
 
-GRAPH = topology.default()
 S = "ju1.a2.m1.s2c4"
 D = "ju1.a2.dom"
-
-
-def _same(text: str, plain: str) -> None:
-    parsed = parse_request(text)
-    validate(parsed, GRAPH)
-    assert parsed.query == parse(plain)
 
 
 @pytest.mark.parametrize("text", [
@@ -29,7 +20,7 @@ def _same(text: str, plain: str) -> None:
     f"tbh remove {S} and list the child nodes of {D} fr :eyes:",
 ])
 def test_chat_is_read_as_the_request(text: str) -> None:
-    _same(text, f"Remove {S} from the graph. List the child nodes of {D}.")
+    same(text, f"Remove {S} from the graph. List the child nodes of {D}.")
 
 
 @pytest.mark.parametrize("text", [
@@ -50,11 +41,10 @@ def test_chat_is_read_as_the_request(text: str) -> None:
     f"rm {S} tmrw",
     f"rm {S} iff empty",
 ])
-def test_chat_that_may_say_no_doubt_or_whether_is_refused(text: str) -> None:
-    with pytest.raises(QueryError):
-        validate(parse_request(text), GRAPH)
+def test_chat_that_may_say_no_doubt_or_whether_isrefused(text: str) -> None:
+    refused(text)
 
 
 def test_a_polite_i_think_we_need_is_a_request() -> None:
-    _same(f"I think we need to remove {S} from the graph - could you do that?",
+    same(f"I think we need to remove {S} from the graph - could you do that?",
           f"Remove {S} from the graph.")

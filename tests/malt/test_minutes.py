@@ -8,20 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from netmend.malt import topology
-from netmend.malt.parser import QueryError, parse, parse_request
-from netmend.malt.validate import validate
+from netmend.malt.parser import parse_request
 
-GRAPH = topology.default()
+from .reading import refused, same
+
 P = "ju1.a2.m2.s2c2.p1"
 S = "ju1.a2.m2.s2c2"
 A = "ju1.a2.m1"
-
-
-def _same(text: str, plain: str) -> None:
-    parsed = parse_request(text)
-    validate(parsed, GRAPH)
-    assert parsed.query == parse(plain)
 
 
 @pytest.mark.parametrize(("text", "plain"), [
@@ -43,7 +36,7 @@ def _same(text: str, plain: str) -> None:
      f"{A}.", f"Remove {S} from the graph. List the child nodes of {A}."),
 ])
 def test_a_request_in_the_words_of_minutes(text: str, plain: str) -> None:
-    _same(text, plain)
+    same(text, plain)
 
 
 @pytest.mark.parametrize("text", [
@@ -53,9 +46,8 @@ def test_a_request_in_the_words_of_minutes(text: str, plain: str) -> None:
     f"The test harness requests that {S} be removed.",
     "The switch shall be removed.",
 ])
-def test_a_negated_proposed_or_hedged_request_of_minutes_is_refused(text: str) -> None:
-    with pytest.raises(QueryError):
-        validate(parse_request(text), GRAPH)
+def test_a_negated_proposed_or_hedged_request_of_minutes_isrefused(text: str) -> None:
+    refused(text)
 
 
 def test_an_outline_number_is_no_value_in_a_label_only() -> None:

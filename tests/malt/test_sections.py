@@ -7,25 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from netmend.malt import sections, topology
-from netmend.malt.parser import QueryError, parse, parse_request
-from netmend.malt.validate import validate
+from netmend.malt import sections
 
-GRAPH = topology.default()
+from .reading import refused, same
+
 P = "ju1.a1.m2.s2c4.p3"
 S = "ju1.a1.m2.s2c4"
 A = "ju1.a1.m2"
-
-
-def _same(text: str, plain: str) -> None:
-    parsed = parse_request(text)
-    validate(parsed, GRAPH)
-    assert parsed.query == parse(plain)
-
-
-def _refused(text: str) -> None:
-    with pytest.raises(QueryError):
-        validate(parse_request(text), GRAPH)
 
 
 @pytest.mark.parametrize(("text", "plain"), [
@@ -46,7 +34,7 @@ def _refused(text: str) -> None:
     (f"Context: {P} is being retired. Agent, please remove {P}.", f"Remove {P} from the graph."),
 ])
 def test_a_prompt_in_sections_is_the_request_its_task_states(text: str, plain: str) -> None:
-    _same(text, plain)
+    same(text, plain)
 
 
 @pytest.mark.parametrize("text", [
@@ -63,7 +51,7 @@ def test_a_prompt_in_sections_is_the_request_its_task_states(text: str, plain: s
     f"Task: remove {P}. Output: the graph, on hold for now.",
 ])
 def test_a_section_that_may_say_more_refuses(text: str) -> None:
-    _refused(text)
+    refused(text)
 
 
 def test_text_without_sections_is_no_prompt() -> None:

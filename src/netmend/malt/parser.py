@@ -3282,13 +3282,9 @@ def _named_out_of_the_graph(tokens: list[Token]) -> list[Token]:
     """Nodes said with "out of the graph" alone, as a clause of their own ("X out of the topo
     -- then ...", "X and Y out of the graph pls"): their removal. Said after anything else
     ("the ports of S out of ...") or before more words, it stays as written."""
-    out: list[Token] = []
-    i = 0
-    while i < len(tokens):
+    def named_out(tokens: list[Token], i: int) -> tuple[int, list[Token]] | None:
         if i and tokens[i - 1].text not in _BEFORE_NAMED_OUT or tokens[i].kind != "NAME":
-            out.append(tokens[i])
-            i += 1
-            continue
+            return None
         end = i
         while end < len(tokens) and (tokens[end].kind == "NAME" or tokens[end].text in (
                 ",", "and", "+") and end + 1 < len(tokens) and tokens[end + 1].kind == "NAME"):
@@ -3297,12 +3293,10 @@ def _named_out_of_the_graph(tokens: list[Token]) -> list[Token]:
         if [t.text for t in tokens[end:end + 2]] == ["out", "of"] and at < len(tokens) \
                 and tokens[at].text in _GRAPH_WORDS and (
                     at + 1 == len(tokens) or tokens[at + 1].text in _AFTER_NAMED_OUT):
-            out += [_VOCABULARY_TOKENS["remove"], *tokens[i:end]]
-            i = at + 1
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
+            return at + 1 - i, [_VOCABULARY_TOKENS["remove"], *tokens[i:end]]
+        return None
+
+    return _rewritten(tokens, named_out)
 
 
 def _no_longer_in_the_graph(tokens: list[Token]) -> list[Token]:
@@ -4664,15 +4658,12 @@ def _without_estimates(tokens: list[Token]) -> list[Token]:
     """``tokens`` without the estimates of effort they hold ("Story points: 1", "2 pts")."""
     if not any(t.text in _ESTIMATE_WORDS for t in tokens):
         return tokens
-    kept, at = [], 0
-    while at < len(tokens):
+
+    def estimate(tokens: list[Token], at: int) -> tuple[int, list[Token]] | None:
         end = _estimate_end(tokens, at)
-        if end is None:
-            kept.append(tokens[at])
-            at += 1
-        else:
-            at = end
-    return kept
+        return None if end is None else (end - at, [])
+
+    return _rewritten(tokens, estimate)
 
 
 def _reference_end(tokens: list[Token], at: int) -> int | None:
