@@ -40,6 +40,11 @@ def test_chat_is_read_as_the_request(text: str) -> None:
     f"rm {S} n",
     f"rm {S} tmrw",
     f"rm {S} iff empty",
+    f"remove {S}, ok?",
+    f"rm {S} y/n",
+    f"rm {S} nm",
+    f"rm {S} oops",
+    f"rm {S} nxt wk",
 ])
 def test_chat_that_may_say_no_doubt_or_whether_isrefused(text: str) -> None:
     refused(text)

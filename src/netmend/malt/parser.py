@@ -5266,6 +5266,9 @@ def _without_emoji(text: str) -> str:
 
 _PERSONS = frozenset({"i", "we", "you", "u", "me", "us", "my", "our", "your"})
 _TRAILING = frozenset({"like", "n", "&"})
+# A tag that asks for a yes before acting: "remove X, ok?", "rm X k?".
+_CONFIRMING = frozenset({"ok", "okay", "k", "kk", "alright", "cool", "fine", "good", "agreed",
+                         "yes", "yeah", "yea", "sure"})
 # Who asks whether to act, or proposes it: "should I ...", "shall we ...", "we could ...".
 _WHETHER = frozenset({*((modal, who) for modal in ("should", "shall") for who in ("i", "we")),
                       *((who, modal) for who in ("i", "we") for modal in ("could", "might",
@@ -5291,6 +5294,10 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
             "<node name>'", text=text)
     last = written[-1].text if written[-1].kind != "PUNCT" or len(written) < 2 else \
         written[-2].text
+    if last in _CONFIRMING and written[-1].text == "?":
+        raise AmbiguousRequest(
+            f"the request ends on '{last}?': it asks whether to act", expected="the request "
+            "without the question, e.g. 'remove <node name>'", text=text)
     if last not in _TRAILING:
         return
     words = [t.text for t in written[-4:] if t.kind != "PUNCT"]

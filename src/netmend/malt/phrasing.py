@@ -945,7 +945,8 @@ CRITICAL: frozenset[str] = frozenset({
     # removed" asks politely, and is read)
     "i guess", "i reckon", "reckon", "i suppose", "presumably", "supposedly", "likely", "unlikely", "idk", "dunno", "unsure",
     "not sure", "guess", "nvm", "nvmd", "tmrw", "tmr", "tmrrw", "2moro", "2morrow", "l8r",
-    "iff", "ifn",
+    "iff", "ifn", "y/n", "yes/no", "nvr mind", "nevr mind", "nm", "oops", "whoops",
+    "nxt wk", "nxt week", "next wk",
     "hold on", "scratch that", "backwards", "backward", "upwards", "upward", "downwards",
     "downward", "upside down", "flipped", "flip", "opposite", "worst", "best",
     # when, or whether for real: netmend changes the graph now, and only for real
