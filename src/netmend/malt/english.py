@@ -91,9 +91,8 @@ def _measure(metric: ir.Metric) -> str:
 
 def _metric(metric: ir.Metric, descending: bool) -> str:
     """A metric at its top or bottom: "highest total capacity", "fewest ports"."""
-    if metric.name == "capacity":
-        return ("highest " if descending else "lowest ") + _measure(metric)
-    return ("most " if descending else "fewest ") + _measure(metric)
+    top, bottom = ("highest", "lowest") if metric.name == "capacity" else ("most", "fewest")
+    return f"{top if descending else bottom} {_measure(metric)}"
 
 
 def _step(step: ir.Step) -> str:

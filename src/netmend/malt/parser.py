@@ -3628,8 +3628,8 @@ def _pull(tokens: list[Token]) -> list[Token]:
             j += 1
         after = out[j] if j < len(out) else None
         # "pull switch S", "pull ports P and Q": the kind, then the names
-        named = j + (_kind_words_at(out, j)[2] if j < len(out) and _kind_words_at(out, j)[0]
-                     else 0)
+        kind, _, length = _kind_words_at(out, j) if j < len(out) else ("", "", 0)
+        named = j + (length if kind else 0)
         if after is None or after.kind == "NAME" or after.text in _PULLED or (
                 named > j and named < len(out) and out[named].kind == "NAME"):
             continue
@@ -4284,7 +4284,7 @@ def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]
         t.text == "ranked" for t in result) else result
     gone = _gone_from_graph(result)
     if gone is not None:
-        result = [Token("WORD", "remove", "remove"), *gone]
+        result = [_VOCABULARY_TOKENS["remove"], *gone]
     return [*said, *result]
 
 
@@ -4417,7 +4417,7 @@ def _asked_by_someone(sentence: list[Token], _after: bool = False) -> list[Token
     if texts[:2] == ["it", "is"]:
         at = 2 + (texts[2:3] == ["hereby"])
         if texts[at:at + 2] in ([m, "that"] for m in _MANDATED):
-            return [_I, _REQUEST, *_in_order_said(sentence[at + 1:])]
+            return [_VOCABULARY_TOKENS["i"], _REQUEST, *_in_order_said(sentence[at + 1:])]
         return sentence
     first = 1 if texts[:1] == ["the"] else 0
     for at in range(first + 1, min(first + _REQUESTER_WORDS, len(sentence) - 1) + 1):
@@ -4425,7 +4425,7 @@ def _asked_by_someone(sentence: list[Token], _after: bool = False) -> list[Token
             break
         said = at + (texts[at] == "hereby")
         if said < len(texts) and texts[said] in _REQUESTS:
-            return [_I, _REQUEST, *_in_order_said(sentence[said + 1:])]
+            return [_VOCABULARY_TOKENS["i"], _REQUEST, *_in_order_said(sentence[said + 1:])]
         for lead in _DIRECTED:
             verb = said + len(lead)
             if tuple(texts[said:verb]) == lead and verb < len(texts) \
@@ -4461,7 +4461,7 @@ def _requester_word(token: Token) -> bool:
                                                            or _held(token.text)))
 
 
-_I, _REQUEST = Token("WORD", "i", "i"), Token("WORD", "request", "request")
+_REQUEST = Token("WORD", "request", "request")
 _MANDATED = ("requested", "required", "directed", "ordered", "resolved", "instructed",
              "mandated")
 _REQUESTS = frozenset({"requests", "directs", "instructs", "orders", "resolves", "asks",
@@ -5277,11 +5277,8 @@ _WHETHER = frozenset({*((modal, who) for modal in ("should", "shall") for who in
 
 def _refuse_asked_whether(written: list[Token], text: str) -> None:
     """Refuse a request that asks whether to act ("should I remove X", "so like shall we
-    drop X"), with a question mark or without one, or proposes it ("we could remove X"):
-    advice is asked, or a plan said, not a change; and one that trails off ("... and also
-    like")."""
-    if not written:
-        return
+    drop X"), with a question mark or without one, proposes it ("we could remove X") or asks
+    for a yes first ("remove X, ok?"): advice is asked, or a plan said, not a change."""
     at = 0
     while at < len(written) and (written[at].text in P.FILLERS and written[at].text not in
                                  _PERSONS or written[at].text in ("like", ",")):
@@ -5292,12 +5289,16 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
             f"the request asks or proposes whether to act ({' '.join(said)} ...); netmend makes "
             "a change only when it is asked for", expected="the change itself, e.g. 'remove "
             "<node name>'", text=text)
+    if written[-1].text == "?" and len(written) > 1 and written[-2].text in _CONFIRMING:
+        raise AmbiguousRequest(
+            f"the request ends on '{written[-2].text}?': it asks whether to act",
+            expected="the request without the question, e.g. 'remove <node name>'", text=text)
+
+
+def _refuse_cut_short(written: list[Token], text: str) -> None:
+    """Refuse a request that trails off ("... and also like", "rm X n")."""
     last = written[-1].text if written[-1].kind != "PUNCT" or len(written) < 2 else \
         written[-2].text
-    if last in _CONFIRMING and written[-1].text == "?":
-        raise AmbiguousRequest(
-            f"the request ends on '{last}?': it asks whether to act", expected="the request "
-            "without the question, e.g. 'remove <node name>'", text=text)
     if last not in _TRAILING:
         return
     words = [t.text for t in written[-4:] if t.kind != "PUNCT"]
@@ -5319,7 +5320,9 @@ def _parse_said(said: str, text: str) -> Parsed:
     tokens, places, kinds = _without_places(tokens, bare=False) if any(
         t.text in _SAID_OF_A_NAME for t in tokens) else (tokens, [], [])
     _refuse_said_of_a_name(tokens, text)
-    _refuse_asked_whether(written, text)
+    if written:
+        _refuse_asked_whether(written, text)
+        _refuse_cut_short(written, text)
     says_both = "both" in said.lower()
     if says_both:
         _refuse_both_miscounted(written, text)
@@ -5608,16 +5611,18 @@ def _without_note(tokens: list[Token]) -> list[Token] | None:
     (:func:`context.is_note`); None when there is none."""
     end = len(tokens) - (bool(tokens) and tokens[-1].text in _SENTENCE_ENDS)
     bounds = [i for i in range(1, end) if tokens[i].text in _NOTE_BOUNDS]
-    for at in (bounds[-1:] if bounds else []):
-        part = tokens[at + 1:end]
-        if context.is_note([(t.kind, t.text) for t in part],
-                           [(x.cats, x.text) for x in lex(part)]):
-            return tokens[:at]
-    for at in bounds[:1]:
-        part = tokens[:at]
-        if at + 1 < end and context.is_note([(t.kind, t.text) for t in part],
-                                            [(x.cats, x.text) for x in lex(part)]):
-            return tokens[at + 1:]
+    if not bounds:
+        return None
+
+    def noted(part: list[Token]) -> bool:
+        return context.is_note([(t.kind, t.text) for t in part],
+                               [(x.cats, x.text) for x in lex(part)])
+
+    last, first = bounds[-1], bounds[0]
+    if noted(tokens[last + 1:end]):
+        return tokens[:last]
+    if first + 1 < end and noted(tokens[:first]):
+        return tokens[first + 1:]
     return None
 
 

@@ -943,10 +943,11 @@ CRITICAL: frozenset[str] = frozenset({
     "nope", "nah", "never mind", "nevermind", "kidding", "just kidding", "jk", "wait",
     # an opinion or a guess, not a request: "remove X i guess", "idk" ("I think we need X
     # removed" asks politely, and is read)
-    "i guess", "i reckon", "reckon", "i suppose", "presumably", "supposedly", "likely", "unlikely", "idk", "dunno", "unsure",
-    "not sure", "guess", "nvm", "nvmd", "tmrw", "tmr", "tmrrw", "2moro", "2morrow", "l8r",
-    "iff", "ifn", "y/n", "yes/no", "nvr mind", "nevr mind", "nm", "oops", "whoops",
-    "nxt wk", "nxt week", "next wk",
+    "i guess", "i reckon", "reckon", "i suppose", "presumably", "supposedly", "likely",
+    "unlikely", "idk", "dunno", "unsure", "not sure", "guess",
+    # chat and pager shorthand of the same: taken back, later, a condition, a yes asked for
+    "nvm", "nvmd", "nvr mind", "nevr mind", "nm", "oops", "whoops", "tmrw", "tmr", "tmrrw",
+    "2moro", "2morrow", "l8r", "nxt wk", "nxt week", "next wk", "iff", "ifn", "y/n", "yes/no",
     "hold on", "scratch that", "backwards", "backward", "upwards", "upward", "downwards",
     "downward", "upside down", "flipped", "flip", "opposite", "worst", "best",
     # when, or whether for real: netmend changes the graph now, and only for real
