@@ -429,7 +429,7 @@ def _held(word: str) -> bool:
     """An unknown word that may carry meaning (a negation, an order, a manner, a position):
     refused rather than skipped, and a name only after "named"/"called"."""
     return word in _MEANT_WORDS or word in _SHORTENINGS or word in P.PLANNED \
-        or _HELD_FORM.fullmatch(word) is not None
+        or word in P.WHEN or _HELD_FORM.fullmatch(word) is not None
 
 
 def lex(sentence: list[Token]) -> list[Lexeme]:
@@ -4608,7 +4608,8 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
                 len(tok.text) > 4 and tok.text.endswith(("ed", "ing"))
                 and tok.text not in P.LEXICON):  # "flagged", "flapping"; not "regarding"
             return False, False
-    lexed = lex([t for t in words if t.kind == "WORD" and t is not _REFERENCE])
+    lexed = lex([t for t in words if t.kind == "WORD" and t is not _REFERENCE
+                 and t.text not in _DATE_WORDS])
     if not all(x.cats <= _BOOKKEEPING_CATS for x in lexed):
         return False, False
     return True, mark
@@ -4974,7 +4975,7 @@ _WANTED_ALONE = frozenset({"WANT", "GET", "AUX", "MODAL", "IT", "COMMA"})
 def _without_deadline(sentence: list[Token], _after: bool) -> list[Token]:
     """A sentence without when its answer is wanted: "before" or "by" and a time or an
     occasion of the day ("lunch", "Monday", "the 3pm sync", "tomorrow's standup", "end of
-    day") up to a comma, a colon or the sentence's end. A time said otherwise ("tomorrow",
+    day") up to a comma, a colon, a courtesy or the sentence's end. A time said otherwise ("tomorrow",
     "after the window") stays: it would date the request."""
     for at, token in enumerate(sentence):
         if token.text not in _DEADLINE_LEADS:
@@ -4985,7 +4986,9 @@ def _without_deadline(sentence: list[Token], _after: bool) -> list[Token]:
             continue
         end = next((i for i in range(start, len(sentence))
                     if sentence[i].text in (",", ":", "-", "--")), len(sentence))
-        said = sentence[start:end]
+        # "by Friday if you can", "by noon please": a courtesy after it goes with it
+        courtesy = next((k for k in range(start + 1, end) if not lex(sentence[k:end])), end)
+        said = sentence[start:courtesy]
         if not said or len(said) > _DEADLINE_WORDS or not _a_deadline(said):
             continue
         before = sentence[:at]

@@ -970,6 +970,19 @@ CRITICAL: frozenset[str] = frozenset({
 # weekend"): never skipped, and a part they start is no context; said of an occasion they may
 # stand in it ("the expansion planned for the next budget cycle").
 PLANNED: frozenset[str] = frozenset({"planned", "scheduled", "upcoming"})
+# Days, months, parts of the day and vague times: said after a request they date it ("rm X
+# monday", "remove X over the weekend", "... sometime"), so they are never skipped as unknown;
+# a pass that knows them reads them where they say no more than bookkeeping ("due Fri"), a
+# deadline ("by Monday") or an occasion ("For Monday:").
+WHEN: frozenset[str] = frozenset({
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue",
+    "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "weekend", "weekday",
+    "weekdays", "overnight", "tonite", "morning", "mornings", "afternoon", "evening", "night",
+    "nights", "midnight", "noon", "midday", "lunchtime", "daily", "nightly", "hourly",
+    "weekly", "monthly", "quarterly", "yearly", "annually", "sometime", "someday", "sometimes",
+    "during", "january", "february", "april", "june", "july", "august", "september",
+    "october", "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov"})
 # Every word or phrase that may say whether, when or which the request applies, where no
 # grammar reads it (a closing's signature, a return clause's free words, a heading, a field
 # of bookkeeping): the critical ones and the planning ones.
