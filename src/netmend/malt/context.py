@@ -222,7 +222,8 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
     the uplinks.", "(dark)", "- spares"). A request that reads or changes a set may then want
     only some of it. A phrase names no nodes when its last word names an occasion ("For the
     audit.", "Q3 deck:", "User request:") or someone (a ``PROPER`` word: "Thanks, Lucia",
-    "For the CFO."), or when the lexer drops all of it (a greeting, thanks). A clause (a
+    "For the CFO."), when it opens with thanks ("Thanks heaps", "Much obliged"), or when the
+    lexer drops all of it (a greeting, thanks). A clause (a
     verb, a subject) is judged by :func:`is_context`. An ``OPENS`` word starts a phrase
     where a sentence's end was not written ("... on S For the uplinks")."""
     start = 0
@@ -236,7 +237,7 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
         while first < end and words[first][1] in _BEFORE_A_NOUN:
             first += 1
         said = words[first:end]
-        if not said or said[-1][0] == "PROPER" \
+        if not said or said[-1][0] == "PROPER" or said[0][1] in _THANKS \
                 or len(said) == 1 and _ENUMERATOR.fullmatch(said[0][1]) \
                 or {said[-1][1], said[-1][1].rsplit("-", 1)[-1]} & OCCASION_NOUNS \
                 or any(kind not in ("WORD", "PROPER") and not (kind == "NAME" and "." not in text)
@@ -264,6 +265,9 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
     return None
 
 
+# Words that open thanks, whatever words of warmth follow: "Thanks heaps", "Much obliged".
+_THANKS = frozenset({"thanks", "thank", "thx", "ty", "tysm", "cheers", "ta", "many", "much",
+                     "ever"})
 # Nouns of a process (what is done, never which nodes): "reallocation", "deployment".
 _ACTIVITIES = ("ation", "ment", "ance")
 # What someone did to bring the request: "Pedro asked", "the controller team requested".

@@ -4369,6 +4369,114 @@ _ACTIONS = frozenset({"REMOVE", "TAKE", "ADD", "SET", "SETP", "ASK", "COUNT", "R
                       "GIVE", "GET", "WANT"})
 
 
+# Courtesy said around a request, as a small grammar of the frames politeness takes in many
+# Englishes: each frame is a sequence of slots, a slot the words it may be; ``_SOFT`` may
+# stand anywhere between two slots any number of times ("I'd really appreciate it", "would
+# you mind awfully", "if you could possibly"). A frame is said again as the plain courtesy
+# after "=>", which the lexer reads; what follows is the request. Every frame says "you":
+# the pass runs only when it is said.
+_SOFT = "soft"
+_SOFTENERS = frozenset({"really", "so", "ever", "very", "most", "awfully", "terribly",
+                        "truly", "greatly", "hugely", "massively", "incredibly", "extremely",
+                        "super", "possibly"})  # not "perhaps": it may offer, not ask
+_COURTESY_FRAMES = tuple(
+    (tuple(frozenset(slot.split("|")) if slot != _SOFT else slot for slot in frame.split()),
+     [_VOCABULARY_TOKENS[word] for word in plain.split()])
+    for frame, plain in (said.split(" => ") for said in (
+        # "I'd (really) appreciate it if you could ...", "we would appreciate it if you ..."
+        "i|we would|should|will soft appreciate it if|should you soft could|would|can|might"
+        " soft => could you",
+        "i|we would|should|will soft appreciate it if|should you soft => could you",
+        # "I'd be (ever so) grateful if you could ...", "we would be obliged if you ..."
+        "i|we would|should|will soft be soft grateful|obliged|thankful|glad|delighted|pleased"
+        " if|should you soft could|would|can|might soft => could you",
+        # "it would be (really) great / lovely / helpful if you could ..."
+        "it would|will soft be soft appreciated|great|lovely|wonderful|brilliant|helpful|fab"
+        "|fantastic|grand|awesome|amazing|ideal|perfect|good|nice|marvellous|marvelous|splendid"
+        " if you soft could|would|can|might soft => could you",
+        # "Could I trouble you to ...", "may I ask you to ..."
+        "could|can|may|might i|we trouble|bother|ask you soft to soft => could you",
+        # "would you (kindly) mind (awfully) ...ing"
+        "would|do you soft mind soft => would you mind",
+        # "I wonder / was wondering / wondered if you could (possibly) ..."
+        "i|we wonder|wondered if|whether you soft could|would|can|might soft => could you",
+        "i|we was|am|were|are wondering if|whether you soft could|would|can|might soft"
+        " => could you",
+        # "could you possibly ...", "would you perhaps ...": a softener said alone
+        "could|would|can|will you soft => could you",
+    )))
+
+
+def _courtesy_frame_end(sentence: list[Token], at: int) -> tuple[int, list[Token]] | None:
+    """Where a frame of :data:`_COURTESY_FRAMES` that starts at ``at`` ends, and the plain
+    courtesy it says; None when none starts there, or the first that does says no more than
+    the plain one (it is said plainly, or "could you" with no softener)."""
+    texts = [t.text for t in sentence]
+    for frame, plain in _COURTESY_FRAMES:
+        i = at
+        softened = False
+        for slot in frame:
+            if slot == _SOFT:
+                while i < len(texts) and texts[i] in _SOFTENERS:
+                    i, softened = i + 1, True
+            elif i < len(texts) and texts[i] in slot and sentence[i].kind == "WORD":
+                i += 1
+            else:
+                break
+        else:
+            if i == len(sentence) or sentence[i].kind != "WORD" \
+                    or texts[at:i] == [t.text for t in plain]:
+                return None  # no request after it, or already said plainly
+            if softened or i - at > len(plain):
+                return i, plain
+    return None
+
+
+def _without_courtesy(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A sentence with the courtesy of its request said plainly: a frame of
+    :data:`_COURTESY_FRAMES` said first, or after a greeting or an apology's comma ("Hi, I'd
+    really appreciate it if you could remove X" -> "Hi, could you remove X"), and without a
+    moment asked for ("when you get a sec, ..."). The softeners go only with a frame:
+    "possibly remove X" alone stays a hedge."""
+    at = 0
+    while at < len(sentence):
+        opens = at == 0 or sentence[at - 1].text in (",", ":", "-", "but", "so")
+        framed = _courtesy_frame_end(sentence, at) if opens else None
+        if framed is not None:
+            end, plain = framed
+            sentence = [*sentence[:at], *plain, *sentence[end:]]
+            at += len(plain)
+            continue
+        end = _moment_end(sentence, at)
+        if end is not None and (opens or end == len(sentence)):  # said last, or set apart
+            sentence = [*sentence[:at], *sentence[end:]]
+            continue
+        at += 1
+    return sentence
+
+
+# Courtesy about time, said before or after a request: "when you have a moment", "whenever
+# you get a sec", "when you've got a minute": done now, it is done in time.
+_A_MOMENT = frozenset({"moment", "sec", "second", "minute", "min", "mo", "tick", "chance"})
+
+
+def _moment_end(sentence: list[Token], at: int) -> int | None:
+    """Where "when(ever) you have / get / find / have got a moment (spare)" that starts at
+    ``at`` ends, its comma with it; None when there is none."""
+    texts = [t.text for t in sentence]
+    if texts[at:at + 2] not in (["when", "you"], ["whenever", "you"]):
+        return None
+    i = at + 2 + (texts[at + 2:at + 4] == ["have", "got"])
+    if i >= len(texts) or texts[i] not in ("have", "get", "got", "find"):
+        return None
+    i += 1 + (texts[i + 1:i + 2] in (["a"], ["the"]))
+    i += texts[i:i + 1] in (["spare"], ["free"], ["quick"])
+    if texts[i:i + 1] not in ([m] for m in _A_MOMENT):
+        return None
+    i += 1 + (texts[i + 1:i + 2] in (["spare"], ["free"]))
+    return i + (texts[i:i + 1] == [","])
+
+
 # What someone else asking for the request says ("Audit wants the full list", "Procurement
 # needs every port in A whose capacity exceeds 25G", "The auditors asked for ..."): the same
 # as the asker's own "I want".
@@ -5061,6 +5169,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
+    if "you" in texts:
+        tokens = _per_sentence(tokens, _without_courtesy)
     if not texts.isdisjoint(_WANTS_SAID):
         tokens = _someone_wants(tokens)
     if not texts.isdisjoint(_ASKED_BY_WORDS):
