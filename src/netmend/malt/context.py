@@ -166,7 +166,8 @@ _DOCUMENTS = frozenset({
     "section", "chapter", "trail", "benchmark", "calculation", "workbook", "checklist",
     "timeline", "writeup", "write-up", "pr", "issue", "issues", "script", "scripts", "pack",
     "shortlist", "notice", "announcement", "bulletin", "digest", "minutes", "agenda", "thread",
-    "reply", "message", "answer", "hint", "solution", "reference", "info", "context"})
+    "reply", "message", "answer", "hint", "solution", "reference", "info", "context", "tl",
+    "dr", "tldr"})
 # Work, projects and their steps:
 _WORK = frozenset({
     "task", "tasks", "follow-up", "followup", "update", "updates", "change", "changes", "ask",

@@ -4370,54 +4370,94 @@ _ACTIONS = frozenset({"REMOVE", "TAKE", "ADD", "SET", "SETP", "ASK", "COUNT", "R
 
 
 # Courtesy said around a request, as a small grammar of the frames politeness takes in many
-# Englishes: each frame is a sequence of slots, a slot the words it may be; ``_SOFT`` may
-# stand anywhere between two slots any number of times ("I'd really appreciate it", "would
-# you mind awfully", "if you could possibly"). A frame is said again as the plain courtesy
-# after "=>", which the lexer reads; what follows is the request. Every frame says "you":
-# the pass runs only when it is said.
-_SOFT = "soft"
+# Englishes, and of the questions a forum post asks how to do what it wants done: each frame
+# is a sequence of slots, a slot the words it may be; a slot "~soft" or "~manner" may stand
+# any number of times, or none ("I'd really appreciate it", "would you mind awfully", "if
+# you could possibly", "the best way to"). A frame is said again as the plain courtesy
+# after "=>" (which the lexer reads), or as "?" when it asks how to do what follows; what
+# follows is the request. Every
+# frame says "you", "i", "we", "one", or "way": the pass runs only when one is said.
 _SOFTENERS = frozenset({"really", "so", "ever", "very", "most", "awfully", "terribly",
                         "truly", "greatly", "hugely", "massively", "incredibly", "extremely",
                         "super", "possibly"})  # not "perhaps": it may offer, not ask
+# How a way to do the request is qualified: "the best way to", "a clean way to".
+_MANNERS = frozenset({"best", "easiest", "simplest", "cleanest", "quickest", "fastest",
+                      "right", "proper", "correct", "recommended", "preferred", "clean",
+                      "simple", "quick", "good", "easy", "safest", "standard", "usual",
+                      "neat", "neatest", "nice", "nicest", "sane", "sanest"})
+_REPEATED = {"~soft": _SOFTENERS, "~manner": _MANNERS}
 _COURTESY_FRAMES = tuple(
-    (tuple(frozenset(slot.split("|")) if slot != _SOFT else slot for slot in frame.split()),
-     [_VOCABULARY_TOKENS[word] for word in plain.split()])
-    for frame, plain in (said.split(" => ") for said in (
+    (tuple(_REPEATED.get(slot) or frozenset(slot.split("|")) for slot in frame.split()),
+     None if plain == " ?" else [_VOCABULARY_TOKENS[word] for word in plain.split()])
+    for frame, plain in (said.split(" =>") for said in (
         # "I'd (really) appreciate it if you could ...", "we would appreciate it if you ..."
-        "i|we would|should|will soft appreciate it if|should you soft could|would|can|might"
-        " soft => could you",
-        "i|we would|should|will soft appreciate it if|should you soft => could you",
+        "i|we would|should|will ~soft appreciate it if|should you ~soft could|would|can|might"
+        " ~soft => could you",
+        "i|we would|should|will ~soft appreciate it if|should you ~soft => could you",
         # "I'd be (ever so) grateful if you could ...", "we would be obliged if you ..."
-        "i|we would|should|will soft be soft grateful|obliged|thankful|glad|delighted|pleased"
-        " if|should you soft could|would|can|might soft => could you",
+        "i|we would|should|will ~soft be ~soft grateful|obliged|thankful|glad|delighted"
+        "|pleased if|should you ~soft could|would|can|might ~soft => could you",
         # "it would be (really) great / lovely / helpful if you could ..."
-        "it would|will soft be soft appreciated|great|lovely|wonderful|brilliant|helpful|fab"
-        "|fantastic|grand|awesome|amazing|ideal|perfect|good|nice|marvellous|marvelous|splendid"
-        " if you soft could|would|can|might soft => could you",
+        "it would|will ~soft be ~soft appreciated|great|lovely|wonderful|brilliant|helpful"
+        "|fab|fantastic|grand|awesome|amazing|ideal|perfect|good|nice|marvellous|marvelous"
+        "|splendid if you ~soft could|would|can|might ~soft => could you",
         # "Could I trouble you to ...", "may I ask you to ..."
-        "could|can|may|might i|we trouble|bother|ask you soft to soft => could you",
+        "could|can|may|might i|we trouble|bother|ask you ~soft to ~soft => could you",
         # "would you (kindly) mind (awfully) ...ing"
-        "would|do you soft mind soft => would you mind",
+        "would|do you ~soft mind ~soft => would you mind",
         # "I wonder / was wondering / wondered if you could (possibly) ..."
-        "i|we wonder|wondered if|whether you soft could|would|can|might soft => could you",
-        "i|we was|am|were|are wondering if|whether you soft could|would|can|might soft"
+        "i|we wonder|wondered if|whether you ~soft could|would|can|might ~soft => could you",
+        "i|we was|am|were|are wondering if|whether you ~soft could|would|can|might ~soft"
         " => could you",
-        # "could you possibly ...", "would you perhaps ...": a softener said alone
-        "could|would|can|will you soft => could you",
+        # "could you possibly ...": a softener said alone
+        "could|would|can|will you ~soft => could you",
+        # whether it can be done, asked as "can I ...?" is: "is there a clean way to ..."
+        "is there a|an|any ~manner way to =>",
+        # how to do it, asked: "How would I remove X?", "anyone know how to ...", "can
+        # someone tell me the best way to ...", "what's the cleanest way to ..."
+        "how do|would|can|could|should i|we|one => ?",
+        "can|could|would|will someone|somebody|anyone|anybody|you tell|show me|us how to => ?",
+        "can|could|would|will someone|somebody|anyone|anybody|you tell|show me|us the"
+        " ~manner way to => ?",
+        "does|do anyone|anybody|someone|somebody|you know how to => ?",
+        "anyone|anybody|someone|somebody know|knows how to => ?",
+        "does|do anyone|anybody|someone|somebody|you know the|a|any ~manner way to => ?",
+        "anyone|anybody|someone|somebody know|knows the|a|any ~manner way to => ?",
+        "what is the ~manner way to => ?",
     )))
+_COURTESY_SAID = frozenset({"you", "i", "we", "one", "way", "how"})
+# A sentence that only asks how to do what the one before it wants done: "How would I do
+# that?", "What's the best way?", "Can someone tell me how?".
+_DONE_THAT = r"(?: (?:to )?(?:do|achieve|accomplish) (?:that|this|it))?"
+_HOW_ALONE = re.compile(
+    rf"(?:how (?:do|would|can|could|should) (?:i|we|one) (?:do|achieve|accomplish) (?:that"
+    rf"|this|it)|what is the (?:(?:{'|'.join(sorted(_MANNERS))}) )*way{_DONE_THAT}|(?:can"
+    rf"|could|would) (?:someone|somebody|anyone|anybody|you) (?:tell|show) (?:me|us) how"
+    rf"{_DONE_THAT}|is there a (?:(?:{'|'.join(sorted(_MANNERS))}) )*way{_DONE_THAT}|(?:does"
+    rf" )?(?:anyone|anybody|someone) know how{_DONE_THAT}|how)")
 
 
-def _courtesy_frame_end(sentence: list[Token], at: int) -> tuple[int, list[Token]] | None:
+def _in_tldr(tokens: list[Token], at: int) -> bool:
+    """Whether the token at ``at`` is part of a "TL;DR" (or "tl;dr:", "TLDR -") label."""
+    texts = [t.text for t in tokens[max(0, at - 3):at + 4]]
+    said = " ".join(texts)
+    return any(f" {tldr} " in f" {said} " and tokens[at].text in tldr.split()
+               for tldr in ("tl ; dr :", "tl ; dr -", "tl ; dr ,", "tl ; dr"))
+
+
+def _courtesy_frame_end(sentence: list[Token], at: int
+                        ) -> tuple[int, list[Token] | None] | None:
     """Where a frame of :data:`_COURTESY_FRAMES` that starts at ``at`` ends, and the plain
-    courtesy it says; None when none starts there, or the first that does says no more than
-    the plain one (it is said plainly, or "could you" with no softener)."""
+    courtesy it says (None: it asks how); None when none starts there, or the first that
+    does says no more than the plain one (it is said plainly, or "could you" with no
+    softener)."""
     texts = [t.text for t in sentence]
     for frame, plain in _COURTESY_FRAMES:
         i = at
         softened = False
         for slot in frame:
-            if slot == _SOFT:
-                while i < len(texts) and texts[i] in _SOFTENERS:
+            if slot is _SOFTENERS or slot is _MANNERS:
+                while i < len(texts) and texts[i] in slot:
                     i, softened = i + 1, True
             elif i < len(texts) and texts[i] in slot and sentence[i].kind == "WORD":
                 i += 1
@@ -4425,25 +4465,48 @@ def _courtesy_frame_end(sentence: list[Token], at: int) -> tuple[int, list[Token
                 break
         else:
             if i == len(sentence) or sentence[i].kind != "WORD" \
-                    or texts[at:i] == [t.text for t in plain]:
+                    or plain is not None and texts[at:i] == [t.text for t in plain]:
                 return None  # no request after it, or already said plainly
-            if softened or i - at > len(plain):
+            if softened or i - at > len(plain or ()):
                 return i, plain
     return None
 
 
-def _without_courtesy(sentence: list[Token], _after: bool = False) -> list[Token]:
+def _courtesy_said_plainly(tokens: list[Token]) -> tuple[list[Token], bool]:
+    """The request with the courtesy of each sentence said plainly (see
+    :func:`_without_courtesy`), and whether a sentence asks how to do it."""
+    asked_how = False
+
+    def plain(sentence: list[Token], after: bool) -> list[Token] | None:
+        nonlocal asked_how
+        said, how = _without_courtesy(sentence, after)
+        asked_how = asked_how or how
+        return said
+
+    return _per_sentence(tokens, plain), asked_how
+
+
+def _without_courtesy(sentence: list[Token], after: bool) -> tuple[list[Token] | None, bool]:
     """A sentence with the courtesy of its request said plainly: a frame of
     :data:`_COURTESY_FRAMES` said first, or after a greeting or an apology's comma ("Hi, I'd
     really appreciate it if you could remove X" -> "Hi, could you remove X"), and without a
-    moment asked for ("when you get a sec, ..."). The softeners go only with a frame:
-    "possibly remove X" alone stays a hedge."""
+    moment asked for ("when you get a sec, ..."), and whether it asks how to do it ("how
+    would I ...", "anyone know how to ...", or a later sentence or a last part set apart
+    that only asks so: "How would I do that?", "..., what's the best way"). The softeners
+    go only with a frame: "possibly remove X" alone stays a hedge."""
+    if after and _HOW_ALONE.fullmatch(" ".join(t.text for t in sentence)):
+        return None, True
     at = 0
+    how = False
     while at < len(sentence):
-        opens = at == 0 or sentence[at - 1].text in (",", ":", "-", "but", "so")
+        opens = at == 0 or sentence[at - 1].text in (",", ":", "-", "]", "but", "so")
+        if opens and at and _HOW_ALONE.fullmatch(" ".join(t.text for t in sentence[at:])):
+            return sentence[:at - 1], True  # "remove X - how would I do that"
         framed = _courtesy_frame_end(sentence, at) if opens else None
         if framed is not None:
             end, plain = framed
+            how = how or plain is None
+            plain = plain or []
             sentence = [*sentence[:at], *plain, *sentence[end:]]
             at += len(plain)
             continue
@@ -4452,7 +4515,7 @@ def _without_courtesy(sentence: list[Token], _after: bool = False) -> list[Token
             sentence = [*sentence[:at], *sentence[end:]]
             continue
         at += 1
-    return sentence
+    return sentence, how
 
 
 # Courtesy about time, said before or after a request: "when you have a moment", "whenever
@@ -5169,8 +5232,10 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
-    if "you" in texts:
-        tokens = _per_sentence(tokens, _without_courtesy)
+    if "tl" in texts and "dr" in texts:  # "TL;DR: ...": what follows says it all
+        tokens = [t for i, t in enumerate(tokens) if not _in_tldr(tokens, i)]
+    if not texts.isdisjoint(_COURTESY_SAID):
+        tokens, _ = _courtesy_said_plainly(tokens)
     if not texts.isdisjoint(_WANTS_SAID):
         tokens = _someone_wants(tokens)
     if not texts.isdisjoint(_ASKED_BY_WORDS):
@@ -5466,6 +5531,8 @@ def _parse_said(said: str, text: str) -> Parsed:
                 "netmend does not know: it may say which of them are meant",
                 expected="'all' or 'every' before the set, or the request without those "
                 "words", text=text)
+    if "how" in said.lower() or "way" in said.lower():
+        _refuse_change_asked_how(parsed, written, text)
     if not all(map(_of_named, parsed.query.steps)):
         _refuse_nodes_named_apart(_without_estimates(written), text)
         if says_both:
@@ -5630,11 +5697,22 @@ def _parse_normalized(tokens: list[Token], it_kinds: tuple[str, ...], text: str)
                                           for step in parsed.query.steps):
                 return parsed
         if asked_how:
-            raise UnknownRequest(
-                "the request asks how a change is made; netmend makes a change only when it is "
-                "asked for", expected="the change itself, e.g. 'remove <node name>'",
-                text=text) from None
+            raise _change_asked_how(text) from None
         raise
+
+
+def _change_asked_how(text: str) -> QueryError:
+    return UnknownRequest("the request asks how a change is made; netmend makes a change only "
+                          "when it is asked for", expected="the change itself, e.g. 'remove "
+                          "<node name>'", text=text)
+
+
+def _refuse_change_asked_how(parsed: Parsed, written: list[Token], text: str) -> None:
+    """Refuse a change whose request asks how to make it ("anyone know how to delete X?",
+    "... What's the best way?"): a read asked so is shown, a change is not made."""
+    if any(isinstance(step, ir.MUTATIONS) for step in parsed.query.steps) \
+            and _courtesy_said_plainly(written)[1]:
+        raise _change_asked_how(text)
 
 
 def _set_named_alone(tokens: list[Token]) -> list[Token] | None:

@@ -733,6 +733,11 @@ FILLERS: frozenset[str] = frozenset({
     "topology wide", "fabric-wide", "fabric wide",
     "netmend", "hey netmend", "agent", "assistant", "if you would", "if you will",
     "cheers", "pls", "plz", "thx", "ty", "thanks in advance", "thank you in advance",
+    # help asked for in a forum post, and thanks said before it is given
+    "appreciate any help", "i would appreciate any help", "any help appreciated",
+    "any help is appreciated", "any help would be appreciated", "any help much appreciated",
+    "any help is much appreciated", "appreciate it", "tia", "thanks all", "thx all",
+    "thanks everyone",
     "many thanks", "much appreciated", "appreciated", "and thanks", "and thank you",
     "please and thanks", "please and thank you", "thanks a lot", "thank you so much",
     # a question asked through a wrapper: "do you know which ...", "I wonder how many ..."
