@@ -4251,6 +4251,48 @@ def _without_story_frame(sentence: list[Token], _after: bool = False) -> list[To
     return sentence
 
 
+def _tool_checked(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A step of a test plan read as what the tool is to do: "Check that the tool returns the
+    agg block containing P", "..., then verify the tool lists the ports of S" -> "return
+    ...", "... then list ...". Only the tool may be said to do it ("verify that X is
+    removed" checks a state)."""
+    out: list[Token] = []
+    at = 0
+    while at < len(sentence):
+        checked = _checked_end(sentence, at) if not out or out[-1].text in (
+            ",", "then", "and") else None
+        if checked is None:
+            out.append(sentence[at])
+            at += 1
+        else:
+            at, verb = checked
+            out.append(verb)
+    return out
+
+
+def _checked_end(sentence: list[Token], at: int) -> tuple[int, Token] | None:
+    """Where "check (that) the tool VERBs" that starts at ``at`` ends, and the verb it says
+    the tool is to do; None when none starts there."""
+    if sentence[at].text not in _CHECKS:
+        return None
+    at += 1 + (at + 1 < len(sentence) and sentence[at + 1].text == "that")
+    at += at < len(sentence) and sentence[at].text == "the"
+    if at + 1 >= len(sentence) or sentence[at].text not in _ANSWERERS:
+        return None
+    verb = sentence[at + 1].text
+    base = next((verb[:-len(end)] for end in ("es", "s") if verb.endswith(end)
+                 and verb[:-len(end)] in _CHECKED_VERBS), None)
+    return None if base is None else (at + 2, _VOCABULARY_TOKENS[base])
+
+
+_CHECKS = frozenset({"check", "verify", "confirm", "ensure", "validate", "test"})
+# What a tool is checked to do, in the words the grammar reads as a request's verb.
+_CHECKED_VERBS = frozenset({
+    "return", "list", "find", "compute", "calculate", "remove", "delete", "report", "add",
+    "rank", "sort", "order", "count", "set", "update", "show", "give", "identify", "display",
+    "create", "drop", "change"}) & frozenset(_VOCABULARY_TOKENS)
+
+
 def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]:
     """An acceptance criterion read as the request it states: "Given the current graph, When
     X is removed, Then the children of S are listed" -> "when X is removed, the children of S
@@ -4262,7 +4304,13 @@ def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]
     if not sentence or sentence[0].text != "given":
         return sentence
     when = next((i for i, t in enumerate(sentence) if t.text in ("when", "then")), None)
-    if when is None or not all(t.text in _GIVEN_GRAPH for t in sentence[1:when]):
+    if when is None:  # "Given the default topology, remove X": which graph, then the request
+        comma = next((i for i, t in enumerate(sentence) if t.text == ","), None)
+        if comma is not None and comma > 1 and all(t.text in _GIVEN_GRAPH
+                                                   for t in sentence[1:comma]):
+            return sentence[comma + 1:]
+        return sentence
+    if not all(t.text in _GIVEN_GRAPH for t in sentence[1:when]):
         return sentence
     then = next((i for i in range(when, len(sentence)) if sentence[i].text == "then"), None)
     if then is None:
@@ -4289,7 +4337,8 @@ def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]
 
 
 _GIVEN_GRAPH = frozenset({"the", "a", "current", "existing", "live", "present", "topology",
-                          "graph", "network", "topo", "model", ","})
+                          "graph", "network", "topo", "model", ",", "default", "initial",
+                          "baseline", "starting", "unmodified", "standard"})
 # A "when" that only says the work is done: "When the story is done", "When the change is
 # applied", "When this ticket closes".
 _WORK_DONE = frozenset({"the", "this", "that", "story", "ticket", "change", "work", "task",
@@ -4691,7 +4740,7 @@ def _marks_books(tokens: list[Token], at: int) -> bool:
         return True
     if kind == "NAME":
         return "." not in text and (_DATE_PART.fullmatch(text) is not None or _TICKET.fullmatch(
-            str(token.value or text)) is not None)
+            str(token.value or text)) is not None) or _DOTTED_TICKET.fullmatch(text) is not None
     return kind == "MENTION" or kind == "NUM" and text.startswith("-")
 
 
@@ -4854,7 +4903,9 @@ _REFERENCE = Token("MENTION", "#")  # a ticket's reference, read as one mark
 _BOOKKEEPING_CATS = frozenset({"UNK", "PARENT", "NODE", "FROM", "PER", "OF", "IN", "BY", "TO",
                                "LOOKAT", "ABOUT", "AND", "COMMA"})
 # A ticket's or an action item's number ("INC-2231", "AI-4", "CHG#12", "RITM0012345", "Q3").
-_TICKET = re.compile(r"[A-Za-z]{1,12}[-#]\d+|[A-Z]{1,12}\d+")
+_TICKET = re.compile(r"[A-Za-z]{1,12}[-#]\d+(?:\.\d+)*|[A-Z]{1,12}\d+")
+# A test's or a section's number with dots ("ATP-4.6.5", "TC-3.1"): no node is named so.
+_DOTTED_TICKET = re.compile(r"[A-Za-z]{1,12}-\d+(?:\.\d+)+")
 _DATE_PART = re.compile(r"/\d{1,4}(?:/\d{1,4})?")  # "03/14" is read as 03 and /14
 # Days, months and deadlines said as bookkeeping ("due Fri", "due EOW").
 _DATE_WORDS = frozenset({
@@ -5216,6 +5267,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _per_sentence(tokens, _without_story_frame)
     if "given" in texts:
         tokens = _per_sentence(tokens, _given_when_then)
+    if not texts.isdisjoint(_CHECKS) and not texts.isdisjoint(_ANSWERERS):
+        tokens = _per_sentence(tokens, _tool_checked)
     if not texts.isdisjoint(_DELIVERY_FIRST):
         tokens = _without_delivery(tokens)
     if tokens and tokens[0].text == "dear":

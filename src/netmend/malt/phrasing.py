@@ -858,6 +858,9 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "resolution", "minute", "agenda item", "motion", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
+    # a test plan's: "Procedure:", "Setup -", "Test step 3:", "Precondition:"
+    "procedure", "test procedure", "setup", "set-up", "test step", "precondition",
+    "preconditions", "pre-condition",
 })
 # Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
 # count the switches in the graph" says two places, and is refused).
