@@ -63,3 +63,12 @@ def test_a_hedge_negation_condition_or_question_whether_stays_refused(text: str)
 def test_a_frame_already_plain_is_left_as_it_is() -> None:
     same(f"I think we need a switch named sw9 in {A} - would you mind adding it?",
          f"Add a new switch named sw9 to {A}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"Kindly remove {S} from the graph, post which list the child nodes of {A}.",
+    f"Could you remove {S} and send over the child nodes of {A}?",
+    f"Would you mind removing {S} and sending me the child nodes of {A}? At the earliest.",
+])
+def test_office_englishes_join_and_send_as_the_plain_steps(text: str) -> None:
+    same(text, f"Remove {S} from the graph. List the child nodes of {A}.")

@@ -129,6 +129,8 @@ _say("ASK", "i would like to see", "i want to see", "we would like to see", "we 
 _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say", "read out",
      "read off", "read me out", "read us out", "read me off", "send me", "send us",
+     "send over", "send across", "send me over", "sending me", "sending over",
+     "pull together", "put together",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
      "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
@@ -470,7 +472,7 @@ _say("SLASH", "/")
 # "every port across agg block A": a place said as a span (also AMONG: "across all switches")
 _say("ACROSS", "across", "throughout", "all across", "anywhere in")
 _say("IN", "anywhere in")  # "the highest port capacity anywhere in A" (a set is all below A)
-_say("THEN", "post that", "and post that", "then", "and then", "after that", "afterwards", "afterward", "next",
+_say("THEN", "post that", "and post that", "post which", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "and after this",
      "having done that", "when done", "once done", "once that is done", "when that is done",
@@ -696,6 +698,7 @@ FILLERS: frozenset[str] = frozenset({
     "it is no longer required", "as it is no longer required", "it is no longer needed",
     "as it is no longer needed", "as it is no longer in use", "it is no longer in use",
     "at your earliest convenience", "as soon as possible", "asap", "when convenient",
+    "at the earliest", "at your earliest",
     "for the purposes of the audit", "for the audit", "for audit purposes", "for the minutes",
     "for capacity planning purposes", "for the capacity planning programme",
     "for the capacity planning program", "for planning purposes", "for the record",
