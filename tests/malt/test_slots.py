@@ -241,3 +241,19 @@ FILLED_TEXTS = [text for text, _ in FILLED]
        st.integers(0, 40))
 def test_a_word_outside_the_frame_is_never_skipped(text: str, word: str, at: int) -> None:
     refused_or_same(text, word, at)
+
+
+@pytest.mark.parametrize("text", [
+    "ju1.a2.m2.s2c2.p4. which agg block contains it",
+    "re: ju1.a2.m2.s2c2.p4 .. which agg block holds that port",
+    "ju1.a1.m1.s2c1 - which agg block has it?",
+])
+def test_a_kind_that_holds_the_named_node_said_as_a_pronoun_is_above_it(text: str) -> None:
+    """"P. which agg block holds it": the agg block is above P (it was read as those below)."""
+    (step,) = parse(text).steps
+    assert step.nodes.axis == "ancestors" and step.nodes.kind == "EK_AGG_BLOCK"
+
+
+def test_kinds_that_hold_the_named_node_said_as_a_pronoun_are_refused() -> None:
+    with pytest.raises(QueryError):
+        parse("ju1.a1.m1. which switches hold it")

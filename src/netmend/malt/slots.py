@@ -331,6 +331,7 @@ _CAPACITY_WORDS = _ASKING_WORDS | _KINDS | {"NAME", "CAP", "HOWFAST", "HOWMUCH",
 _ANCESTOR_WORDS = _ASKING_WORDS | _KINDS | {"NAME", "IN", "LT", "BY", "GOES", "HOLDING",
                                             "PARENT", "OF", "TO"}
 _CONTAINED = frozenset({"IN", "LT", "BY", "GOES", "HOLDING", "PARENT"})
+_HELD_IT = frozenset({"HOLDING"})
 
 
 def _one_name(cats: Cats) -> tuple[int, int | None, list[int]] | None:
@@ -368,8 +369,11 @@ def ancestor(cats: Cats) -> tuple | None:
     that a named node is in ("P - which agg block is that in?", "to which switch port P
     belongs"), or None. The kind asked for is said once, in the singular, by "which" /
     "what" or a word that asks; the named node is the one contained: a word of being in
-    ("in", "under", "belongs", "containing", "parent") is said, and none of holding it
-    ("contains", "has")."""
+    ("in", "under", "belongs", "containing", "parent", or holding a pronoun that stands for
+    it: "P. which switch holds it?") is said, and none of holding it ("contains", "has")."""
+    # "P. which agg block holds it": holding the pronoun (P) is being in, said the other way
+    cats = [_HELD_IT if "HAVE" in c and "IT" in d else c
+            for c, d in zip(cats, [*cats[1:], frozenset()], strict=True)]
     if not _fits(cats, _ANCESTOR_WORDS) or not any(c & _CONTAINED for c in cats) or not any(
             c & {"WH", "REL", "ASK"} for c in cats):
         return None
@@ -393,7 +397,8 @@ ORDERS = frozenset({"ORDER_DESC", "ORDER_ASC"})
 
 def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
     """:func:`_one_name`, when every place word comes before the name ("the ports under
-    A", not "A is under which node") and a word of holding after it ("what A contains")."""
+    A", not "A is under which node") and a word of holding after it ("what A contains"),
+    never before a pronoun ("A. which switches hold it": "it" is A, and held)."""
     found = _one_name(cats)
     if found is None:
         return None
@@ -402,6 +407,8 @@ def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
         c <= {"BY", "IN"} and i + 1 < len(cats) and cats[i + 1] & {"CAP", "HOWMUCH", "SUM"})]
     if any(i > name for i in placed) or any("HAVE" in c for c in cats[:name]):
         return None
+    if any("HAVE" in c and "IT" in d for c, d in zip(cats, cats[1:], strict=False)):
+        return None  # "P. which agg block contains it": "it" is P, held, not holding
     asked = found[2][0] if found[2] else name
     if not placed and any("REL" in c for c in cats[asked + 1:name]) and not any(
             c & {"POSS", "ITS", "HAVE", "DIRECT", "DEEP", "CHILD"} for c in cats):
