@@ -2398,6 +2398,9 @@ def _label_end(tokens: list[Token], start: int) -> int | None:
                                    or _TRACKER_KEY.fullmatch(str(token.value))):
             break
         i, worded = i + 1, True
+        if [t.text for t in tokens[i:i + 3:2]] == ["(", ")"] and tokens[i + 1].text \
+                in _STEP_LETTERS:
+            i += 3  # "Problem 2(b):": the part of a numbered item
     return i if worded and i > start else None
 
 
@@ -4251,6 +4254,44 @@ def _without_story_frame(sentence: list[Token], _after: bool = False) -> list[To
     return sentence
 
 
+def _which_graph(sentence: list[Token], after: bool) -> list[Token]:
+    """A sentence without the clause that only says which graph it is about, before a comma:
+    "Given the default topology, ...", "Using the topology provided, ...", "Starting from the
+    reference graph, ...", "Using the modified graph, ...". A graph as it was before any change
+    ("the default / initial / provided topology") is the graph only in the request's first
+    sentence: said later, it would be the graph before the changes said first."""
+    lead = next((len(said) for said in _GRAPH_LEADS
+                 if [t.text for t in sentence[:len(said)]] == list(said)), 0)
+    comma = next((i for i, t in enumerate(sentence) if t.text == ","), None)
+    if not lead or comma is None or comma <= lead + 1:
+        return sentence
+    said = [t.text for t in sentence[lead:comma]]
+    figure = next((i for i in range(len(said) - 1) if said[i] in ("in", "on") and said[i + 1]
+                   in _FIGURES), len(said))  # "... shown in Figure 1"
+    if figure < len(said) and not all(t.isdigit() or t in _FIGURES or t == "."
+                                      for t in said[figure + 1:]):
+        return sentence
+    words = said[:figure]
+    graphs = [i for i, t in enumerate(words) if t in _GRAPH_NOUNS]
+    if len(graphs) != 1 or not all(t in _GIVEN_GRAPH or t in _GRAPH_AFTER or (
+            not after and t in _GRAPH_BEFORE) for t in words):
+        return sentence
+    return sentence[comma + 1:]
+
+
+_GRAPH_LEADS = (("given",), ("using",), ("starting", "from"), ("working", "from"),
+                ("working", "on"), ("based", "on"), ("with",), ("on",), ("against",))
+_GRAPH_NOUNS = frozenset({"topology", "graph", "network", "topo", "model"})
+_FIGURES = frozenset({"figure", "fig", "diagram", "exhibit"})
+# Words of the graph as it is after the changes said so far, and as it was before them.
+_GRAPH_AFTER = frozenset({"updated", "modified", "resulting", "changed", "new", "current",
+                          "latest"})
+_GRAPH_BEFORE = frozenset({"default", "initial", "baseline", "starting", "unmodified",
+                           "standard", "provided", "given", "reference", "original",
+                           "supplied", "attached", "shown", "above", "below", "sample",
+                           "example", "following"})
+
+
 def _tool_checked(sentence: list[Token], _after: bool = False) -> list[Token]:
     """A step of a test plan read as what the tool is to do: "Check that the tool returns the
     agg block containing P", "..., then verify the tool lists the ports of S" -> "return
@@ -4304,11 +4345,7 @@ def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]
     if not sentence or sentence[0].text != "given":
         return sentence
     when = next((i for i, t in enumerate(sentence) if t.text in ("when", "then")), None)
-    if when is None:  # "Given the default topology, remove X": which graph, then the request
-        comma = next((i for i, t in enumerate(sentence) if t.text == ","), None)
-        if comma is not None and comma > 1 and all(t.text in _GIVEN_GRAPH
-                                                   for t in sentence[1:comma]):
-            return sentence[comma + 1:]
+    if when is None:
         return sentence
     if not all(t.text in _GIVEN_GRAPH for t in sentence[1:when]):
         return sentence
@@ -4337,8 +4374,7 @@ def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]
 
 
 _GIVEN_GRAPH = frozenset({"the", "a", "current", "existing", "live", "present", "topology",
-                          "graph", "network", "topo", "model", ",", "default", "initial",
-                          "baseline", "starting", "unmodified", "standard"})
+                          "graph", "network", "topo", "model", ",", "this", "our", "your"})
 # A "when" that only says the work is done: "When the story is done", "When the change is
 # applied", "When this ticket closes".
 _WORK_DONE = frozenset({"the", "this", "that", "story", "ticket", "change", "work", "task",
@@ -4796,6 +4832,8 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
     words = [t for t in part if not (t.kind == "PUNCT" or t.text in ("-", "--"))]
     if not words:
         return True, False
+    if len(words) == 1 and part[-1].text == ")" and words[0].text in _STEP_LETTERS:
+        return False, False  # "(a)": the mark of a step, read with the others
     mark = False
     labelled = labelled or part[-1].text == ":" or any(t.kind == "WORD" for t in words)
     at = 0
@@ -4837,7 +4875,7 @@ def _bookkeeping(part: list[Token], labelled: bool) -> tuple[bool, bool]:
 
 # What an estimate of effort is counted in ("2 pts", "1 story point", "3 SP") and what labels
 # one ("Estimate: 2", "Story points: 1", "Est. 1 pt").
-_ESTIMATE_UNITS = frozenset({"pt", "pts", "point", "points", "sp", "sps"})
+_ESTIMATE_UNITS = frozenset({"pt", "pts", "point", "points", "sp", "sps", "mark", "marks"})
 _ESTIMATE_LABELS = frozenset({"est", "estimate", "estimated", "story", "points", "sp"})
 _ESTIMATE_WORDS = _ESTIMATE_UNITS | _ESTIMATE_LABELS
 _ESTIMATE_LABEL_PHRASES = (("story", "points"), ("story", "point"), ("estimate",),
@@ -4897,6 +4935,7 @@ def _reference_end(tokens: list[Token], at: int) -> int | None:
     return end
 
 
+_STEP_LETTERS = frozenset({"a", "b", "c", "d", "e", "f", "i", "ii", "iii", "iv", "v", "vi"})
 _BOOKKEEPING_BOUNDS = frozenset({".", "!", "?", ";", ":", "-", "--", ","})
 _REFERENCE = Token("MENTION", "#")  # a ticket's reference, read as one mark
 # What words of bookkeeping may be to the grammar: unknown, a preposition, "owner", "item".
@@ -5306,6 +5345,8 @@ def _normalized(tokens: list[Token], said: str | None = None
     if ")" in texts or " step" in " " + " ".join(texts) or (
             tokens and tokens[0].text == "1"):
         tokens = _without_step_numbers(tokens)
+    if not texts.isdisjoint(_GRAPH_NOUNS) and "," in texts:  # after the steps are sentences
+        tokens = _per_sentence(tokens, _which_graph)
     if "(" in texts:
         tokens = _call_notation(tokens)
     if not texts.isdisjoint(_SINGULAR_KIND_FIRST):

@@ -129,6 +129,7 @@ _say("ASK", "i would like to see", "i want to see", "we would like to see", "we 
 _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say", "read out",
      "read off", "read me out", "read us out", "read me off", "send me", "send us",
+     "write down", "write out", "note down",
      "send over", "send across", "send me over", "sending me", "sending over",
      "pull together", "put together",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
@@ -151,7 +152,10 @@ _say("RETURN", "return", "give back", "give me back", "give us back", "hand back
      "hand me back", "send back", "send me back", "respond with", "reply with", "answer with",
      "returning", "handing back", "handing me back", "sending back", "sending me back",
      "giving back", "giving me back",
-     "answer as", "answer in", "reply as", "respond as", "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
+     "answer as", "answer in", "reply as", "respond as",
+     *(f"{verb} {whose} answer as" for verb in ("show", "give", "write", "present", "express",
+                                                "state", "provide", "submit")
+       for whose in ("your", "the")), "as a node name", "as the node name", "as text", "as a text", "as plain text", "as a number", "as a count", "as a list",
      "as a graph", "in text form", "as an integer")
 # The graph asked for after a change, said as a read of it: "... and give me the updated graph",
 # "..., then show the resulting topology", "... and get the graph back". Only the whole graph:
@@ -160,7 +164,8 @@ _say("RETURN", "return", "give back", "give me back", "give us back", "hand back
 for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "send us", "send",
               "share", "output", "provide", "get me", "hand me", "hand over", "display", "dump",
               "print", "let me see", "get", "fetch", "produce", "pass me", "pass back",
-              "pass me back", "hand me back", "give me back", "send me back"):
+              "pass me back", "hand me back", "give me back", "send me back", "hand in",
+              "submit", "turn in"):
     for _adjective in ("", "updated ", "new ", "resulting ", "modified ", "final ", "changed ",
                        "whole ", "full ", "entire ", "complete ", "whole updated ",
                        "full updated "):
@@ -861,6 +866,8 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "resolution", "minute", "agenda item", "motion", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
+    # an exam's or a worksheet's: "Q3.", "Problem 2(b):", "Section A, Question 2"
+    "problem", "question", "q", "section", "part",
     # a test plan's: "Procedure:", "Setup -", "Test step 3:", "Precondition:"
     "procedure", "test procedure", "setup", "set-up", "test step", "precondition",
     "preconditions", "pre-condition",
