@@ -195,12 +195,16 @@ _PEOPLE = frozenset({
     "team", "lead", "manager", "mentor", "boss", "customer", "client", "vendor", "caller",
     "user", "requester", "auditor", "auditors", "finance", "procurement", "management", "desk",
     "helpdesk", "noc", "support", "ops", "on-call", "oncall", "me", "us", "you", "everyone",
-    "all", "colleague", "colleagues", "office", "here", "folks"})
+    "all", "colleague", "colleagues", "office", "here", "folks", "ic", "commander", "sre",
+    "officer", "person", "starter", "joiner", "hire", "intern", "newbie", "planner", "analyst",
+    "engineer", "admin", "operator", "architect"})
 # Greetings, thanks, apologies and acknowledgements:
 _COURTESIES = frozenset({
     "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "sorry", "apologies", "sure",
     "ok", "okay", "great", "yes", "yep", "yeah", "cool", "noted", "agreed", "understood",
-    "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack"})
+    "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack",
+    # radio procedure: "Copy?", "Over and out."
+    "copy", "wilco", "over", "out", "execute", "affirmative", "acknowledge"})
 OCCASION_NOUNS = _OCCASION_HEADS | _EVENTS_NAMED | DATE_NOUNS | (
     TIMES | {"now"} | _DOCUMENTS | _WORK | _FIELDS | _PEOPLE | _COURTESIES | P.FORMAT_WORDS
     | {label.split()[-1] for label in P.LABEL_WORDS if label != "network"}
@@ -237,6 +241,8 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
             continue  # what comes before the phrase it opens is not set apart
         while first < end and words[first][1] in _BEFORE_A_NOUN:
             first += 1
+        if end - first > 1 and words[end - 1][1] in ("here", "there"):
+            end -= 1  # "Uplinks here.": the place it is said in names no occasion
         said = words[first:end]
         if not said or said[-1][0] == "PROPER" or said[0][1] in _THANKS \
                 or len(said) == 1 and _ENUMERATOR.fullmatch(said[0][1]) \

@@ -4292,6 +4292,35 @@ _GRAPH_BEFORE = frozenset({"default", "initial", "baseline", "starting", "unmodi
                            "example", "following"})
 
 
+def _procedure_said(sentence: list[Token], after: bool) -> list[Token] | None:
+    """A sentence of radio procedure around the request ("Copy?", "Confirm when done.",
+    "Standing by.", "Execute.", "Over.", "Roger.") or one where someone says who speaks
+    ("IC here.", "Shift lead here."): it says nothing of the request, and goes. "Stand by"
+    (wait) and "Hold" are no procedure: they say the request is not to be done yet."""
+    texts = [t.text for t in sentence]
+    if texts and all(text in _PROCEDURE for text in texts) and " ".join(texts) not in (
+            "stand by", "standby"):
+        return None
+    if not after and 1 < len(texts) <= _SPEAKER_WORDS + 1 and texts[-1] == "here" and all(
+            text in _TEAM_WORDS or text in _WHO_SPEAKS for text in texts[:-1]):
+        return None  # not "Uplinks here.": that may say which nodes
+    return sentence
+
+
+# The words of radio procedure, said as a sentence of their own.
+_PROCEDURE = frozenset({"copy", "copied", "roger", "wilco", "over", "out", "execute",
+                        "acknowledge", "ack", "confirm", "when", "done", "complete",
+                        "completed", "standing", "by", "report", "back", "and", "affirmative",
+                        "affirm", "understood", "how", "receipt", "once", "finished", ",",
+                        "?", "!"})
+_PROCEDURE_SAID = frozenset({"copy", "roger", "wilco", "over", "out", "execute", "acknowledge",
+                             "confirm", "standing", "report", "affirmative", "here"})
+_SPEAKER_WORDS = 3
+_WHO_SPEAKS = frozenset({"ic", "lead", "shift", "commander", "incident", "bridge", "duty",
+                         "manager", "oncall", "on-call", "noc", "soc", "desk", "the", "officer",
+                         "engineer", "sre", "netops", "control"})
+
+
 def _tool_checked(sentence: list[Token], _after: bool = False) -> list[Token]:
     """A step of a test plan read as what the tool is to do: "Check that the tool returns the
     agg block containing P", "..., then verify the tool lists the ports of S" -> "return
@@ -5306,6 +5335,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _per_sentence(tokens, _without_story_frame)
     if "given" in texts:
         tokens = _per_sentence(tokens, _given_when_then)
+    if not texts.isdisjoint(_PROCEDURE_SAID):
+        tokens = _per_sentence(tokens, _procedure_said)
     if not texts.isdisjoint(_CHECKS) and not texts.isdisjoint(_ANSWERERS):
         tokens = _per_sentence(tokens, _tool_checked)
     if not texts.isdisjoint(_DELIVERY_FIRST):
@@ -5727,6 +5758,8 @@ def _may_hold_a_phrase_apart(written: list[Token]) -> bool:
     or "The", "Re" with a capital: see :func:`_written_kind`)."""
     start = 0
     for end in [*(i for i, t in enumerate(written) if t.text in context.APART), len(written)]:
+        if end - start > 1 and written[end - 1].text in ("here", "there"):
+            end -= 1  # "Uplinks here."
         last = written[end - 1] if end > start else None
         if last is not None and _plain_word(last) and not {
                 last.text, last.text.rsplit("-", 1)[-1]} & context.OCCASION_NOUNS:

@@ -129,7 +129,7 @@ _say("ASK", "i would like to see", "i want to see", "we would like to see", "we 
 _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out", "establish", "gimme", "confirm", "advise", "advise me", "advise us", "furnish", "furnish me with", "furnish a list of", "ascertain", "ascertaining",
      "listing", "showing", "displaying", "enumerating", "reporting", "say", "read out",
      "read off", "read me out", "read us out", "read me off", "send me", "send us",
-     "write down", "write out", "note down",
+     "write down", "write out", "note down", "read back", "read me back", "read us back",
      "send over", "send across", "send me over", "sending me", "sending over",
      "pull together", "put together",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
@@ -868,6 +868,8 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
     # an exam's or a worksheet's: "Q3.", "Problem 2(b):", "Section A, Question 2"
     "problem", "question", "q", "section", "part",
+    # an incident commander's: "Directive 2:", "Execute:", "Priority one:"
+    "directive", "directives", "execute", "priority one", "priority two", "priority three",
     # a test plan's: "Procedure:", "Setup -", "Test step 3:", "Precondition:"
     "procedure", "test procedure", "setup", "set-up", "test step", "precondition",
     "preconditions", "pre-condition",
