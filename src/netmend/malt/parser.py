@@ -4321,6 +4321,53 @@ _WHO_SPEAKS = frozenset({"ic", "lead", "shift", "commander", "incident", "bridge
                          "engineer", "sre", "netops", "control"})
 
 
+def _without_chase(sentence: list[Token], _after: bool = False) -> list[Token] | None:
+    """A sentence without how the request is chased: a sentence that only complains it is
+    not done yet ("Still waiting!!", "How many times do I have to ask?", "I shouldn't have
+    to ask twice.", "This was promised last week.", "Please just do it."), or a lead that only
+    says it is asked again ("Following up AGAIN on ticket #5290:", "Asking for the third
+    time:", "Third reminder:"). Each is a whole formula: "again", "not", "last" said
+    otherwise stay, and refuse."""
+    said = " ".join(t.text for t in sentence if t.text not in ("!", "?"))
+    if _CHASED.fullmatch(said):
+        return None
+    lead = _CHASE_LEAD.match(said)
+    if lead is None:
+        return sentence
+    words = len(lead.group(0).split())
+    at = 0
+    for _ in range(words):  # the lead's words, each a token of the sentence (no "!"/"?")
+        while sentence[at].text in ("!", "?"):
+            at += 1
+        at += 1
+    return sentence[at:] if at < len(sentence) else None
+
+
+_CHASE_WORDS = frozenset({"still", "times", "have", "promised", "due", "requested", "where",
+                          "why", "anyone", "hello", "just", "not", "ugh", "sigh", "seriously",
+                          "come", "following", "chasing", "checking", "bumping", "asking",
+                          "pinging", "once", "one", "second", "third", "fourth", "fifth",
+                          "nth", "umpteenth", "hundredth", "2nd", "3rd", "4th", "5th"})
+_TIMES_ASKED = r"(?:second|third|fourth|fifth|nth|umpteenth|hundredth|2nd|3rd|4th|5th)"
+_CHASE_LEAD = re.compile(
+    rf"(?:(?:following up|chasing|checking in|bumping|asking|pinging)(?: (?:again|once more|"
+    rf"yet again))?(?: on (?:this|that|my request|the request|ticket(?: number)? \d+))?"
+    rf"(?: (?:again|once more|yet again))?(?: for the {_TIMES_ASKED} time)?"
+    rf"|(?:for the )?{_TIMES_ASKED} (?:time asking|time|reminder|request|ask|attempt)"
+    rf"|once more|one more time)(?: (?::|-|,)(?= |$)|$)")
+_CHASED = re.compile(
+    r"(?:still (?:waiting|no answer|nothing|no reply|no response|no update|not done)"
+    r"|how many times(?: (?:do|must) i (?:have to )?ask| have i asked)?"
+    r"|i (?:should not|shouldn not) have to (?:ask|chase|remind you|follow up)(?: twice| again"
+    r"| this| on this)?"
+    r"|(?:this|it) was (?:promised|due|requested|asked for)(?: (?:last week|yesterday|days ago"
+    r"|weeks ago|last month))?"
+    r"|where is it|why is this (?:still )?(?:open|not done|taking so long)"
+    r"|(?:hello )?anyone there|hello|(?:please )?just do it(?: already)?(?: please)?"
+    r"|(?:it is |this is )?not (?:hard|complicated|difficult|rocket science)"
+    r"|ugh|sigh|seriously|come on)")
+
+
 def _tool_checked(sentence: list[Token], _after: bool = False) -> list[Token]:
     """A step of a test plan read as what the tool is to do: "Check that the tool returns the
     agg block containing P", "..., then verify the tool lists the ports of S" -> "return
@@ -5335,6 +5382,8 @@ def _normalized(tokens: list[Token], said: str | None = None
         tokens = _per_sentence(tokens, _without_story_frame)
     if "given" in texts:
         tokens = _per_sentence(tokens, _given_when_then)
+    if not texts.isdisjoint(_CHASE_WORDS):
+        tokens = _per_sentence(tokens, _without_chase)
     if not texts.isdisjoint(_PROCEDURE_SAID):
         tokens = _per_sentence(tokens, _procedure_said)
     if not texts.isdisjoint(_CHECKS) and not texts.isdisjoint(_ANSWERERS):
@@ -5659,7 +5708,9 @@ def _parse_said(said: str, text: str) -> Parsed:
     if "how" in said.lower() or "way" in said.lower():
         _refuse_change_asked_how(parsed, written, text)
     if not all(map(_of_named, parsed.query.steps)):
-        _refuse_nodes_named_apart(_without_estimates(written), text)
+        _refuse_nodes_named_apart(_without_estimates(
+            _per_sentence(written, _without_chase) if _CHASE_WORDS.intersection(
+                t.text for t in written) else written), text)
         if says_both:
             _refuse_both_of_a_set(written, text)
     if any(isinstance(step, (ir.Add, ir.ForEachAdd)) and step.kind == K.CHASSIS
