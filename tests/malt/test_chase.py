@@ -38,3 +38,11 @@ def test_a_chased_request_is_read_as_the_plain_request(text: str) -> None:
 ])
 def test_again_not_and_ordinals_said_otherwise_stay_refused(text: str) -> None:
     refused(text)
+
+
+@pytest.mark.parametrize("text", [
+    f"Please just do it: remove {S}, then list the child nodes of {D}.",
+    f"Bumping this for the 4th time: remove {S}, then list the child nodes of {D}.",
+])
+def test_more_leads_of_a_chase(text: str) -> None:
+    same(text, f"Remove {S} from the graph. List the child nodes of {D}.")

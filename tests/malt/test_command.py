@@ -38,3 +38,13 @@ def test_waiting_or_a_phrase_that_may_name_nodes_stays_refused(text: str) -> Non
 
 def test_someone_new_saying_so_is_no_phrase_naming_nodes() -> None:
     same(f"Hi, new person here. List the ports of {S}.", f"List the ports of {S}.")
+
+
+def test_an_action_item_for_a_team_is_a_label() -> None:
+    same(f"Action item for network: remove {S}, then list the child nodes of {A}. Standing by.",
+         f"Remove {S} from the graph. List the child nodes of {A}.")
+
+
+def test_a_notebook_looks_at_what_it_lists() -> None:
+    same(f"Let's remove {S} from the graph. Next, we look at the direct children of {A} and "
+         "list them.", f"Remove {S} from the graph. List the child nodes of {A}.")

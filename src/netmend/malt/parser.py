@@ -2401,6 +2401,13 @@ def _label_end(tokens: list[Token], start: int) -> int | None:
         if [t.text for t in tokens[i:i + 3:2]] == ["(", ")"] and tokens[i + 1].text \
                 in _STEP_LETTERS:
             i += 3  # "Problem 2(b):": the part of a numbered item
+    if worded and [t.text for t in tokens[i:i + 1]] == ["for"]:
+        team = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].text == "the")
+        end = team
+        while end < len(tokens) and end - team < 3 and tokens[end].text in _TEAM_WORDS:
+            end += 1
+        if end > team:
+            i = end  # "Action item for network:", "Task for the NOC team:"
     return i if worded and i > start else None
 
 
@@ -4348,13 +4355,13 @@ _CHASE_WORDS = frozenset({"still", "times", "have", "promised", "due", "requeste
                           "come", "following", "chasing", "checking", "bumping", "asking",
                           "pinging", "once", "one", "second", "third", "fourth", "fifth",
                           "nth", "umpteenth", "hundredth", "2nd", "3rd", "4th", "5th"})
-_TIMES_ASKED = r"(?:second|third|fourth|fifth|nth|umpteenth|hundredth|2nd|3rd|4th|5th)"
+_TIMES_ASKED = r"(?:second|third|fourth|fifth|nth|umpteenth|hundredth|2nd|3rd|4th|5th|6th)"
 _CHASE_LEAD = re.compile(
     rf"(?:(?:following up|chasing|checking in|bumping|asking|pinging)(?: (?:again|once more|"
-    rf"yet again))?(?: on (?:this|that|my request|the request|ticket(?: number)? \d+))?"
+    rf"yet again))?(?: (?:on )?(?:this|that|my request|the request|ticket(?: number)? \d+))?"
     rf"(?: (?:again|once more|yet again))?(?: for the {_TIMES_ASKED} time)?"
     rf"|(?:for the )?{_TIMES_ASKED} (?:time asking|time|reminder|request|ask|attempt)"
-    rf"|once more|one more time)(?: (?::|-|,)(?= |$)|$)")
+    rf"|once more|one more time|(?:please )?just do it(?: already)?)(?: (?::|-|,)(?= |$)|$)")
 _CHASED = re.compile(
     r"(?:still (?:waiting|no answer|nothing|no reply|no response|no update|not done)"
     r"|how many times(?: (?:do|must) i (?:have to )?ask| have i asked)?"

@@ -130,6 +130,7 @@ _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out"
      "listing", "showing", "displaying", "enumerating", "reporting", "say", "read out",
      "read off", "read me out", "read us out", "read me off", "send me", "send us",
      "write down", "write out", "note down", "read back", "read me back", "read us back",
+     "look at", "we look at", "let us look at",
      "send over", "send across", "send me over", "sending me", "sending over",
      "pull together", "put together",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
