@@ -47,3 +47,21 @@ def test_the_graph_handed_in() -> None:
 ])
 def test_another_graph_or_an_exercise_stays_refused(text: str) -> None:
     refused(text)
+
+
+@pytest.mark.parametrize("text", [
+    f"# remove {S} from the graph; next: count the switches in {A} on the updated graph",
+    f"## Step 2: remove {S}, then count the switches in {A} after the update",
+])
+def test_a_notebook_comment_or_heading_is_read_as_its_words(text: str) -> None:
+    same(text, f"Remove {S} from the graph. Count the switches in {A}.")
+
+
+@pytest.mark.parametrize("text", [f"# of switches in {A}?", f"#  of switches in {A}?"])
+def test_a_number_sign_before_of_still_counts(text: str) -> None:
+    same(text, f"Count the switches in {A}.")
+
+
+@pytest.mark.parametrize("text", [f"# switches in {A}?", f"# switches under {A}"])
+def test_a_number_sign_before_a_kind_counts_it(text: str) -> None:
+    same(text, f"Count the switches in {A}.")

@@ -5592,7 +5592,21 @@ def _without_code_comment(text: str) -> str:
         rest = text[opened.end():]
         if scope is None or scope.strip() in rest:
             text = rest
+    hashed = _HASH_COMMENT.match(text)
+    if hashed is not None and _comment_word(hashed.group(1).lower()):
+        text = text[hashed.end(1) - len(hashed.group(1)):]
     return _CODE_MARKS.sub("", text)
+
+
+# A comment's "#" before its words ("# remove X", "## next: ..."); "# ports in A" and "# of
+# ports" are counts, so only a verb or a word that leads a step may follow the comment's "#".
+_HASH_COMMENT = re.compile(r"^\s*#+\s+([A-Za-z']+)")
+_COMMENT_LEADS = frozenset({"next", "then", "now", "first", "step", "let's", "lets", "finally",
+                            "afterwards", "also"})
+
+
+def _comment_word(word: str) -> bool:
+    return word in _COMMENT_LEADS or not P.LEXICON.get(word, frozenset()).isdisjoint(_VERB_CATS)
 
 
 # Emoji that only carry a mood, written as a chat writes them (":pray:", ":eyes:") or as

@@ -725,6 +725,8 @@ FILLERS: frozenset[str] = frozenset({
     "in all", "altogether", "overall", "total", "in the graph", "in the topology",
     "in the network", "in the updated graph", "in the current graph", "in the resulting graph",
     "in the new graph", "in the modified graph", "of the graph", "of the topology",
+    "on the updated graph", "on the current graph", "on the resulting graph",
+    "on the modified graph", "on the new graph", "after the update", "after update",
     "of the network", "in the updated topology", "in the updated network",
     "from the updated graph", "across the graph", "across the whole graph",
     "across the entire graph", "across the topology", "across the whole topology",
