@@ -46,3 +46,14 @@ def test_again_not_and_ordinals_said_otherwise_stay_refused(text: str) -> None:
 ])
 def test_more_leads_of_a_chase(text: str) -> None:
     same(text, f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+@pytest.mark.parametrize("wish", ["Thanks, have a good weekend!", "Have a nice day.",
+                                  "Have a good one", "Enjoy your evening."])
+def test_a_wish_to_close_with_says_nothing_of_the_request(wish: str) -> None:
+    same(f"Remove {S}, then list the child nodes of {D}. {wish}",
+         f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+def test_a_wish_with_more_said_stays_refused() -> None:
+    refused(f"Remove {S}. Have a good weekend, and do not touch the uplinks.")

@@ -4331,7 +4331,8 @@ _WHO_SPEAKS = frozenset({"ic", "lead", "shift", "commander", "incident", "bridge
 def _without_chase(sentence: list[Token], _after: bool = False) -> list[Token] | None:
     """A sentence without how the request is chased: a sentence that only complains it is
     not done yet ("Still waiting!!", "How many times do I have to ask?", "I shouldn't have
-    to ask twice.", "This was promised last week.", "Please just do it."), or a lead that only
+    to ask twice.", "This was promised last week.", "Please just do it.") or wishes well to
+    close ("Have a good weekend!"), or a lead that only
     says it is asked again ("Following up AGAIN on ticket #5290:", "Asking for the third
     time:", "Third reminder:"). Each is a whole formula: "again", "not", "last" said
     otherwise stay, and refuse."""
@@ -4350,7 +4351,7 @@ def _without_chase(sentence: list[Token], _after: bool = False) -> list[Token] |
     return sentence[at:] if at < len(sentence) else None
 
 
-_CHASE_WORDS = frozenset({"still", "times", "have", "promised", "due", "requested", "where",
+_CHASE_WORDS = frozenset({"enjoy", "still", "times", "have", "promised", "due", "requested", "where",
                           "why", "anyone", "hello", "just", "not", "ugh", "sigh", "seriously",
                           "come", "following", "chasing", "checking", "bumping", "asking",
                           "pinging", "once", "one", "second", "third", "fourth", "fifth",
@@ -4372,7 +4373,10 @@ _CHASED = re.compile(
     r"|where is it|why is this (?:still )?(?:open|not done|taking so long)"
     r"|(?:hello )?anyone there|hello|(?:please )?just do it(?: already)?(?: please)?"
     r"|(?:it is |this is )?not (?:hard|complicated|difficult|rocket science)"
-    r"|ugh|sigh|seriously|come on)")
+    r"|ugh|sigh|seriously|come on"
+    # a wish to close with: "Have a good weekend!", "Thanks, have a nice day."
+    r"|(?:(?:thanks|thank you|cheers|and) (?:, )?)?(?:have a|enjoy your) (?:good |nice |great "
+    r"|lovely |wonderful )?(?:day|one|weekend|evening|week|shift|night|morning|afternoon))")
 
 
 def _tool_checked(sentence: list[Token], _after: bool = False) -> list[Token]:
