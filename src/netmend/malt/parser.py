@@ -4267,6 +4267,8 @@ def _which_graph(sentence: list[Token], after: bool) -> list[Token]:
     reference graph, ...", "Using the modified graph, ...". A graph as it was before any change
     ("the default / initial / provided topology") is the graph only in the request's first
     sentence: said later, it would be the graph before the changes said first."""
+    if not sentence or sentence[0].text not in _GRAPH_LEAD_FIRST:
+        return sentence
     lead = next((len(said) for said in _GRAPH_LEADS
                  if [t.text for t in sentence[:len(said)]] == list(said)), 0)
     comma = next((i for i, t in enumerate(sentence) if t.text == ","), None)
@@ -4288,6 +4290,7 @@ def _which_graph(sentence: list[Token], after: bool) -> list[Token]:
 
 _GRAPH_LEADS = (("given",), ("using",), ("starting", "from"), ("working", "from"),
                 ("working", "on"), ("based", "on"), ("with",), ("on",), ("against",))
+_GRAPH_LEAD_FIRST = frozenset(said[0] for said in _GRAPH_LEADS)
 _GRAPH_NOUNS = frozenset({"topology", "graph", "network", "topo", "model"})
 _FIGURES = frozenset({"figure", "fig", "diagram", "exhibit"})
 # Words of the graph as it is after the changes said so far, and as it was before them.
@@ -5700,7 +5703,8 @@ def _parse_said(said: str, text: str) -> Parsed:
     if written:
         _refuse_asked_whether(written, text)
         _refuse_cut_short(written, text)
-    says_both = "both" in said.lower()
+    lowered = said.lower()
+    says_both = "both" in lowered
     if says_both:
         _refuse_both_miscounted(written, text)
     try:
@@ -5730,12 +5734,10 @@ def _parse_said(said: str, text: str) -> Parsed:
                 "netmend does not know: it may say which of them are meant",
                 expected="'all' or 'every' before the set, or the request without those "
                 "words", text=text)
-    if "how" in said.lower() or "way" in said.lower():
+    if "how" in lowered or "way" in lowered:
         _refuse_change_asked_how(parsed, written, text)
     if not all(map(_of_named, parsed.query.steps)):
-        _refuse_nodes_named_apart(_without_estimates(
-            _per_sentence(written, _without_chase) if _CHASE_WORDS.intersection(
-                t.text for t in written) else written), text)
+        _refuse_nodes_named_apart(_without_estimates(written), text, _without_chase)
         if says_both:
             _refuse_both_of_a_set(written, text)
     if any(isinstance(step, (ir.Add, ir.ForEachAdd)) and step.kind == K.CHASSIS
@@ -5849,12 +5851,19 @@ def _may_hold_a_phrase_apart(written: list[Token]) -> bool:
     return False
 
 
-def _refuse_nodes_named_apart(written: list[Token], text: str) -> None:
+def _refuse_nodes_named_apart(written: list[Token], text: str, unsaid=None) -> None:
     """Refuse a request that reads or changes a set when a phrase set apart around it may say
     which of the nodes are meant (:func:`context.phrase_naming_nodes`: "Uplinks: list the
-    ports of S", "... For the uplinks.", "count the ports of S (dark)")."""
+    ports of S", "... For the uplinks.", "count the ports of S (dark)"). ``unsaid``: a
+    rewrite of a sentence without what says nothing of the request (a chase: "Still
+    waiting!!"), tried when a phrase is found."""
     if not _may_hold_a_phrase_apart(written):
         return  # every part names something (the request's own), or names an occasion
+    if unsaid is not None:
+        kept = _per_sentence(written, unsaid)
+        if kept != written:
+            _refuse_nodes_named_apart(kept, text)
+            return
     words = [(_written_kind(written, i), t.text) for i, t in enumerate(written)]
     phrase = context.phrase_naming_nodes(
         words, lambda i, j: [(x.cats, x.text) for x in lex(written[i:j])])
