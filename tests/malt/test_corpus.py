@@ -109,6 +109,17 @@ HELD_BACK_15 = "paraphrases-heldback-15.yaml"
 TUNING_14 = "paraphrases-tuning-14.yaml"
 HELD_BACK_16 = "paraphrases-heldback-16.yaml"
 HELD_BACK_17 = "paraphrases-heldback-17.yaml"
+# The fifteenth tuning part (polite office writing, forum posts, test plans, worksheets,
+# notebooks, pager replies, chased requests, bridge directives) was developed against; the
+# eighteenth held-back part was written at the start of that round (forum questions, QA test
+# specs, polite British writing), the nineteenth in its middle (escalations, ops-net orders,
+# corporate jargon), each aimed at only through other writers' tuning batches of some of its
+# registers, and the twentieth at its end, aimed at by nothing (microblog posts, chat
+# transcripts, dialect chat); all three measured at the round's start and end only.
+TUNING_15 = "paraphrases-tuning-15.yaml"
+HELD_BACK_18 = "paraphrases-heldback-18.yaml"
+HELD_BACK_19 = "paraphrases-heldback-19.yaml"
+HELD_BACK_20 = "paraphrases-heldback-20.yaml"
 # Negatives answered that are open findings, each said in its corpus' header: the count must
 # be exactly this (so a new one fails, and so does the fix, until this is updated).
 ANSWERED_NEGATIVES = {TUNING_14: 1, HELD_BACK_17: 1}
@@ -123,8 +134,9 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.93,
           TUNING_9: 0.86, HELD_BACK_9: 0.91, TUNING_10: 0.87, HELD_BACK_10: 0.87,
           TUNING_11: 0.65, HELD_BACK_11: 0.73, TUNING_12: 0.82, HELD_BACK_12: 0.58,
-          HELD_BACK_13: 0.49, TUNING_13: 0.59, HELD_BACK_14: 0.66,
-          HELD_BACK_15: 0.71, TUNING_14: 0.82, HELD_BACK_16: 0.59, HELD_BACK_17: 0.53}
+          HELD_BACK_13: 0.51, TUNING_13: 0.59, HELD_BACK_14: 0.67,
+          HELD_BACK_15: 0.71, TUNING_14: 0.82, HELD_BACK_16: 0.61, HELD_BACK_17: 0.63,
+          TUNING_15: 0.72, HELD_BACK_18: 0.61, HELD_BACK_19: 0.59, HELD_BACK_20: 0.19}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
