@@ -4335,10 +4335,9 @@ def _without_chase(sentence: list[Token], _after: bool = False) -> list[Token] |
     """A sentence without how the request is chased: a sentence that only complains it is
     not done yet ("Still waiting!!", "How many times do I have to ask?", "I shouldn't have
     to ask twice.", "This was promised last week.", "Please just do it.") or wishes well to
-    close ("Have a good weekend!"), or a lead that only
-    says it is asked again ("Following up AGAIN on ticket #5290:", "Asking for the third
-    time:", "Third reminder:"). Each is a whole formula: "again", "not", "last" said
-    otherwise stay, and refuse."""
+    close ("Have a good weekend!"), or a lead that only says it is asked again ("Following
+    up AGAIN on ticket #5290:", "Asking for the third time:", "Third reminder:"). Each is a
+    whole formula: "again", "not", "last" said otherwise stay, and refuse."""
     said = " ".join(t.text for t in sentence if t.text not in ("!", "?"))
     if _CHASED.fullmatch(said):
         return None
@@ -4354,11 +4353,13 @@ def _without_chase(sentence: list[Token], _after: bool = False) -> list[Token] |
     return sentence[at:] if at < len(sentence) else None
 
 
-_CHASE_WORDS = frozenset({"enjoy", "still", "times", "have", "promised", "due", "requested", "where",
-                          "why", "anyone", "hello", "just", "not", "ugh", "sigh", "seriously",
-                          "come", "following", "chasing", "checking", "bumping", "asking",
-                          "pinging", "once", "one", "second", "third", "fourth", "fifth",
-                          "nth", "umpteenth", "hundredth", "2nd", "3rd", "4th", "5th"})
+# A word every chase and closing wish says: the pass runs only when one is said.
+_CHASE_WORDS = frozenset({"enjoy", "still", "times", "have", "promised", "due", "requested",
+                          "where", "why", "anyone", "hello", "just", "not", "ugh", "sigh",
+                          "seriously", "come", "following", "chasing", "checking", "bumping",
+                          "asking", "pinging", "once", "one", "second", "third", "fourth",
+                          "fifth", "nth", "umpteenth", "hundredth", "2nd", "3rd", "4th", "5th",
+                          "6th"})
 _TIMES_ASKED = r"(?:second|third|fourth|fifth|nth|umpteenth|hundredth|2nd|3rd|4th|5th|6th)"
 _CHASE_LEAD = re.compile(
     rf"(?:(?:following up|chasing|checking in|bumping|asking|pinging)(?: (?:again|once more|"
@@ -4435,9 +4436,7 @@ def _given_when_then(sentence: list[Token], _after: bool = False) -> list[Token]
     if not sentence or sentence[0].text != "given":
         return sentence
     when = next((i for i, t in enumerate(sentence) if t.text in ("when", "then")), None)
-    if when is None:
-        return sentence
-    if not all(t.text in _GIVEN_GRAPH for t in sentence[1:when]):
+    if when is None or not all(t.text in _GIVEN_GRAPH for t in sentence[1:when]):
         return sentence
     then = next((i for i in range(when, len(sentence)) if sentence[i].text == "then"), None)
     if then is None:
@@ -4550,8 +4549,8 @@ _ACTIONS = frozenset({"REMOVE", "TAKE", "ADD", "SET", "SETP", "ASK", "COUNT", "R
 # any number of times, or none ("I'd really appreciate it", "would you mind awfully", "if
 # you could possibly", "the best way to"). A frame is said again as the plain courtesy
 # after "=>" (which the lexer reads), or as "?" when it asks how to do what follows; what
-# follows is the request. Every
-# frame says "you", "i", "we", "one", or "way": the pass runs only when one is said.
+# follows is the request. Every frame says "you", "i", "we", "one" or "way" (and a sentence
+# that only asks how, "how"): the pass runs only when one of them is said.
 _SOFTENERS = frozenset({"really", "so", "ever", "very", "most", "awfully", "terribly",
                         "truly", "greatly", "hugely", "massively", "incredibly", "extremely",
                         "super", "possibly"})  # not "perhaps": it may offer, not ask
@@ -5326,8 +5325,8 @@ _WANTED_ALONE = frozenset({"WANT", "GET", "AUX", "MODAL", "IT", "COMMA"})
 def _without_deadline(sentence: list[Token], _after: bool) -> list[Token]:
     """A sentence without when its answer is wanted: "before" or "by" and a time or an
     occasion of the day ("lunch", "Monday", "the 3pm sync", "tomorrow's standup", "end of
-    day") up to a comma, a colon, a courtesy or the sentence's end. A time said otherwise ("tomorrow",
-    "after the window") stays: it would date the request."""
+    day") up to a comma, a colon, a courtesy or the sentence's end. A time said otherwise
+    ("tomorrow", "after the window") stays: it would date the request."""
     for at, token in enumerate(sentence):
         if token.text not in _DEADLINE_LEADS:
             continue
@@ -5601,7 +5600,7 @@ def _without_code_comment(text: str) -> str:
             text = rest
     hashed = _HASH_COMMENT.match(text)
     if hashed is not None and _comment_word(hashed.group(1).lower()):
-        text = text[hashed.end(1) - len(hashed.group(1)):]
+        text = text[hashed.start(1):]
     return _CODE_MARKS.sub("", text)
 
 
