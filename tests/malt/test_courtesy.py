@@ -72,3 +72,8 @@ def test_a_frame_already_plain_is_left_as_it_is() -> None:
 ])
 def test_office_englishes_join_and_send_as_the_plain_steps(text: str) -> None:
     same(text, f"Remove {S} from the graph. List the child nodes of {A}.")
+
+
+def test_a_quantity_set_apart_is_no_thanks() -> None:
+    refused(f"Many spares. Count the ports in {A}.")
+    refused(f"Uplinks, many. Count the ports in {A}.")

@@ -244,7 +244,7 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
         if end - first > 1 and words[end - 1][1] in ("here", "there"):
             end -= 1  # "Uplinks here.": the place it is said in names no occasion
         said = words[first:end]
-        if not said or said[-1][0] == "PROPER" or said[0][1] in _THANKS \
+        if not said or said[-1][0] == "PROPER" or _thanks([text for _, text in said[:3]]) \
                 or len(said) == 1 and _ENUMERATOR.fullmatch(said[0][1]) \
                 or {said[-1][1], said[-1][1].rsplit("-", 1)[-1]} & OCCASION_NOUNS \
                 or any(kind not in ("WORD", "PROPER") and not (kind == "NAME" and "." not in text)
@@ -272,9 +272,19 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
     return None
 
 
-# Words that open thanks, whatever words of warmth follow: "Thanks heaps", "Much obliged".
-_THANKS = frozenset({"thanks", "thank", "thx", "ty", "tysm", "cheers", "ta", "many", "much",
-                     "ever"})
+# Words that open thanks, whatever words of warmth follow ("Thanks heaps", "Cheers all"), and
+# those that open it before a word of thanks ("Much obliged", "Ever so grateful").
+_THANKS = frozenset({"thanks", "thank", "thx", "ty", "tysm", "cheers", "ta"})
+_THANKS_BEFORE = frozenset({"many", "much", "ever", "so", "most"})
+_THANKED = frozenset({"thanks", "obliged", "appreciated", "grateful"})
+
+
+def _thanks(texts: list[str]) -> bool:
+    """Whether a phrase set apart opens with thanks: "Thanks heaps", "Much obliged"."""
+    lead = 0
+    while lead < len(texts) and texts[lead] in _THANKS_BEFORE:
+        lead += 1
+    return lead < len(texts) and (texts[lead] in _THANKS or lead and texts[lead] in _THANKED)
 # Nouns of a process (what is done, never which nodes): "reallocation", "deployment".
 _ACTIVITIES = ("ation", "ment", "ance")
 # What someone did to bring the request: "Pedro asked", "the controller team requested".
