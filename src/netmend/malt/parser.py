@@ -4281,9 +4281,9 @@ def _which_graph(sentence: list[Token], after: bool) -> list[Token]:
                                       for t in said[figure + 1:]):
         return sentence
     words = said[:figure]
-    graphs = [i for i, t in enumerate(words) if t in _GRAPH_NOUNS]
-    if len(graphs) != 1 or not all(t in _GIVEN_GRAPH or t in _GRAPH_AFTER or (
-            not after and t in _GRAPH_BEFORE) for t in words):
+    if sum(t in _GRAPH_NOUNS for t in words) != 1 or not all(
+            t in _GIVEN_GRAPH or t in _GRAPH_AFTER or not after and t in _GRAPH_BEFORE
+            for t in words):
         return sentence
     return sentence[comma + 1:]
 
@@ -4388,33 +4388,24 @@ def _tool_checked(sentence: list[Token], _after: bool = False) -> list[Token]:
     agg block containing P", "..., then verify the tool lists the ports of S" -> "return
     ...", "... then list ...". Only the tool may be said to do it ("verify that X is
     removed" checks a state)."""
-    out: list[Token] = []
-    at = 0
-    while at < len(sentence):
-        checked = _checked_end(sentence, at) if not out or out[-1].text in (
-            ",", "then", "and") else None
-        if checked is None:
-            out.append(sentence[at])
-            at += 1
-        else:
-            at, verb = checked
-            out.append(verb)
-    return out
+    return _rewritten(sentence, _checked)
 
 
-def _checked_end(sentence: list[Token], at: int) -> tuple[int, Token] | None:
-    """Where "check (that) the tool VERBs" that starts at ``at`` ends, and the verb it says
-    the tool is to do; None when none starts there."""
-    if sentence[at].text not in _CHECKS:
+def _checked(sentence: list[Token], start: int) -> tuple[int, list[Token]] | None:
+    """How many tokens "check (that) the tool VERBs" that starts at ``start`` (first, or after
+    ", ", "then", "and") reads, and the verb it says the tool is to do; None when none starts
+    there."""
+    if sentence[start].text not in _CHECKS or start and sentence[start - 1].text not in (
+            ",", "then", "and"):
         return None
-    at += 1 + (at + 1 < len(sentence) and sentence[at + 1].text == "that")
+    at = start + 1 + (start + 1 < len(sentence) and sentence[start + 1].text == "that")
     at += at < len(sentence) and sentence[at].text == "the"
     if at + 1 >= len(sentence) or sentence[at].text not in _ANSWERERS:
         return None
     verb = sentence[at + 1].text
     base = next((verb[:-len(end)] for end in ("es", "s") if verb.endswith(end)
                  and verb[:-len(end)] in _CHECKED_VERBS), None)
-    return None if base is None else (at + 2, _VOCABULARY_TOKENS[base])
+    return None if base is None else (at + 2 - start, [_VOCABULARY_TOKENS[base]])
 
 
 _CHECKS = frozenset({"check", "verify", "confirm", "ensure", "validate", "test"})
@@ -4603,12 +4594,12 @@ _COURTESY_SAID = frozenset({"you", "i", "we", "one", "way", "how"})
 # A sentence that only asks how to do what the one before it wants done: "How would I do
 # that?", "What's the best way?", "Can someone tell me how?".
 _DONE_THAT = r"(?: (?:to )?(?:do|achieve|accomplish) (?:that|this|it))?"
+_A_WAY = rf"(?:(?:{'|'.join(sorted(_MANNERS))}) )*way{_DONE_THAT}"  # "(the) best way (to do it)"
 _HOW_ALONE = re.compile(
     rf"(?:how (?:do|would|can|could|should) (?:i|we|one) (?:do|achieve|accomplish) (?:that"
-    rf"|this|it)|what is the (?:(?:{'|'.join(sorted(_MANNERS))}) )*way{_DONE_THAT}|(?:can"
-    rf"|could|would) (?:someone|somebody|anyone|anybody|you) (?:tell|show) (?:me|us) how"
-    rf"{_DONE_THAT}|is there a (?:(?:{'|'.join(sorted(_MANNERS))}) )*way{_DONE_THAT}|(?:does"
-    rf" )?(?:anyone|anybody|someone) know how{_DONE_THAT}|how)")
+    rf"|this|it)|what is the {_A_WAY}|(?:can|could|would) (?:someone|somebody|anyone|anybody"
+    rf"|you) (?:tell|show) (?:me|us) how{_DONE_THAT}|is there a {_A_WAY}|(?:does )?(?:anyone"
+    rf"|anybody|someone) know how{_DONE_THAT}|how)")
 
 
 def _in_tldr(tokens: list[Token], at: int) -> bool:
@@ -4700,6 +4691,8 @@ _A_MOMENT = frozenset({"moment", "sec", "second", "minute", "min", "mo", "tick",
 def _moment_end(sentence: list[Token], at: int) -> int | None:
     """Where "when(ever) you have / get / find / have got a moment (spare)" that starts at
     ``at`` ends, its comma with it; None when there is none."""
+    if sentence[at].text not in ("when", "whenever"):
+        return None
     texts = [t.text for t in sentence]
     if texts[at:at + 2] not in (["when", "you"], ["whenever", "you"]):
         return None
