@@ -61,3 +61,20 @@ def test_a_summary_before_a_read_of_a_set_names_no_nodes() -> None:
 ])
 def test_a_how_to_that_says_how_or_whether_stays_refused(text: str) -> None:
     refused(text)
+
+
+@pytest.mark.parametrize("text", [
+    f"Remove {S} from the graph. TL;DR What's the best way?",
+    f"; TL;DR What's the best way? Remove {S} from the graph.",
+])
+def test_a_change_asked_how_after_a_summary_is_not_made(text: str) -> None:
+    """How is asked in the sentences as they are read, not only as written: a summary's
+    "TL;DR" splits the written sentences where the read ones are whole."""
+    with pytest.raises(QueryError, match="asks how a change is made"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", [f"dr tl;dr - list the ports of {S}",
+                                  f"list the ports of {S}. tl TL;DR:"])
+def test_stray_words_of_a_summary_are_refused(text: str) -> None:
+    refused(text)

@@ -4602,12 +4602,12 @@ _HOW_ALONE = re.compile(
     rf"|anybody|someone) know how{_DONE_THAT}|how)")
 
 
-def _in_tldr(tokens: list[Token], at: int) -> bool:
-    """Whether the token at ``at`` is part of a "TL;DR" (or "tl;dr:", "TLDR -") label."""
-    texts = [t.text for t in tokens[max(0, at - 3):at + 4]]
-    said = " ".join(texts)
-    return any(f" {tldr} " in f" {said} " and tokens[at].text in tldr.split()
-               for tldr in ("tl ; dr :", "tl ; dr -", "tl ; dr ,", "tl ; dr"))
+def _tldr(tokens: list[Token], at: int) -> tuple[int, list[Token]] | None:
+    """How many tokens a "TL;DR" label that starts at ``at`` reads ("TL;DR:", "tl;dr -"),
+    as nothing; None when none starts there."""
+    if [t.text for t in tokens[at:at + 3]] != ["tl", ";", "dr"]:
+        return None
+    return 3 + (at + 3 < len(tokens) and tokens[at + 3].text in (":", "-", ",", ";")), []
 
 
 def _courtesy_frame_end(sentence: list[Token], at: int
@@ -5363,7 +5363,15 @@ def _normalized(tokens: list[Token], said: str | None = None
     numbers, call notation, kinds after names, "after"/"first" alone, "how much" of a kind,
     pronouns said with a kind), each run only when a word it looks for is there: most requests
     need none of them."""
+    normalized, it_kinds, _ = _normalized_asking(tokens, said)
+    return normalized, it_kinds
+
+
+def _normalized_asking(tokens: list[Token], said: str | None = None
+                       ) -> tuple[list[Token], tuple[str, ...], bool]:
+    """:func:`_normalized`, and whether the courtesy said asks how to do the request."""
     texts = {t.text for t in tokens}
+    asked_how = False
     if not texts.isdisjoint(_DATE_WORDS) or not texts.isdisjoint(_ESTIMATE_WORDS) \
             or _BOOK_CHARS.search(
             " ".join(texts) if said is None else said):  # ``said``: the text, to look at once
@@ -5411,9 +5419,9 @@ def _normalized(tokens: list[Token], said: str | None = None
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
     if "tl" in texts and "dr" in texts:  # "TL;DR: ...": what follows says it all
-        tokens = [t for i, t in enumerate(tokens) if not _in_tldr(tokens, i)]
+        tokens = _rewritten(tokens, _tldr)
     if not texts.isdisjoint(_COURTESY_SAID):
-        tokens, _ = _courtesy_said_plainly(tokens)
+        tokens, asked_how = _courtesy_said_plainly(tokens)
     if not texts.isdisjoint(_WANTS_SAID):
         tokens = _someone_wants(tokens)
     if not texts.isdisjoint(_ASKED_BY_WORDS):
@@ -5497,8 +5505,9 @@ def _normalized(tokens: list[Token], said: str | None = None
     if "of" in texts and not texts.isdisjoint(("which", "what")):
         tokens = _kind_of_asked(tokens)
     if texts.isdisjoint(_POINTERS) or texts.isdisjoint(_SINGULAR_KIND_FIRST):
-        return tokens, ()
-    return _typed_pronouns(tokens)
+        return tokens, (), asked_how
+    typed, it_kinds = _typed_pronouns(tokens)
+    return typed, it_kinds, asked_how
 
 
 def parse_request(text: str) -> Parsed:
@@ -5688,7 +5697,7 @@ def _parse_said(said: str, text: str) -> Parsed:
     be one change said in another order (:mod:`netmend.malt.slots`)."""
     said = _without_emoji(_without_code_comment(said))
     written = tokenize(said, mentions=True)
-    tokens, it_kinds = _normalized(written, said)
+    tokens, it_kinds, asked_how = _normalized_asking(written, said)
     tokens, places, kinds = _without_places(tokens, bare=False) if any(
         t.text in _SAID_OF_A_NAME for t in tokens) else (tokens, [], [])
     _refuse_said_of_a_name(tokens, text)
@@ -5726,8 +5735,8 @@ def _parse_said(said: str, text: str) -> Parsed:
                 "netmend does not know: it may say which of them are meant",
                 expected="'all' or 'every' before the set, or the request without those "
                 "words", text=text)
-    if "how" in lowered or "way" in lowered:
-        _refuse_change_asked_how(parsed, written, text)
+    if "how" in lowered or "way" in lowered:  # every way of asking how says one of them
+        _refuse_change_asked_how(parsed, asked_how, written, text)
     if not all(map(_of_named, parsed.query.steps)):
         _refuse_nodes_named_apart(_without_estimates(written), text, _without_chase)
         if says_both:
@@ -5911,11 +5920,14 @@ def _change_asked_how(text: str) -> QueryError:
                           "<node name>'", text=text)
 
 
-def _refuse_change_asked_how(parsed: Parsed, written: list[Token], text: str) -> None:
+def _refuse_change_asked_how(parsed: Parsed, asked_how: bool, written: list[Token],
+                             text: str) -> None:
     """Refuse a change whose request asks how to make it ("anyone know how to delete X?",
-    "... What's the best way?"): a read asked so is shown, a change is not made."""
-    if any(isinstance(step, ir.MUTATIONS) for step in parsed.query.steps) \
-            and _courtesy_said_plainly(written)[1]:
+    "... What's the best way?"): a read asked so is shown, a change is not made. How may be
+    asked in the sentences as read (``asked_how``) or as written (the passes before may have
+    cut a sentence that asks it)."""
+    if any(isinstance(step, ir.MUTATIONS) for step in parsed.query.steps) and (
+            asked_how or _courtesy_said_plainly(written)[1]):
         raise _change_asked_how(text)
 
 
