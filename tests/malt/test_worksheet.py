@@ -2,8 +2,10 @@
 "Problem 2(b):", "Section A, Question 2"), its marks ("(4 marks)"), its parts ("(a) ...
 (b) ..."), which graph it is about ("Using the topology provided, ...", "Using the modified
 graph, ..."), how to give the answer ("Show your answer as a single integer", "hand in the
-updated graph") are read as the plain request. A graph before the changes named after a
-change, and a request said to be an exercise or for a lab, stay refused."""
+updated graph") are read as the plain request, and so is an item's label ("Exercise 3:",
+"Homework 2 -", "Warm-up exercise:"), which numbers an item of a sheet about the graph given
+as "Problem 2(b):" does. A graph before the changes named after a change, and a request said
+to be a rehearsal, a dry run or for a lab, stay refused."""
 
 from __future__ import annotations
 
@@ -34,6 +36,14 @@ def test_a_count_answered_as_asked() -> None:
          "integer. (1 mark)", f"Remove {S} from the graph. Count the switches in {A}.")
 
 
+@pytest.mark.parametrize("label", ["Exercise:", "Exercise 3:", "Homework 2 -",
+                                   "Warm-up exercise:", "Practice problem:", "Assignment 4:"])
+def test_a_worksheet_items_label_is_bookkeeping(label: str) -> None:
+    same(f"{label} remove {S}, then count the switches in {A}.",
+         f"Remove {S} from the graph. Count the switches in {A}.")
+    same(f"{label} count the switches in {A}.", f"Count the switches in {A}.")
+
+
 def test_the_graph_handed_in() -> None:
     same(f"Remove {S} and hand in the updated graph.", f"Remove {S} from the graph.")
 
@@ -42,8 +52,13 @@ def test_the_graph_handed_in() -> None:
     f"Remove {S}. Using the original graph, count the switches in {A}.",
     f"1) remove {S} 2) using the initial topology, count the switches in {A}",
     f"Using the topology after the upgrade, remove {S}",
-    f"Exercise: remove {S}",
     f"Lab worksheet, step 1: remove {S}",
+    f"Exercise (dry run): remove {S}",
+    f"This is an exercise: remove {S}",
+    f"Exercise, hypothetically: remove {S}",
+    f"Exercise: remove {S} in the lab",
+    f"Exercise: test removing {S}",
+    f"For the DR exercise, remove {S}",
 ])
 def test_another_graph_or_an_exercise_stays_refused(text: str) -> None:
     refused(text)

@@ -871,6 +871,10 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
     # an exam's or a worksheet's: "Q3.", "Problem 2(b):", "Section A, Question 2"
     "problem", "question", "q", "section", "part",
+    # a worksheet item's, as those are (a numbered item of a sheet about the graph given, not
+    # a rehearsal: "exercise" alone or in a sentence stays one): "Exercise 3:", "Homework 2 -"
+    "exercise", "homework", "assignment", "practice problem", "warm-up", "warm-up exercise",
+    "worksheet", "tutorial", "tutorial sheet",
     # an incident commander's: "Directive 2:", "Execute:", "Priority one:"
     "directive", "directives", "execute", "priority one", "priority two", "priority three",
     # a test plan's: "Procedure:", "Setup -", "Test step 3:", "Precondition:"
