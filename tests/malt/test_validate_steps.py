@@ -175,10 +175,33 @@ def test_the_verdict_is_that_of_the_steps_one_by_one(changes: list, read) -> Non
     "Count the switches in ju1.a1.m1 per rack.",  # no rack is in an agg block
     "Rank the racks in agg block ju1.a1.m1 by switches.",
     "List the 2 ports in ju1.a1.m1.s2c1.p1 with the highest capacity.",
+    # any set, not only a ranking: the agg block that holds P is what is meant
+    "List the agg blocks under port ju1.a1.m1.s2c1.p1.",
+    "Where does port ju1.a1.m1.s2c1.p1 live, which agg block?",
+    "Where does ju1.a1.m1.s2c1.p1 live, which agg block?",
+    "Which children of superblock ju1.a1 are ports?",
 ])
-def test_a_ranking_of_a_kind_its_place_never_holds_is_refused(text: str) -> None:
-    with pytest.raises(QueryError, match="never holds"):
+def test_a_set_of_a_kind_its_place_never_holds_is_refused(text: str) -> None:
+    with pytest.raises(QueryError, match="in the topology holds"):
         validate(parse_request(text), topology.default())
+
+
+def test_which_kinds_hold_which_comes_from_the_topology() -> None:
+    # racks hold switches directly in the MALT topology, though its schema puts a chassis
+    # between them
+    validate(parse_request("Which child nodes of rack ju1.s1rack are switches?"),
+             topology.default())
+    # with no port anywhere, a switch holds none, until a step before the list adds one
+    graph = _GRAPH.copy()
+    graph.remove_nodes_from([n for n, a in _GRAPH.nodes(data=True) if K.PORT in K.kinds_of(a)])
+    switch = _BY_KIND[K.PACKET_SWITCH][0]
+    with pytest.raises(QueryError, match="in the topology holds"):
+        validate(parse_request(f"List the ports of {switch}."), graph)
+    validate(parse_request(f"Add port new.p1 to {switch}. List the ports of {switch}."), graph)
+
+
+def test_a_count_of_a_kind_its_place_never_holds_is_none() -> None:
+    validate(parse_request("Count the switches in port ju1.a1.m1.s2c1.p1."), topology.default())
 
 
 def test_a_ranking_of_a_kind_its_place_holds_is_validated() -> None:

@@ -37,13 +37,14 @@ def validate(parsed: Parsed, graph: nx.Graph) -> None:
     steps = parsed.query.steps
     model = None  # the topology as the steps so far leave it (a copy, made when needed)
     places = _check_places(parsed.places, graph, known)
+    holds = _kinds_held(graph)
     for at, step in enumerate(steps):
-        _check(step, given, known)
+        _check(step, given, known, holds)
         if isinstance(step, ir.MUTATIONS) and at < len(steps) - 1:
             if model is None:
                 model = graph.copy()
             run_plan(model, (step.literal(),))
-            known = _kinds_by_name(model)
+            known, holds = _kinds_by_name(model), _kinds_held(model)
             # A kind before a name is checked against the node the name first stood for.
             seen = {**known, **seen}
             places = _check_places(places, model, known)
@@ -71,10 +72,12 @@ def _check_places(places: tuple[tuple[str, str], ...], graph: nx.Graph,
     return tuple(pending)
 
 
-def _check(step: ir.Step, given: dict[str, list[str]], known: dict[str, list[str]]) -> None:
+def _check(step: ir.Step, given: dict[str, list[str]], known: dict[str, list[str]],
+           holds: set[tuple[str, str, str]]) -> None:
     """Raise when ``step`` does not fit ``known`` (the names the steps before it leave).
 
-    ``given`` is the topology before any step: a for-each loop runs over it."""
+    ``given`` is the topology before any step: a for-each loop runs over it; ``holds``,
+    which kinds hold which in it (:func:`_kinds_held`)."""
     if isinstance(step, ir.Add):
         if step.name in known:
             raise QueryError(f"a node named {step.name!r} already exists",
@@ -100,8 +103,8 @@ def _check(step: ir.Step, given: dict[str, list[str]], known: dict[str, list[str
     elif isinstance(step, (ir.ListNodes, ir.Aggregate, ir.Top, ir.RemoveAll, ir.UpdateAll)):
         for name in step.nodes.roots:
             _require(name, known)
-        if isinstance(step, ir.Top):
-            _rankable(step.nodes, known)
+        if isinstance(step, (ir.ListNodes, ir.Top)):
+            _held(step.nodes.root, step.nodes.kind, step.nodes.axis, known, holds)
     elif isinstance(step, ir.ForEachAdd) and not any(
         kinds and kinds[0] == step.parent_kind for kinds in given.values()
     ):
@@ -109,19 +112,40 @@ def _check(step: ir.Step, given: dict[str, list[str]], known: dict[str, list[str
                          expected="a kind of node the topology has")
 
 
-def _rankable(nodes: ir.Select, known: dict[str, list[str]]) -> None:
-    """Raise when a ranking is over a kind its place can never hold ("count the switches in
-    agg block A per rack": no rack is inside an agg block, on the MALT hierarchy): what it
-    ranks is always nothing, so it cannot be what was meant (the racks that hold A's
-    switches)."""
-    if nodes.root is None or nodes.kind is None or nodes.axis != "descendants":
+def _held(root: str | None, kind: str | None, axis: str, known: dict[str, list[str]],
+          holds: set[tuple[str, str, str]]) -> None:
+    """Raise when a list or a ranking is of a kind that no node of its place's kind holds
+    anywhere in the topology ("the agg blocks under port P", "port P, which agg block?",
+    "count the switches in agg block A per rack"): it is always empty, so it cannot be what
+    was meant (the agg block that contains P; the racks that hold A's switches). A count or
+    a total of such a set stays answered (none, as NetArena's counts are). ``holds``: (kind,
+    kind held, axis) as :func:`_kinds_held` finds them."""
+    if root is None or kind is None or axis not in ("descendants", "children"):
         return
-    kinds = known[nodes.root]
-    if kinds and not any(nodes.kind in K.held_by(kind) for kind in kinds):
+    kinds = known[root]
+    if kinds and not any((k, kind, axis) in holds for k in kinds):
+        below = "directly below it" if axis == "children" else "below it"
         raise QueryError(
-            f"{nodes.root!r} is a {'/'.join(kinds)}, which never holds a {nodes.kind} (on the "
-            f"MALT hierarchy), so a ranking of the {nodes.kind} in it ranks nothing",
-            expected=f"a ranking of a kind {nodes.root!r} holds")
+            f"{root!r} is a {'/'.join(kinds)}, and no {'/'.join(kinds)} in the topology holds "
+            f"a {kind} {below}, so that set is always empty",
+            expected=f"a kind {root!r} holds, or 'which {kind} contains {root}' for the one "
+            "above it")
+
+
+def _kinds_held(graph: nx.Graph) -> set[tuple[str, str, str]]:
+    """(kind, kind held, "children" or "descendants") for every pair of kinds where a node of
+    the first holds one of the second in ``graph`` (over RK_CONTAINS), directly or at any
+    depth."""
+    kinds = {n: K.kinds_of(attrs) for n, attrs in graph.nodes(data=True)}
+    direct = {(a, b) for u, v, data in graph.edges(data=True)
+              if data.get("type") == K.CONTAINS for a in kinds[u] for b in kinds[v]}
+    deep = set(direct)
+    while True:
+        more = {(a, d) for a, b in deep for c, d in direct if b == c} - deep
+        if not more:
+            break
+        deep |= more
+    return {(a, b, "children") for a, b in direct} | {(a, b, "descendants") for a, b in deep}
 
 
 def _require(name: str, known: dict[str, list[str]]) -> None:
