@@ -37,7 +37,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import context, ir, records, sections, slots
+from netmend.malt import context, ir, records, sections, slots, transcript
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -5533,6 +5533,13 @@ def _parse_text(text: str) -> Parsed:
     try:
         return _parse_as_written(text)
     except QueryError as refusal:
+        # "[10:42] alice: remove X [10:42] bob: ok": what the requester said in a chat log
+        logged = transcript.requester_text(text)
+        if logged is not None:
+            try:
+                return _parse_said(logged, text)
+            except QueryError:
+                raise refusal from None
         # "You are a topology assistant. Task: ... Output: ...": a prompt in sections
         try:
             prompt = sections.to_request(text)

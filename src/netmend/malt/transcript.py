@@ -1,0 +1,117 @@
+"""Requests pasted as a chat transcript or a call log (pure).
+
+Operators forward what a requester said in a chat or on a call as it was logged, turns and
+all: "[10:42] alice: hey, quick one [10:42] noc-bob: sure, go ahead [10:43] alice: which
+superblock is switch X under?", "<kb> rm X from the graph <netops> ack <kb> and list the
+children of S after", "Requester: please add port N to S. Agent: Noted. Requester: and then
+count its ports." This module reads such a text into what the requester said, which the
+parser then reads like any other request (every check of the parser still applies):
+
+* a turn starts at a speaker's mark: a handle in angle brackets ("<kb>"), a name after a
+  time stamp ("[10:42] alice:", "[2024-05-02 08:14:31] user:"), or a role written as a
+  label ("Requester:", "Caller:", "Agent:", "Operator:");
+* the log has at least two speakers, and every turn of all speakers but one only
+  acknowledges, greets, asks the requester to go on or waits ("Noted.", "sure, go ahead",
+  "Hi Priya, what can I do?", "checking now", "ok, anything else?"), each of its
+  sentences one of a closed set of such phrases. The other speaker's turns, in order,
+  are the request: one sentence or more each;
+* nothing is said before the first turn, and a turn that only says yes or no (to a
+  question the log may hold) is never read as part of a request.
+
+A log in which two speakers ask for something, or in which the other side says anything
+else (a question with a node or a number in it, "done", "I removed it too"), is not read
+here: the parser's refusal of the text as written stands. Text in, text (or None) out.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Roles written as a speaker's label: who asks, and who answers.
+_ROLES = ("requester", "requestor", "caller", "customer", "client", "user", "agent",
+          "operator", "helpdesk", "help desk", "service desk", "noc", "netops", "ops",
+          "support", "engineer", "technician", "tech", "analyst", "dispatcher", "on-call",
+          "oncall")
+_STAMP = r"\[\s*(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:am|pm|utc|z))?\s*\]"
+# A speaker's mark: "<kb>", "[10:42] alice:", "Requester:" (a role, at a sentence's start or
+# after a word: "... ack Requester: and then ...").
+_MARK = re.compile(
+    r"<\s*[@+]?(?P<nick>[A-Za-z][\w.-]{0,30})\s*>"
+    r"|" + _STAMP + r"\s*(?P<stamped>[@A-Za-z][\w.@-]{0,30})\s*:"
+    r"|(?<![\w.-])(?P<role>" + "|".join(re.escape(r) for r in _ROLES) + r")\s*:(?!\S)",
+    re.IGNORECASE)
+# What a turn that asks for nothing may say, sentence by sentence (after its words are
+# lower-cased and its punctuation and a name greeted are left out).
+_PHRASES = (
+    # acknowledgements and greetings
+    "ok", "okay", "k", "kk", "sure", "sure thing", "noted", "ack", "acked", "acknowledged",
+    "roger", "roger that", "copy", "copy that", "got it", "gotcha", "understood", "will do",
+    "on it", "no problem", "np", "no worries", "right", "alright", "all right", "great",
+    "perfect", "cool", "thanks", "thank you", "ty", "thx", "cheers", "hi", "hello", "hey",
+    "hi there", "hello there", "morning", "good morning", "good afternoon", "good evening",
+    # waiting
+    "checking", "checking now", "looking", "looking now", "looking into it", "one sec",
+    "one second", "one moment", "just a moment", "give me a sec", "give me a second",
+    "give me a moment", "give me a minute", "bear with me", "let me check", "let me look",
+    "let me see", "working on it", "on it now",
+    # asking the requester to go on or to say more
+    "go ahead", "go on", "sure go ahead", "yes go ahead", "shoot", "fire away",
+    "what can i do", "what can i do for you", "how can i help", "how can i help you",
+    "how can i help you today", "what do you need", "what is up", "anything else",
+    "and the second", "and second", "and the second one", "what else", "what is next",
+    "what next", "sorry", "come again", "say again", "pardon")
+_INERT = frozenset(tuple(phrase.split()) for phrase in _PHRASES)
+_LONGEST = max(map(len, _INERT))
+# A greeting or thanks and the name of whom it is said to: "Hi Priya", "thanks Bob".
+_GREETED = re.compile(r"\b(hi|hello|hey|thanks|thank you|cheers|morning)\s+[A-Z][a-z]+\b")
+_SENTENCES = re.compile(r"[^.!?,;]+")
+_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
+# Contractions said in such a turn, as the phrases write them.
+_CONTRACTED = {"what's": "what is", "i'll": "i will", "let's": "let us"}
+_YES_NO = re.compile(r"\W*(?:yes|yep|yeah|yup|no|nope|nah|correct|right|exactly)\W*",
+                     re.IGNORECASE)
+
+
+def _said_in_phrases(words: list[str]) -> bool:
+    """Whether ``words`` are a run of the phrases of ``_INERT`` (one reading is enough)."""
+    reached = [True] + [False] * len(words)
+    for start in range(len(words)):
+        if reached[start]:
+            for end in range(start + 1, min(start + _LONGEST, len(words)) + 1):
+                reached[end] = reached[end] or tuple(words[start:end]) in _INERT
+    return reached[-1]
+
+
+def _inert(turn: str) -> bool:
+    """Whether a turn only acknowledges, greets, waits or asks the requester to go on."""
+    turn = _GREETED.sub(r"\1", turn).lower()
+    for sentence in _SENTENCES.findall(turn):
+        if not sentence.strip():
+            continue
+        words = [_CONTRACTED.get(w, w) for w in _WORDS.findall(sentence)]
+        if not words or any(c.isdigit() for c in sentence) or not _said_in_phrases(words):
+            return False
+    return True
+
+
+def requester_text(text: str) -> str | None:
+    """What the requester said in ``text`` read as a chat transcript or a call log, one
+    sentence or more per turn; None when ``text`` is not such a log or when any turn but the
+    requester's says more than an acknowledgement (see the module's docstring)."""
+    marks = list(_MARK.finditer(text))
+    if len(marks) < 2 or text[:marks[0].start()].strip():
+        return None
+    turns: list[tuple[str, str]] = []
+    for i, mark in enumerate(marks):
+        speaker = next(g for g in mark.groups() if g is not None).lower()
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        turns.append((speaker, text[mark.end():end].strip()))
+    speakers = {speaker for speaker, _ in turns}
+    asking = {speaker for speaker, said in turns if not _inert(said)}
+    if len(speakers) < 2 or len(asking) != 1:
+        return None
+    (requester,) = asking
+    said = [words for speaker, words in turns if speaker == requester and words]
+    if any(_YES_NO.fullmatch(words) for words in said):
+        return None
+    return " ".join(words if words[-1] in ".!?" else words + "." for words in said)
