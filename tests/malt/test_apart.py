@@ -16,7 +16,10 @@ from netmend.malt.parser import QueryError, _of_named, parse_request
 
 DATA = Path(__file__).parent / "data"
 # (file, narrowing phrases answered as the whole set at most, occasion phrases answered at least)
-PARTS = [("phrases-apart-tuning.yaml", 1, 48), ("phrases-apart-heldback.yaml", 4, 54)]
+# Context that says a word other than an occasion's before a change to a set is refused
+# ("We're retaining the uplinks. Remove all ports of S"), which costs three held-back occasion
+# phrases (55 -> 52).
+PARTS = [("phrases-apart-tuning.yaml", 1, 48), ("phrases-apart-heldback.yaml", 4, 52)]
 
 
 def _answers(name: str) -> tuple[int, int, int]:

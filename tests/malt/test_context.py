@@ -71,6 +71,13 @@ SAID_WITH_CONTEXT = [
      "List all the child nodes of ju1.a1."),
     ("For the Q3 capacity plan, which switches sit in aggregation block ju1.a2.m1?",
      "List the switches in agg block ju1.a2.m1."),
+    # a change to a set, after context of the occasion only
+    ("For the audit, remove all ports of ju1.a1.m1.s2c1.",
+     "Remove all ports of ju1.a1.m1.s2c1."),
+    # a part that may name some nodes, before a change to named nodes
+    ("We're retaining the uplinks. Remove ju1.a1.m1.s2c1.p1.", "Remove ju1.a1.m1.s2c1.p1."),
+    # a fault said of the node whose set is changed
+    ("ju1.a1.m1.s2c1 is dead, remove all its ports.", "Remove all ports of ju1.a1.m1.s2c1."),
 ]
 
 
@@ -116,6 +123,16 @@ def test_why_a_request_is_made_is_not_part_of_it(text: str, same_as: str) -> Non
     "Count the switches in ju1.a1.m1 so that only spine ones count.",
     "List the ports of ju1.a1.m1.s2c1 so we can see the 2 largest.",
     "For the largest inventory, list the child nodes of ju1.a1.",
+    # a part that may name some of a set, and say they are kept, before a change to the set
+    "The uplinks stay. Remove all ports of ju1.a1.m1.s2c1.",
+    "The uplinks are staying. Set all ports of ju1.a1.m1.s2c1 to 10 Gbps.",
+    "Dana is holding the uplinks back. Remove all ports of ju1.a1.m1.s2c1.",
+    "We're retaining the uplinks. Remove all ports of ju1.a1.m1.s2c1.",
+    "We're sparing the optics - remove every port of ju1.a1.m1.s2c1.",
+    "Remove all ports of ju1.a1.m1.s2c1, we are preserving the uplinks.",
+    "We're retaining the uplinks on ju1.a1.m1.s2c1 - remove all ports of ju1.a1.m1.s2c1.",
+    "ju1.a1.m1.s2c1 retains its uplinks, remove all ports of ju1.a1.m1.s2c1.",
+    "The optics are dead. Remove all ports of ju1.a1.m1.s2c1.",
 ])
 def test_a_part_that_could_change_the_request_keeps_it_refused(text: str) -> None:
     with pytest.raises(QueryError):

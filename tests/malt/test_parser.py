@@ -2057,8 +2057,11 @@ def test_unknown_words_stand_around_named_or_whole_sets(said: str, request_: str
 
 # Refused though the set is said whole: a closing after a comma, not a sentence's end, a
 # part after the request that starts with a participle, and a phrase set apart that may name
-# some of the set ("dirty optics", "dark fibre": which may be all the ports meant).
+# some of the set ("dirty optics", "dark fibre": which may be all the ports meant), said
+# before a change to the set too ("Flapping optics: remove all ports ...": the flapping ones
+# may be all that are meant, as "We're retaining the uplinks." may keep some).
 _REFUSED_WITH_A_WHOLE_SET = frozenset({
+    "Flapping optics: remove all ports of ju1.a1.m1.s2c1.",
     "Remove all ports of ju1.a1.m1.s2c1, thanks, Bob.",
     "Remove all ports of ju1.a1.m1.s2c1. Flapping optics.",
     "Remove all ports of ju1.a1.m1.s2c1: flapping optics.",

@@ -4177,8 +4177,10 @@ _ABOUT_SPEAKER = frozenset({"new", "here", "to", "this", "the", "still", "learni
 def _without_speaker(tokens: list[Token]) -> list[Token]:
     """"I'm new here - ...", "Hi, I'm still learning the tool: ...": what the one asking says
     of themselves, first and set apart by a dash, colon or comma. Only words of being new
-    or learning, or words the grammar does not know (no name, number, kind or word that
-    could say how or whether the request is meant)."""
+    or learning, or words the grammar does not know that name an occasion or its people
+    ("we're the audit team"): any other ("we're sparing the optics") may say which nodes are
+    meant, and a name, a number, a kind or a word that could say how or whether the request
+    is meant would change it."""
     at = 0
     while at < len(tokens) and (tokens[at].text in _GREETINGS or tokens[at].text == ","):
         at += 1
@@ -4188,7 +4190,8 @@ def _without_speaker(tokens: list[Token]) -> list[Token]:
     if end is None or end == at + 2 or end + 1 >= len(tokens):
         return tokens
     words = tokens[at + 2:end]
-    if all(t.kind == "WORD" and (t.text in _ABOUT_SPEAKER or not _known(t.text)) for t in words):
+    if all(t.kind == "WORD" and (t.text in _ABOUT_SPEAKER or not _known(t.text)
+                                 and t.text in context.OCCASION_NOUNS) for t in words):
         return tokens[end + 1:]
     return tokens
 
@@ -5903,7 +5906,9 @@ def _parse_normalized(tokens: list[Token], it_kinds: tuple[str, ...], text: str)
                 continue
             steps = parsed.query.steps
             changed_for_how = how and any(isinstance(step, ir.MUTATIONS) for step in steps)
-            set_after_aside = named_only and not all(map(_of_named, steps))
+            set_after_aside = not all(map(_of_named, steps)) if named_only is True else (
+                named_only == _NO_SET_CHANGE and any(isinstance(step, _SET_CHANGES)
+                                                     for step in steps))
             if not (changed_for_how or set_after_aside):
                 return parsed
             asked_how = asked_how or changed_for_how
@@ -5983,11 +5988,17 @@ def _said_otherwise(tokens: list[Token]):
         # the request's nodes, picking some out ("list the ports of S - flagged down")
         said_of_nodes = span is not None and (_participle_first(tokens[:span[0]])
                                               or _participle_first(tokens[span[1]:]))
-        yield kept, named_only or said_of_nodes, False
-    named = _without_named_context(tokens, context.request_span(
-        words, lexed, frozenset(t.text for t in tokens if t.kind == "NAME")))
-    if named is not None and named != kept:
-        yield named, named_only, False
+        if not (named_only or said_of_nodes) and span is not None and _may_say_which(
+                [*tokens[:span[0]], *tokens[span[1]:]]):
+            yield kept, _NO_SET_CHANGE, False
+        else:
+            yield kept, named_only or said_of_nodes, False
+    around = context.request_span(words, lexed, frozenset(t.text for t in tokens
+                                                           if t.kind == "NAME"))
+    named = _without_named_context(tokens, around)
+    if named is not None and named != kept and around is not None:
+        yield named, named_only or (_NO_SET_CHANGE if _may_say_which(
+            [*tokens[:around[0]], *tokens[around[1]:]]) else False), False
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
         if asked is not None:
@@ -6038,6 +6049,23 @@ def _without_note(tokens: list[Token]) -> list[Token] | None:
     if first + 1 < end and noted(tokens[:first]):
         return tokens[first + 1:]
     return None
+
+
+# What a request read without its context may not be when that context may say which nodes
+# of a set are meant (see :func:`_may_say_which`): a change to a set.
+_NO_SET_CHANGE = "no set change"
+
+
+def _may_say_which(part: list[Token]) -> bool:
+    """Whether context set aside says a word netmend does not know other than one of an
+    occasion, its people or its dates (``context.OCCASION_NOUNS``) or a fault ("X is dead"):
+    such a word may name some of a set's nodes, and another may say they are kept ("we're
+    retaining the uplinks", "the optics are staying"), so no change to a set is made
+    without it."""
+    return any(x.cats & {"UNK", "HELD"} and x.text not in _OCCASION_OR_FAULT for x in lex(part))
+
+
+_OCCASION_OR_FAULT = context.OCCASION_NOUNS | context.FAULTS
 
 
 def _participle_first(part: list[Token]) -> bool:
@@ -6314,7 +6342,7 @@ def _parse_ruled(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> P
         refusal = exc  # what is wrong with the request as said
     justified = _justified(tokens)
     if justified is not None:
-        kept, name, gone = justified
+        kept, name, gone, reason = justified
         try:
             parsed = _parse_tokens(kept, it_kinds, text)
         except QueryError:
@@ -6323,6 +6351,10 @@ def _parse_ruled(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> P
             first = parsed.query.steps[0]
             if gone and not (isinstance(first, ir.Remove) and first.name == name):
                 raise refusal  # "X is retired; count its ports": retired by whom, when?
+            if _may_say_which(reason) and any(isinstance(step, _SET_CHANGES)
+                                              for step in parsed.query.steps):
+                raise refusal  # "The uplinks stay. Remove all ports of S", "S keeps its
+                # uplinks, remove all its ports": a reason may say which nodes of a set are meant
             return parsed
     twice = _asked_twice(tokens, it_kinds, text)
     if twice is not None:
@@ -6599,15 +6631,15 @@ def _shapes_answer(clause: list[Token]) -> bool:
     return False
 
 
-def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | None:
+def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool, list[Token]] | None:
     """A reason said first, then the request: "X is dead, take it out of the graph", "fyi
     we're decommissioning X, so yank it", "I'm filling in an inventory sheet - how many ports
     does A have?". The reason is the first clause (up to a comma, dash, colon or full stop,
     and a "so" after it); it says how one named node is, or what we do to it, and the request
     points back to that node with "it" / "its"; or it names no node and the request needs
     nothing from it. Returns the request (the node said for its pronoun), the node's name
-    (None when the reason names none), and whether the reason says the node is gone (then
-    the request must remove that node first). None when the reason says more: a second node,
+    (None when the reason names none), whether the reason says the node is gone (then
+    the request must remove that node first), and the reason. None when the reason says more: a second node,
     a noun a pronoun could stand for ("X has a bad port; remove it"), a number, a verb that
     asks or changes something, or a word that may change what is meant (a negation, a
     condition, a time, a test)."""
@@ -6627,7 +6659,7 @@ def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | No
         gone = _reason_words([t.text for t in clause], named=False)
         if gone is None or gone or any(t.text in ("it", "its") for t in rest):
             return None
-        return rest, None, False
+        return rest, None, False, clause
     at = names[0]
     name, before, after = clause[at], clause[:at], clause[at + 1:]
     words = [t.text for t in before]
@@ -6648,7 +6680,7 @@ def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool] | No
     replaced, pointed = _said_for_it(rest, (*kind_words, name), name)
     if not pointed:
         return None  # nothing points back: the first clause is not part of the request
-    return replaced, str(name.value), gone
+    return replaced, str(name.value), gone, clause
 
 
 def _said_for_it(tokens: list[Token], it: tuple[Token, ...], name: Token
