@@ -53,3 +53,25 @@ def test_chat_that_may_say_no_doubt_or_whether_isrefused(text: str) -> None:
 def test_a_polite_i_think_we_need_is_a_request() -> None:
     same(f"I think we need to remove {S} from the graph - could you do that?",
           f"Remove {S} from the graph.")
+
+
+@pytest.mark.parametrize("text", [
+    f"remove {S} from the graph, then list the child nodes of {D} #netops #capacity",
+    f":wrench: remove {S}, then list the child nodes of {D} :bar_chart: #NetOps",
+])
+def test_a_feeds_topic_tags_and_pictures_of_work_are_left_out(text: str) -> None:
+    same(text, f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"list the ports of {S} #uplinks",  # a tag that may say which
+    f"add port np1 to {S} :wastebasket:",  # a picture of another change
+    f"remove {S} :scissors: #netops :shrug:",
+    f"remove {S} #not-yet",
+])
+def test_other_tags_and_pictures_keep_a_request_refused(text: str) -> None:
+    refused(text)
+
+
+def test_a_hash_before_a_kind_is_still_a_number() -> None:
+    same(f"#ports in {S}?", f"Count the ports in {S}.")

@@ -5628,14 +5628,24 @@ def _comment_word(word: str) -> bool:
 
 
 # Emoji that only carry a mood, written as a chat writes them (":pray:", ":eyes:") or as
-# pictures: they say nothing of the request and are left out. Any other emoji stays (it may
-# say no, stop, doubt, "whichever", a warning; a nervous ":sweat_smile:" is doubt), and the
+# pictures, and those that picture work on a network without saying which ("wrench",
+# "bar_chart"): they say nothing of the request and are left out. Any other emoji stays (it
+# may say no, stop, doubt, "whichever", a warning, or picture a change other than the one
+# asked, as "scissors" or "wastebasket" would; a nervous ":sweat_smile:" is doubt), and the
 # request is refused for it.
 _MOODS = ("pray", "eyes", "fire", "rocket", "thumbsup", "+1", "tada", "heart", "raised_hands",
           "sparkles", "joy", "smile", "smiley", "grin", "slightly_smiling_face",
           "wave", "ok_hand", "muscle", "100", "zap", "coffee", "sunglasses", "clap",
           "partying_face", "star_struck", "handshake", "bow", "blush", "wink", "hugs",
-          "heart_eyes", "saluting_face")
+          "heart_eyes", "saluting_face",
+          "wrench", "hammer_and_wrench", "tools", "gear", "memo", "clipboard", "pushpin", "mag",
+          "bar_chart", "chart_with_upwards_trend", "computer", "desktop_computer")
+# A topic tag a feed puts on a post ("#netops", "#capacity"): whose feed or what topic, never
+# which nodes; any other tag stays ("#ports" is the number of ports, "#uplinks" may say which).
+_TOPIC_TAG = re.compile(r"(?<![\w#])#(?:netops|ops|network|networking|infra|capacity|topology|"
+                        r"inventory|audit|maintenance|planning|capacityplanning|oncall|sre|noc|"
+                        r"devops|datacenter|datacentre|dc|fabric|change|changes|cleanup)"
+                        r"(?![\w-])", re.IGNORECASE)
 _EMOJI_CODE = re.compile(r"(?<![\w:]):(" + "|".join(re.escape(m) for m in _MOODS)
                          + r"):(?![\w:])")
 _EMOJI_PICTURES = re.compile(
@@ -5647,9 +5657,12 @@ _EMOJI_PICTURES = re.compile(
 
 
 def _without_emoji(text: str) -> str:
-    """``text`` without the emoji that only carry a mood (see ``_MOODS``)."""
+    """``text`` without the emoji that only carry a mood (see ``_MOODS``) and without topic
+    tags (``_TOPIC_TAG``)."""
     if ":" in text:
         text = _EMOJI_CODE.sub(" ", text)
+    if "#" in text:
+        text = _TOPIC_TAG.sub(" ", text)
     if not text.isascii():
         text = _EMOJI_PICTURES.sub(" ", text)
     return text
