@@ -75,3 +75,21 @@ def test_other_tags_and_pictures_keep_a_request_refused(text: str) -> None:
 
 def test_a_hash_before_a_kind_is_still_a_number() -> None:
     same(f"#ports in {S}?", f"Count the ports in {S}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"whey aye, can ye remove {S} an' then list the child nodes o {D}, cheers pet",
+    f"bout ye, can yous remove {S} and then list the child nodes of {D}, so it is",
+    f"gonnae remove {S} then gizza list of the child nodes of {D}, ta la",
+])
+def test_the_englishes_of_britain_and_ireland_are_read(text: str) -> None:
+    same(text.replace(" an' ", " and "), f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"gonnae no remove {S}, pal",
+    f"remove {S}, so it is not",
+    f"remove {S} so it is done",
+])
+def test_a_dialect_no_or_a_tag_that_says_more_stays_refused(text: str) -> None:
+    refused(text)

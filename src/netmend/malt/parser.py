@@ -263,9 +263,16 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
 
 
 _ARROWS = frozenset({"->", "=>", "→", "|"})
-# A contraction written without its apostrophe ("whats"; "its" stays the possessive).
-_RUN_TOGETHER = {f"{word}s": [Token("WORD", word, word), Token("WORD", "is", "is")]
-                 for word in ("what", "how", "where", "that", "here", "there")}
+# A contraction written without its apostrophe ("whats"; "its" stays the possessive), and
+# words as the Englishes of Scotland, the north and Ireland spell them ("whit", "tae", "number
+# o ports", "gizza count", "can yous", "would ye").
+_RUN_TOGETHER = {
+    **{f"{word}s": [Token("WORD", word, word), Token("WORD", "is", "is")]
+       for word in ("what", "how", "where", "that", "here", "there")},
+    **{said: [Token("WORD", word, word) for word in words.split()] for said, words in (
+        ("whit", "what"), ("tae", "to"), ("intae", "into"), ("ontae", "onto"), ("o", "of"),
+        ("aal", "all"), ("gizza", "give us a"), ("gis", "give us"), ("gies", "give us"),
+        ("ye", "you"), ("yous", "you"), ("youse", "you"))}}
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
 # A clock time that starts a line ("14:02", "[09:15 UTC]", "14:02Z -"): when it was sent.
 _CLOCK = re.compile(r"^[ \t]*[\[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*(?:utc|gmt|z|bst|cet|cest|"
@@ -5656,6 +5663,16 @@ _EMOJI_PICTURES = re.compile(
     "[\U0001F3FB-\U0001F3FF]?\uFE0F?)")
 
 
+# A tag Ulster and Scottish English put last only to stress what was said ("..., so it is",
+# "..., so I am"): nothing may follow it.
+_STRESS_TAG = re.compile(r",?\s+so (?:it is|it's|i am|i'm|they are|they're|we are|we're)"
+                         r"\s*[.!]*\s*$", re.IGNORECASE)
+
+
+def _without_stress_tag(text: str) -> str:
+    return _STRESS_TAG.sub("", text) if " so " in text.lower() else text
+
+
 def _without_emoji(text: str) -> str:
     """``text`` without the emoji that only carry a mood (see ``_MOODS``) and without topic
     tags (``_TOPIC_TAG``)."""
@@ -5718,7 +5735,7 @@ def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
-    said = _without_emoji(_without_code_comment(said))
+    said = _without_stress_tag(_without_emoji(_without_code_comment(said)))
     written = tokenize(said, mentions=True)
     tokens, it_kinds, asked_how = _normalized_asking(written, said)
     tokens, places, kinds = _without_places(tokens, bare=False) if any(

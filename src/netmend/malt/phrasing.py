@@ -211,6 +211,7 @@ _say("BE", "present", "sit", "sits", "sitting", "live", "lives", "living", "resi
      "exist", "exists", "existing", "remain", "remains", "remaining", "lie", "lies", "fall",
      "falls", "hangs", "located", "situated", "found", "are located", "is located",
      "stay", "stays", "run", "runs", "contained", "housed", "held", "hosted", "nested", "kept",
+     "sat",
      "stored", "included")
 _say("HAVE", "have", "has", "contain", "contains", "hold", "holds", "include", "includes",
      "host", "hosts", "house", "houses", "carry", "carries", "own", "owns", "comprise",
@@ -635,6 +636,10 @@ FILLERS: frozenset[str] = frozenset({
     "um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm", "yeah", "yep",
     # chat: "ngl", "tbh", "fr" (for real), "real quick", "tysm"
     "ngl", "tbh", "fr", "tysm", "real quick", "so like",
+    # the Englishes of Britain and Ireland: whom it is said to ("cheers pet", "ta la", "please
+    # butt"), greetings and assents ("bout ye", "whey aye"), "gonnae" (will you)
+    "gonnae", "pet", "butt", "lover", "my lover", "pal", "our kid", "la", "hen", "bud",
+    "buddy", "lad", "fella", "mucker", "chief", "boyo", "aye", "whey aye", "bout you",
     # how soon: netmend answers now ("by EOD", "today pls", "quick")
     "eod", "by eod", "cob", "by cob", "by end of day", "by close of business", "end of day",
     "close of business", "today", "by today", "quick", "urgent",
