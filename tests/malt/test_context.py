@@ -133,6 +133,12 @@ def test_why_a_request_is_made_is_not_part_of_it(text: str, same_as: str) -> Non
     "We're retaining the uplinks on ju1.a1.m1.s2c1 - remove all ports of ju1.a1.m1.s2c1.",
     "ju1.a1.m1.s2c1 retains its uplinks, remove all ports of ju1.a1.m1.s2c1.",
     "The optics are dead. Remove all ports of ju1.a1.m1.s2c1.",
+    # a request opposed, called off or put off
+    "We decided against it. Remove ju1.a1.m1.s2c1.",
+    "Remove ju1.a1.m1.s2c1 - legal vetoed it.",
+    "The change was postponed. Remove ju1.a1.m1.s2c1.",
+    "Management advised against it - remove ju1.a1.m1.s2c1.",
+    "Remove ju1.a1.m1.s2c1; the CAB rejected it.",
 ])
 def test_a_part_that_could_change_the_request_keeps_it_refused(text: str) -> None:
     with pytest.raises(QueryError):

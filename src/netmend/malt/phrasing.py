@@ -973,6 +973,16 @@ CRITICAL: frozenset[str] = frozenset({
     "bytes", "byte", "megabytes", "gigabytes", "kilobytes", "terabytes",
     # discourse that takes a request back, and directions of an order netmend does not model
     "nope", "nah", "never mind", "nevermind", "kidding", "just kidding", "jk", "wait",
+    # a request opposed, called off or put off ("we decided against it", "legal vetoed it")
+    "decided against", "decide against", "voted against", "vote against", "argued against",
+    "advised against", "advise against", "recommended against", "recommend against",
+    "ruled against", "went against", "oppose", "opposed", "object", "objected", "objects",
+    "objection", "veto", "vetoed", "vetoes", "reject", "rejected", "decline", "declined",
+    "deny", "denied", "refuse", "refused", "cancelled", "canceled", "scrapped", "abandon",
+    "abandoned",
+    "postpone", "postponed", "defer", "deferred", "reverted", "undone", "reconsider",
+    "reconsidered", "rollback", "roll back", "halt", "halted", "pause", "paused", "blocked",
+    "overruled", "nixed", "shelved", "hold off", "holding off",
     # an opinion or a guess, not a request: "remove X i guess", "idk" ("I think we need X
     # removed" asks politely, and is read)
     "i guess", "i reckon", "reckon", "i suppose", "presumably", "supposedly", "likely",
