@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from netmend.malt import phrasing as P
 from netmend.malt import transcript
 
 from .reading import refused, same
@@ -24,6 +25,10 @@ A = "ju1.a1.m1"
     f"checking. [2024-05-02 08:15:02] user: then list the children of {A}",
     f"Agent: Hi Priya, how can I help? Caller: remove {S} from the graph, then list the "
     f"child nodes of {A}. Agent: Will do.",
+    f"[10:02] alex: pls delete {S} from the graph [10:02] noc: ok, next? [10:03] alex: then "
+    f"list the child nodes of {A} [10:03] noc: looking it up",
+    f"priya: hey can you remove {S} from the graph\nbob: sure, one sec\npriya: then list the "
+    f"child nodes of {A}",
 ])
 def test_what_the_requester_said_is_the_request(text: str) -> None:
     same(text, f"Remove {S} from the graph. List the child nodes of {A}.")
@@ -49,6 +54,8 @@ def test_what_the_requester_said_is_the_request(text: str) -> None:
     f"<kb> remove {S} <ops> ok <kb> yes",
     # words before the log, or one speaker only
     f"Log: <kb> remove {S} <ops> ok",
+    f"Hypothetically: <kb> remove {S} <ops> ok",
+    f"In the lab:\n<kb> remove {S}\n<ops> ok",
     f"<kb> remove {S} <kb> and count the switches in {A}",
 ])
 def test_any_other_log_is_refused(text: str) -> None:
@@ -62,3 +69,10 @@ def test_any_other_log_is_refused(text: str) -> None:
 ])
 def test_text_that_is_no_log_is_left_to_the_parser(text: str) -> None:
     assert transcript.requester_text(text) is None
+
+
+@pytest.mark.parametrize("word", sorted(P.CRITICAL)[::7])
+def test_a_word_that_could_change_a_request_keeps_a_log_refused(word: str) -> None:
+    # said by the other side, or by the requester in a turn of its own
+    refused(f"<kb> remove the ports of {S} <ops> ok, {word} <kb> then list the children of {A}")
+    refused(f"<kb> remove the ports of {S} <ops> ok <kb> {word}")

@@ -28,6 +28,7 @@ contradicts the request each raise a :class:`QueryError`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import re
@@ -5546,10 +5547,8 @@ def _parse_text(text: str) -> Parsed:
         # "[10:42] alice: remove X [10:42] bob: ok": what the requester said in a chat log
         logged = transcript.requester_text(text)
         if logged is not None:
-            try:
+            with contextlib.suppress(QueryError):
                 return _parse_said(logged, text)
-            except QueryError:
-                raise refusal from None
         # "You are a topology assistant. Task: ... Output: ...": a prompt in sections
         try:
             prompt = sections.to_request(text)

@@ -8,14 +8,16 @@ count its ports." This module reads such a text into what the requester said, wh
 parser then reads like any other request (every check of the parser still applies):
 
 * a turn starts at a speaker's mark: a handle in angle brackets ("<kb>"), a name after a
-  time stamp ("[10:42] alice:", "[2024-05-02 08:14:31] user:"), or a role written as a
-  label ("Requester:", "Caller:", "Agent:", "Operator:");
+  time stamp ("[10:42] alice:", "[2024-05-02 08:14:31] user:"), a role written as a
+  label ("Requester:", "Caller:", "Agent:", "Operator:"), or a name that starts a line
+  ("priya: ..." on a line of its own);
 * the log has at least two speakers, and every turn of all speakers but one only
   acknowledges, greets, asks the requester to go on or waits ("Noted.", "sure, go ahead",
   "Hi Priya, what can I do?", "checking now", "ok, anything else?"), each of its
   sentences one of a closed set of such phrases. The other speaker's turns, in order,
   are the request: one sentence or more each;
-* nothing is said before the first turn, and a turn that only says yes or no (to a
+* nothing is said before the first turn, every turn says something (a label before the
+  first, "Hypothetically: <kb> ...", is no turn), and a turn that only says yes or no (to a
   question the log may hold) is never read as part of a request.
 
 A log in which two speakers ask for something, or in which the other side says anything
@@ -38,8 +40,9 @@ _STAMP = r"\[\s*(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:am|pm
 _MARK = re.compile(
     r"<\s*[@+]?(?P<nick>[A-Za-z][\w.-]{0,30})\s*>"
     r"|" + _STAMP + r"\s*(?P<stamped>[@A-Za-z][\w.@-]{0,30})\s*:"
-    r"|(?<![\w.-])(?P<role>" + "|".join(re.escape(r) for r in _ROLES) + r")\s*:(?!\S)",
-    re.IGNORECASE)
+    r"|(?<![\w.-])(?P<role>" + "|".join(re.escape(r) for r in _ROLES) + r")\s*:(?!\S)"
+    r"|^[ \t]*(?P<line>[@A-Za-z][\w.@-]{0,30})[ \t]*:(?!\S)",
+    re.IGNORECASE | re.MULTILINE)
 # What a turn that asks for nothing may say, sentence by sentence (after its words are
 # lower-cased and its punctuation and a name greeted are left out).
 _PHRASES = (
@@ -53,13 +56,14 @@ _PHRASES = (
     "checking", "checking now", "looking", "looking now", "looking into it", "one sec",
     "one second", "one moment", "just a moment", "give me a sec", "give me a second",
     "give me a moment", "give me a minute", "bear with me", "let me check", "let me look",
-    "let me see", "working on it", "on it now",
+    "let me see", "working on it", "on it now", "looking it up", "let me look it up",
     # asking the requester to go on or to say more
     "go ahead", "go on", "sure go ahead", "yes go ahead", "shoot", "fire away",
     "what can i do", "what can i do for you", "how can i help", "how can i help you",
     "how can i help you today", "what do you need", "what is up", "anything else",
     "and the second", "and second", "and the second one", "what else", "what is next",
-    "what next", "sorry", "come again", "say again", "pardon")
+    "what next", "next", "anything after that", "anything else after that", "sorry",
+    "come again", "say again", "pardon")
 _INERT = frozenset(tuple(phrase.split()) for phrase in _PHRASES)
 _LONGEST = max(map(len, _INERT))
 # A greeting or thanks and the name of whom it is said to: "Hi Priya", "thanks Bob".
@@ -106,12 +110,14 @@ def requester_text(text: str) -> str | None:
         speaker = next(g for g in mark.groups() if g is not None).lower()
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
         turns.append((speaker, text[mark.end():end].strip()))
+    if not all(said for _, said in turns):
+        return None  # "Hypothetically: <kb> remove X <ops> ok": a label, not a turn
     speakers = {speaker for speaker, _ in turns}
     asking = {speaker for speaker, said in turns if not _inert(said)}
     if len(speakers) < 2 or len(asking) != 1:
         return None
     (requester,) = asking
-    said = [words for speaker, words in turns if speaker == requester and words]
+    said = [words for speaker, words in turns if speaker == requester]
     if any(_YES_NO.fullmatch(words) for words in said):
         return None
     return " ".join(words if words[-1] in ".!?" else words + "." for words in said)
