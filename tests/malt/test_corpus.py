@@ -119,7 +119,15 @@ HELD_BACK_17 = "paraphrases-heldback-17.yaml"
 TUNING_15 = "paraphrases-tuning-15.yaml"
 HELD_BACK_18 = "paraphrases-heldback-18.yaml"
 HELD_BACK_19 = "paraphrases-heldback-19.yaml"
+# The sixteenth tuning part (chat transcripts, microblog posts, dialect chat, stories) was
+# developed against; it aims at three of the twentieth held-back part's registers through
+# other writers (so that part is aimed at since, as its header says). The twenty-first
+# held-back part was written at the start of that round and aimed at by nothing (translated
+# English, world Englishes, stories, sales relays, formal letters), measured at the round's
+# start and end only.
 HELD_BACK_20 = "paraphrases-heldback-20.yaml"
+TUNING_16 = "paraphrases-tuning-16.yaml"
+HELD_BACK_21 = "paraphrases-heldback-21.yaml"
 # Negatives answered that are open findings, each said in its corpus' header: the count must
 # be exactly this (so a new one fails, and so does the fix, until this is updated).
 ANSWERED_NEGATIVES = {TUNING_14: 1, HELD_BACK_17: 1}
@@ -136,7 +144,8 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_11: 0.65, HELD_BACK_11: 0.73, TUNING_12: 0.82, HELD_BACK_12: 0.58,
           HELD_BACK_13: 0.51, TUNING_13: 0.59, HELD_BACK_14: 0.67,
           HELD_BACK_15: 0.71, TUNING_14: 0.82, HELD_BACK_16: 0.61, HELD_BACK_17: 0.63,
-          TUNING_15: 0.72, HELD_BACK_18: 0.61, HELD_BACK_19: 0.59, HELD_BACK_20: 0.19}
+          TUNING_15: 0.75, HELD_BACK_18: 0.60, HELD_BACK_19: 0.59, HELD_BACK_20: 0.41,
+          TUNING_16: 0.53, HELD_BACK_21: 0.32}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
