@@ -93,3 +93,21 @@ def test_the_englishes_of_britain_and_ireland_are_read(text: str) -> None:
 ])
 def test_a_dialect_no_or_a_tag_that_says_more_stays_refused(text: str) -> None:
     refused(text)
+
+
+@pytest.mark.parametrize("text", [
+    f"1/2 remove {S} from the graph :wrench: 2/2 then list the child nodes of {D} #netops",
+    f"(1/2) remove {S} from the graph. (2/2) list the child nodes of {D}",
+])
+def test_a_threads_numbers_end_its_parts(text: str) -> None:
+    same(text, f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"1/3 remove {S} from the graph 2/3 list the child nodes of {D}",  # a part is missing
+    f"1/2 remove {S} from the graph",
+    f"2/2 remove {S} from the graph 1/2 list the child nodes of {D}",
+    f"set {S}.p1 to 1/2 Gbps",
+])
+def test_a_thread_not_numbered_whole_and_in_order_stays_as_written(text: str) -> None:
+    refused(text)

@@ -5668,6 +5668,27 @@ _STRESS_TAG = re.compile(r",?\s+so (?:it is|it's|i am|i'm|they are|they're|we ar
                          r"\s*[.!]*\s*$", re.IGNORECASE)
 
 
+# A post's place in a thread ("1/2 remove X 2/2 then count ...", "(1/3)"): each part of
+# the thread is a sentence of its own.
+_THREAD_NUMBER = re.compile(r"(?:^|(?<=\s))\(?([1-9])/([1-9])\)?(?=\s)")
+
+
+def _without_thread_numbers(text: str) -> str:
+    """``text`` with a thread's numbers as sentence ends, when it is numbered 1/n to n/n in
+    order from its start and nothing else ("1/2 ... 2/2 ..."); as written otherwise (a
+    number written so may be a value)."""
+    if "/" not in text:
+        return text
+    found = list(_THREAD_NUMBER.finditer(text))
+    if not found or found[0].start() != len(text) - len(text.lstrip()) or len(found) != int(
+            found[0].group(2)) or [(m.group(1), m.group(2)) for m in found] != [
+            (str(i), found[0].group(2)) for i in range(1, len(found) + 1)]:
+        return text
+    parts = [text[m.end():n.start() if n else len(text)].strip()
+             for m, n in zip(found, [*found[1:], None], strict=True)]
+    return " ".join(part if part[-1:] in ".!?" else f"{part}." for part in parts if part)
+
+
 def _without_stress_tag(text: str) -> str:
     return _STRESS_TAG.sub("", text) if " so " in text.lower() else text
 
@@ -5734,7 +5755,8 @@ def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
-    said = _without_stress_tag(_without_emoji(_without_code_comment(said)))
+    said = _without_thread_numbers(_without_stress_tag(_without_emoji(_without_code_comment(
+        said))))
     written = tokenize(said, mentions=True)
     tokens, it_kinds, asked_how = _normalized_asking(written, said)
     tokens, places, kinds = _without_places(tokens, bare=False) if any(
