@@ -981,7 +981,7 @@ CRITICAL: frozenset[str] = frozenset({
     "deny", "denied", "refuse", "refused", "cancelled", "canceled", "scrapped", "abandon",
     "abandoned",
     "postpone", "postponed", "defer", "deferred", "reverted", "undone", "reconsider",
-    "reconsidered", "rollback", "roll back", "halt", "halted", "pause", "paused", "blocked",
+    "reconsidered", "halt", "halted", "pause", "paused", "blocked",
     "overruled", "nixed", "shelved", "hold off", "holding off",
     # an opinion or a guess, not a request: "remove X i guess", "idk" ("I think we need X
     # removed" asks politely, and is read)
