@@ -257,3 +257,20 @@ def test_a_kind_that_holds_the_named_node_said_as_a_pronoun_is_above_it(text: st
 def test_kinds_that_hold_the_named_node_said_as_a_pronoun_are_refused() -> None:
     with pytest.raises(QueryError):
         parse("ju1.a1.m1. which switches hold it")
+
+
+@pytest.mark.parametrize("text", [
+    "Where does port ju1.a1.m2.s2c1.p2 live, which agg block?",
+    "Where does ju1.a1.m2.s2c1.p2 sit - which switch?",
+])
+def test_where_a_node_is_never_reads_below_it(text: str) -> None:
+    # without a topology the parser cannot know that no agg block is below a port
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+def test_a_set_asked_of_a_node_without_a_where_is_still_below_it() -> None:
+    assert parse("switch ju1.a1.m2.s2c1, which ports?") == parse(
+        "List the ports of ju1.a1.m2.s2c1.")
+    assert parse("Could you show me everything that sits one level below ju1.a1.m2?") == parse(
+        "List the child nodes of ju1.a1.m2.")

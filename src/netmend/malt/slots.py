@@ -410,6 +410,9 @@ def _below(cats: Cats) -> tuple[int, int | None, list[int]] | None:
     if any("HAVE" in c and "IT" in d for c, d in zip(cats, cats[1:], strict=False)):
         return None  # "P. which agg block contains it": "it" is P, held, not holding
     asked = found[2][0] if found[2] else name
+    if not placed and asked > name and any("REL" in c and "WH" not in c for c in cats[:name]) \
+            and any("BE" in c for c in cats):
+        return None  # "where does P live, which agg block?": where P is, above it
     if not placed and any("REL" in c for c in cats[asked + 1:name]) and not any(
             c & {"POSS", "ITS", "HAVE", "DIRECT", "DEEP", "CHILD"} for c in cats):
         return None  # "the agg block where P sits": the node is in the set, not above it
