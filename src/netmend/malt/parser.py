@@ -1799,8 +1799,7 @@ def _unquantified(steps: Sequence[ir.Step], lexemes: Sequence[Lexeme]) -> bool:
     """Whether ``steps`` (read from ``lexemes``) change a set of nodes that the words may not
     say is meant whole: fewer "all" / "every" / "each" than steps ("remove every port of S and
     count the ports in A" may be "every" of the count)."""
-    return any(isinstance(step, _SET_CHANGES) for step in steps) and sum(
-        1 for x in lexemes if x.cats & _WHOLE_SET) < len(steps)
+    return _changes_a_set(steps) and sum(1 for x in lexemes if x.cats & _WHOLE_SET) < len(steps)
 
 
 _LIST_WORDS = frozenset({",", "and"})
@@ -5680,26 +5679,28 @@ def _without_thread_numbers(text: str) -> str:
     if "/" not in text:
         return text
     found = list(_THREAD_NUMBER.finditer(text))
-    if not found or found[0].start() != len(text) - len(text.lstrip()) or len(found) != int(
-            found[0].group(2)) or [(m.group(1), m.group(2)) for m in found] != [
-            (str(i), found[0].group(2)) for i in range(1, len(found) + 1)]:
+    if not found or found[0].start() != len(text) - len(text.lstrip()):
         return text
-    parts = [text[m.end():n.start() if n else len(text)].strip()
-             for m, n in zip(found, [*found[1:], None], strict=True)]
-    return " ".join(part if part[-1:] in ".!?" else f"{part}." for part in parts if part)
+    parts = found[0].group(2)
+    if [m.groups() for m in found] != [(str(i), parts) for i in range(1, int(parts) + 1)]:
+        return text
+    said = [text[m.end():n.start() if n else len(text)].strip()
+            for m, n in zip(found, [*found[1:], None], strict=True)]
+    return " ".join(part if part[-1:] in ".!?" else f"{part}." for part in said if part)
 
 
 def _without_stress_tag(text: str) -> str:
     return _STRESS_TAG.sub("", text) if " so " in text.lower() else text
 
 
+def _without_topic_tags(text: str) -> str:
+    return _TOPIC_TAG.sub(" ", text) if "#" in text else text
+
+
 def _without_emoji(text: str) -> str:
-    """``text`` without the emoji that only carry a mood (see ``_MOODS``) and without topic
-    tags (``_TOPIC_TAG``)."""
+    """``text`` without the emoji that only carry a mood (see ``_MOODS``)."""
     if ":" in text:
         text = _EMOJI_CODE.sub(" ", text)
-    if "#" in text:
-        text = _TOPIC_TAG.sub(" ", text)
     if not text.isascii():
         text = _EMOJI_PICTURES.sub(" ", text)
     return text
@@ -5751,12 +5752,19 @@ def _refuse_cut_short(written: list[Token], text: str) -> None:
                                 text=text)
 
 
+# What is left out of a request's text, or said otherwise, before it is split into tokens, in
+# order: a code comment's marks, mood emoji, a feed's topic tags, a tag that only stresses,
+# a thread's numbers. Each looks for a character or a word it needs first.
+_TEXT_PASSES = (_without_code_comment, _without_emoji, _without_topic_tags, _without_stress_tag,
+                _without_thread_numbers)
+
+
 def _parse_said(said: str, text: str) -> Parsed:
     """:func:`parse_request` of ``said`` (the request as written, or the sentence a record
     stands for); ``text`` is what was written, for messages. What no rule reads may still
     be one change said in another order (:mod:`netmend.malt.slots`)."""
-    said = _without_thread_numbers(_without_stress_tag(_without_emoji(_without_code_comment(
-        said))))
+    for rewrite in _TEXT_PASSES:
+        said = rewrite(said)
     written = tokenize(said, mentions=True)
     tokens, it_kinds, asked_how = _normalized_asking(written, said)
     tokens, places, kinds = _without_places(tokens, bare=False) if any(
@@ -5958,8 +5966,7 @@ def _parse_normalized(tokens: list[Token], it_kinds: tuple[str, ...], text: str)
             steps = parsed.query.steps
             changed_for_how = how and any(isinstance(step, ir.MUTATIONS) for step in steps)
             set_after_aside = not all(map(_of_named, steps)) if named_only is True else (
-                named_only == _NO_SET_CHANGE and any(isinstance(step, _SET_CHANGES)
-                                                     for step in steps))
+                named_only == _NO_SET_CHANGE and _changes_a_set(steps))
             if not (changed_for_how or set_after_aside):
                 return parsed
             asked_how = asked_how or changed_for_how
@@ -6040,7 +6047,7 @@ def _said_otherwise(tokens: list[Token]):
         said_of_nodes = span is not None and (_participle_first(tokens[:span[0]])
                                               or _participle_first(tokens[span[1]:]))
         if not (named_only or said_of_nodes) and span is not None and _may_say_which(
-                [*tokens[:span[0]], *tokens[span[1]:]]):
+                _around(tokens, span)):
             yield kept, _NO_SET_CHANGE, False
         else:
             yield kept, named_only or said_of_nodes, False
@@ -6049,7 +6056,7 @@ def _said_otherwise(tokens: list[Token]):
     named = _without_named_context(tokens, around)
     if named is not None and named != kept and around is not None:
         yield named, named_only or (_NO_SET_CHANGE if _may_say_which(
-            [*tokens[:around[0]], *tokens[around[1]:]]) else False), False
+            _around(tokens, around)) else False), False
     for said in (tokens, kept) if span is not None else (tokens,):
         asked = _asked_as_possible(said)
         if asked is not None:
@@ -6117,6 +6124,15 @@ def _may_say_which(part: list[Token]) -> bool:
 
 
 _OCCASION_OR_FAULT = context.OCCASION_NOUNS | context.FAULTS
+
+
+def _around(tokens: list[Token], span: tuple[int, int]) -> list[Token]:
+    """What is set aside around the request ``tokens[span[0]:span[1]]``."""
+    return [*tokens[:span[0]], *tokens[span[1]:]]
+
+
+def _changes_a_set(steps: Sequence[ir.Step]) -> bool:
+    return any(isinstance(step, _SET_CHANGES) for step in steps)
 
 
 def _participle_first(part: list[Token]) -> bool:
@@ -6402,8 +6418,7 @@ def _parse_ruled(tokens: list[Token], it_kinds: tuple[str, ...], text: str) -> P
             first = parsed.query.steps[0]
             if gone and not (isinstance(first, ir.Remove) and first.name == name):
                 raise refusal  # "X is retired; count its ports": retired by whom, when?
-            if _may_say_which(reason) and any(isinstance(step, _SET_CHANGES)
-                                              for step in parsed.query.steps):
+            if _may_say_which(reason) and _changes_a_set(parsed.query.steps):
                 raise refusal  # "The uplinks stay. Remove all ports of S", "S keeps its
                 # uplinks, remove all its ports": a reason may say which nodes of a set are meant
             return parsed
