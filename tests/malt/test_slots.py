@@ -259,12 +259,27 @@ def test_kinds_that_hold_the_named_node_said_as_a_pronoun_are_refused() -> None:
         parse("ju1.a1.m1. which switches hold it")
 
 
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Where does port ju1.a1.m2.s2c1.p2 live, which agg block?", "agg block"),
+    ("Where does ju1.a1.m2.s2c1.p2 sit - which switch?", "switch"),
+    ("where's ju1.a1.m2.s2c1.p2 located, in which superblock", "superblock"),
+    ("Where is ju1.a1.m2.s2c1.p2: what EK_AGG_BLOCK?", "EK_AGG_BLOCK"),
+])
+def test_where_a_node_is_asked_as_the_node_of_a_kind_it_is_in(text: str, kind: str) -> None:
+    assert parse(text) == parse(f"Which {kind} contains ju1.a1.m2.s2c1.p2?")
+    assert parse(f"Remove ju1.a1.m1.s2c1. {text}").steps[1:] == parse(text).steps
+
+
 @pytest.mark.parametrize("text", [
-    "Where does port ju1.a1.m2.s2c1.p2 live, which agg block?",
-    "Where does ju1.a1.m2.s2c1.p2 sit - which switch?",
+    "Where is ju1.a1.m2.s2c1.p2, which switches?",  # many: which are meant?
+    "Where can I find ju1.a1.m2.s2c1.p2, which switch?",
+    "ju1.a1.m2.s2c1.p2 where, which switch?",
+    "Where is ju1.a1.m2.s2c1.p2? Which switch?",
+    "Where are the ports of ju1.a1.m2.s2c1?",
 ])
 def test_where_a_node_is_never_reads_below_it(text: str) -> None:
-    # without a topology the parser cannot know that no agg block is below a port
+    # without a topology the parser cannot know that no switch is below a port; what no
+    # rule reads as where the node is, is refused
     with pytest.raises(QueryError):
         parse(text)
 

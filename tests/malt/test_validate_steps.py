@@ -177,8 +177,7 @@ def test_the_verdict_is_that_of_the_steps_one_by_one(changes: list, read) -> Non
     "List the 2 ports in ju1.a1.m1.s2c1.p1 with the highest capacity.",
     # any set, not only a ranking: the agg block that holds P is what is meant
     "List the agg blocks under port ju1.a1.m1.s2c1.p1.",
-    "Where is ju1.a1.m1.s2c1.p1, which agg block?",
-    "Where is port ju1.a1.m1.s2c1.p1 - which agg block?",
+    "Which agg blocks does port ju1.a1.m1.s2c1.p1 hold?",
     "Which children of superblock ju1.a1 are ports?",
 ])
 def test_a_set_of_a_kind_its_place_never_holds_is_refused(text: str) -> None:

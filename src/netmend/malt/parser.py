@@ -4160,6 +4160,41 @@ def _it_cleft(tokens: list[Token]) -> list[Token]:
     return [*rest[:len(wanted)], *focus, *rest[len(wanted):]]
 
 
+# What says a node is somewhere, after "where is P" or "where does P": "located", "live".
+_BEING_AT = frozenset({"located", "situated", "sitting", "living", "placed", "hosted", "housed",
+                       "found"})
+_LIVING = frozenset({"live", "sit", "reside", "belong", "fall", "go"})
+_WHERE_SEPARATORS = frozenset({",", "-", "--", ":", "->"})
+
+
+def _where_it_is(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """"Where is P, which agg block?", "where does P live - what switch": where P is, asked as
+    the node of one kind that P is in, said as "which agg block is P in". The kind is asked
+    after the name and nothing else follows it; a kind said in the plural ("where is P,
+    which switches?") is said so too, and no rule reads that, so it is refused."""
+    words = [t.text for t in sentence]
+    named = 2 + _kind_phrase(sentence, 2)  # "where does port P live"
+    if len(words) < named + 3 or words[0] != "where" or words[1] not in ("is", "does") \
+            or sentence[named].kind != "NAME":
+        return sentence
+    at = named + 1
+    if words[at] in (_LIVING if words[1] == "does" else _BEING_AT):
+        at += 1
+    elif words[1] == "does":
+        return sentence
+    if at < len(words) and words[at] in _WHERE_SEPARATORS:
+        at += 1
+    if at < len(words) and words[at] in ("in", "under", "within"):
+        at += 1  # "where is P - in which agg block"
+    if at >= len(words) or words[at] not in ("which", "what"):
+        return sentence
+    kind, _number, length = _kind_words_at(sentence, at + 1)
+    if not kind or at + 1 + length != len(sentence):
+        return sentence
+    return [sentence[at], *sentence[at + 1:at + 1 + length], Token("WORD", "is"),
+            *sentence[2:named + 1], Token("WORD", "in")]
+
+
 def _what_cleft(tokens: list[Token]) -> list[Token]:
     """"What should be deleted from the graph is X": the focus (the last part, naming a node
     and nothing after it) said first."""
@@ -5444,6 +5479,8 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _focus_said_last(tokens)
     if "it" in texts and not texts.isdisjoint(_RELATIVES) or tokens and tokens[0].text == "what":
         tokens = _it_cleft(tokens)
+    if "where" in texts:
+        tokens = _per_sentence(tokens, _where_it_is)
     if not texts.isdisjoint(_PURPOSE_FIRST):
         tokens = _without_purpose(tokens)
     if ")" in texts or " step" in " " + " ".join(texts) or (
@@ -5836,7 +5873,8 @@ def _kind_words_at(tokens: list[Token], at: int) -> tuple[str, str, int]:
     if tokens[at].kind == "KIND":
         return str(tokens[at].value), "PL", 1
     two = " ".join(t.text for t in tokens[at:at + 2])
-    said, length = (two, 2) if two in P.KIND_WORDS else (tokens[at].text, 1)
+    said, length = (two, 2) if at + 1 < len(tokens) and two in P.KIND_WORDS else (
+        tokens[at].text, 1)
     kind, number = P.KIND_WORDS.get(said, ("", ""))
     return kind, number, length
 
@@ -6374,12 +6412,25 @@ def _filled(tokens: list[Token], text: str, *, read: bool,
         lexemes += [_SENTENCE_JOINT] * bool(lexemes) + _written_apart(said, sentence)
     cats = [x.cats for x in lexemes]
     frame = slots.question(cats) if read else slots.change(cats, condition=condition)
-    if frame is None:
+    if frame is None or read and _below_where(frame, tokens):
         return None
     resolver = _Resolve(lexemes, text)
     steps, _ = resolver.steps(frame, None)
     return Parsed(ir.Query(tuple(steps)), tuple(dict.fromkeys(resolver.qualifiers)),
                   _unquantified(steps, lexemes))
+
+
+def _below_where(frame: tuple, tokens: list[Token]) -> bool:
+    """Whether a question's slot frame reads a set of nodes below a node, not filtered, from a
+    request that says "where": "where can I find P, which switch?", "P - where, which agg
+    block?" ask where P is (above it), and no rule read the "where"."""
+    def below(part: object) -> bool:
+        if not isinstance(part, tuple):
+            return False
+        if part[:1] == ("set",) and len(part) == 5:
+            return part[3] != "ancestors" and not part[4] or below(part[1])
+        return any(map(below, part))
+    return any(t.text.lower() == "where" for t in tokens) and below(frame)
 
 
 _GAP = Lexeme(frozenset({"GAP"}), None, "")  # no frame has it: its request is refused
