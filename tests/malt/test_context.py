@@ -78,6 +78,17 @@ SAID_WITH_CONTEXT = [
     ("We're retaining the uplinks. Remove ju1.a1.m1.s2c1.p1.", "Remove ju1.a1.m1.s2c1.p1."),
     # a fault said of the node whose set is changed
     ("ju1.a1.m1.s2c1 is dead, remove all its ports.", "Remove all ports of ju1.a1.m1.s2c1."),
+    # a story told first: someone and what they did, dated in the past
+    ("We had a power blip in the east hall last Tuesday. Add a new switch called sw11 to "
+     "ju1.a2.m1.", "Add a new switch named sw11 to ju1.a2.m1."),
+    ("After the migration my lead asked. Which superblock contains switch ju1.a2.m2.s2c2?",
+     "Which superblock contains switch ju1.a2.m2.s2c2?"),
+    ("I was up late drafting the expansion plan. Rank the child nodes of ju1.a2 by capacity.",
+     "Rank the child nodes of ju1.a2 by capacity."),
+    ("We finished cabling a new chassis in the cold aisle last night. Count the switches in "
+     "ju1.a2.m1.", "Count the switches in ju1.a2.m1."),
+    ("I got paged at 2am and was tired, and had to look it up. What superblock contains "
+     "switch ju1.a2.m2.s2c2?", "Which superblock contains switch ju1.a2.m2.s2c2?"),
 ]
 
 
@@ -139,6 +150,19 @@ def test_why_a_request_is_made_is_not_part_of_it(text: str, same_as: str) -> Non
     "The change was postponed. Remove ju1.a1.m1.s2c1.",
     "Management advised against it - remove ju1.a1.m1.s2c1.",
     "Remove ju1.a1.m1.s2c1; the CAB rejected it.",
+    # a story that may say which nodes, or what is wanted, or that a change was made
+    "We racked a replacement chassis last Tuesday. Remove all switches of ju1.a2.m1.",
+    "We swapped the optics on the uplink ports last night. Remove every port of "
+    "ju1.a1.m1.s2c1.",
+    "My manager came by and wanted it gone once the audit is done. Remove ju1.a1.m1.s2c1.",
+    "We added a port to ju1.a1.m1.s2c1 yesterday. Count the ports of ju1.a1.m1.s2c1.",
+    "We decided not to touch it last week. Remove ju1.a1.m1.s2c1.",
+    "The alert only gave me the port name last night. Remove all ports of ju1.a1.m1.s2c1.",
+    "We had three ports fail last night. Remove all ports of ju1.a1.m1.s2c1.",
+    "I was up all night with the uplinks. List the ports of ju1.a1.m1.s2c1.",
+    # a time of day dates the request
+    "Remove ju1.a1.m1.s2c1 at 2am.",
+    "Remove ju1.a1.m1.s2c1 10pm",
 ])
 def test_a_part_that_could_change_the_request_keeps_it_refused(text: str) -> None:
     with pytest.raises(QueryError):

@@ -151,7 +151,8 @@ _BEFORE_A_NOUN = _PURPOSES | frozenset({"the", "a", "an", "this", "my", "our", "
 TIMES = frozenset({
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "lunch",
     "lunchtime", "noon", "midday", "midnight", "eod", "eow", "cob", "tomorrow", "tonight",
-    "today", "morning", "afternoon", "evening"})
+    "today", "morning", "afternoon", "evening"}) | {
+        word for word in P.WHEN if word[:1].isdigit()}  # "2am", "10pm"
 # What a phrase set apart names when it names the occasion, not nodes ("For the audit.", "Q3
 # deck:", "User request:", "Re: spine inventory", "For my notes."); any other noun may name
 # nodes ("Uplinks:", "East side:", "For the uplinks."). Documents and their parts:
@@ -198,6 +199,7 @@ _PEOPLE = frozenset({
     "all", "colleague", "colleagues", "office", "here", "folks", "ic", "commander", "sre",
     "officer", "person", "starter", "joiner", "hire", "intern", "newbie", "planner", "analyst",
     "engineer", "admin", "operator", "architect"})
+_DATED = DATE_NOUNS | TIMES  # what "last" or "this" may date: "last Tuesday", "this morning"
 # Greetings, thanks, apologies and acknowledgements:
 _COURTESIES = frozenset({
     "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "sorry", "apologies", "sure",
@@ -302,6 +304,50 @@ _ENUMERATOR = re.compile(r"[ivx]{1,4}|[a-h]")
 _SAID_OF_NODES = frozenset({"by", "down", "up", "out", "off", "as", "ones"})
 
 
+# A story told before a request: someone and what they did, in the past ("we had an outage
+# last Tuesday", "my manager came by yesterday", "the vendor finally delivered the chassis").
+_NARRATORS = frozenset({"i", "we", "they", "he", "she", "someone", "somebody"})
+_NARRATORS_NOUN_AFTER = frozenset({"my", "our", "the", "his", "her", "their"})
+_PAST = frozenset({
+    "had", "was", "were", "got", "came", "went", "spent", "found", "made", "took", "gave",
+    "told", "said", "did", "saw", "ran", "lit", "left", "kept", "sent", "met", "built", "bought",
+    "caught", "felt", "heard", "knew", "lost", "sat", "slept", "stood", "thought", "woke",
+    "wrote", "began", "became", "chose", "drove", "fell", "forgot", "hung", "rang", "spoke",
+    "threw", "understood", "brought", "swung", "dug", "fought", "taught", "wound"})
+_NARRATIVE_ADVERBS = frozenset({"finally", "eventually", "just", "already", "actually",
+                                "suddenly", "literally", "basically", "first"})
+# Words that date what a story tells ("during the outage", "until late yesterday", "while
+# moving racks", "overnight", "last Tuesday"): in a part told in the past they date it, not
+# the request (which netmend does now).
+_STORY_DATES = frozenset({"last", "during", "until", "till", "while", "overnight", "earlier",
+                          "ago", "after", "before", "this"})
+
+
+_LONGEST_OPENING = 4  # words before the one telling: "So after the outage we ..."
+
+
+def _told(words: Sequence[Word]) -> frozenset[str]:
+    """The verbs a part tells what happened with: someone ("we", "my manager", "the
+    vendor"), near its start, and then, at most after an adverb, a verb in the past tense
+    ("had", "came", "asked", "finished"); none when the part tells no story."""
+    texts = [text for kind, text in words if kind == "WORD"]
+    told = set()
+    for i, text in enumerate(texts[:_LONGEST_OPENING + 1]):
+        if text in _NARRATORS:
+            verbs = (i + 1,)
+        elif text in _NARRATORS_NOUN_AFTER:
+            verbs = (i + 2, i + 3)  # "my manager came", "the provisioning job failed"
+        else:
+            continue
+        for at in verbs:
+            while at < len(texts) and texts[at] in _NARRATIVE_ADVERBS:
+                at += 1
+            if at < len(texts) and (texts[at] in _PAST or len(texts[at]) > 4
+                                    and texts[at].endswith("ed")):
+                told.add(texts[at])
+    return frozenset(told)
+
+
 def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
                names: frozenset[str] = frozenset()) -> bool:
     """Whether a part of a request (its ``words`` and their lexemes) only says why or for
@@ -318,15 +364,20 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
             kind == "NAME" for kind, _ in words) and any(text in OBLIGING for _, text in words):
         return False  # it asks for something: "could X be power-cycled, after which ...",
         # "X should be power-cycled, then ..."
-    dates = _PAST_DATES if any(kind == "NAME" for kind, _ in words) else _DATES
+    told = _told(words)
+    narrated = bool(told)
+    dates = (_PAST_DATES if any(kind == "NAME" for kind, _ in words) else _DATES) | (
+        _STORY_DATES if narrated else frozenset())
     said = " ".join(text for _, text in words)
     if any(word in CARRIES or text in P.NUMBER_WORDS
-           for _, text in lexed if text not in dates for word in (text, *text.split())) or any(
+           for i, (_, text) in enumerate(lexed) if text not in dates and not (
+               narrated and text == "all" and lexed[i + 1:i + 2] and lexed[i + 1][1] in _DATED)
+           for word in (text, *text.split())) or any(
             f" {word} " in f" {said} " for word in _CARRIED_ON):
         return False
     if not lexed:
         return True  # only greetings and thanks ("Hi -", "Thanks.")
-    if len(words) < 2 or not (aside or _clause(words)):
+    if len(words) < 2 or not (aside or narrated or _clause(words)):
         return False
     own = 0
     for i, (cats, text) in enumerate(lexed):
@@ -339,11 +390,11 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
                     and not following & {"UNK", "KIND"}:
                 continue  # "the linecard failed on X", "X is down"
             if text in dates or (text in ("last", "this") and following & {"UNK", "HELD"}
-                                  and lexed[i + 1][1] in DATE_NOUNS):
-                continue  # "last month", "this week"
-            if text in _PARTICLES and i > 1 and lexed[i - 1][0] & {"UNK", "HELD"} \
-                    and lexed[i - 1][1].endswith(("ing", "ed")) \
-                    and (lexed[i - 2][0] & {"AUX", "BE"} or lexed[i - 2][1] in _SUBJECTS) \
+                                  and lexed[i + 1][1] in _DATED):
+                continue  # "last month", "this week", "this morning"
+            if text in _PARTICLES and i > 1 - narrated and (narrated or lexed[i - 1][0] & {"UNK", "HELD"}
+                    and lexed[i - 1][1].endswith(("ing", "ed"))
+                    and (lexed[i - 2][0] & {"AUX", "BE"} or lexed[i - 2][1] in _SUBJECTS)) \
                     and not following & {"KIND", "NAME", "NUM", "RATE"}:
                 continue  # a particle of a verb said of someone: "we're tidying up", "we
                 # have drawn up"; never of a set ("the ports - flagged down")
@@ -374,6 +425,13 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
         if "AUX" in cats and ("AUX" in following or "UNK" in following and i + 1 < len(lexed)
                               and lexed[i + 1][1].endswith("ed")):
             continue  # "has been", "had been", "has ended"
+        if narrated and (text in _PAST or text in told or text in dates) \
+                and not cats & _NOT_FOR:
+            continue  # what happened: "we had an outage", "I got paged", "my lead asked"
+        if narrated and cats & (_KINDS_SAID | {"NEW"}) and not cats & _NOT_FOR - _KINDS_SAID - {
+                "NEW"}:
+            continue  # "we racked a replacement chassis": the story's, and the caller
+            # makes no change to a set after it (a kind may say which nodes of it)
         if not cats <= _GLUE:
             return False
     return own >= 1 or aside and _clause(words)  # set apart, a clause need not have a word

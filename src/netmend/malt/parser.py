@@ -109,6 +109,7 @@ _ATTACHED_UNITS = frozenset(f"{p}{u}" for p in ("", "k", "m", "g", "t")
                             for u in ("bps", "b/s", "bit/s", "bits/s", "bit", "bits", "be", "ige",
                                       "ig")) | frozenset("kmgt")
 _NAME_MARK = re.compile(r"[0-9._]")
+_CLOCK_HALVES = frozenset({"am", "pm"})
 # A capital B is a byte: "GB/s", "MBps" are byte rates (read as "gigabytes per second"), "GB",
 # "MiB" byte sizes. Lower-case "gb/s" stays the bit rate people usually mean by it.
 _BYTE_RATE = re.compile(r"([kKMGT]?)B(?:/s|/sec|ps)")
@@ -245,6 +246,10 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
                     "point, with a comma between its thousands, or with fewer or more than three "
                     "digits after the point (10000, 10,000, 10.0)", text=text)
             rest = number.group(2) if number else raw
+            if rest.lower() in _CLOCK_HALVES and number.group(1).isdigit() \
+                    and 1 <= int(number.group(1)) <= 12:
+                append(Token("WORD", raw.lower()))  # a time of day, no name: "2am", "10pm"
+                continue
             if number is not None and rest and "B" in rest and _byte_unit(rest, tokens, text, number.group(1)):
                 continue
             if number is None or (rest and rest.lower() not in _ATTACHED_UNITS):
@@ -6158,10 +6163,12 @@ def _may_say_which(part: list[Token]) -> bool:
     such a word may name some of a set's nodes, and another may say they are kept ("we're
     retaining the uplinks", "the optics are staying"), so no change to a set is made
     without it."""
-    return any(x.cats & {"UNK", "HELD"} and x.text not in _OCCASION_OR_FAULT for x in lex(part))
+    return any(x.cats & {"UNK", "HELD"} and x.text not in _OCCASION_OR_FAULT
+               or x.cats & _KIND_CATS and "NAME" not in x.cats for x in lex(part))
 
 
 _OCCASION_OR_FAULT = context.OCCASION_NOUNS | context.FAULTS
+_KIND_CATS = frozenset({"KIND", "KIND_SG", "KIND_PL"})  # "we racked a chassis": which?
 
 
 def _around(tokens: list[Token], span: tuple[int, int]) -> list[Token]:

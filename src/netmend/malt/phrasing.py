@@ -1024,7 +1024,8 @@ WHEN: frozenset[str] = frozenset({
     "weekly", "monthly", "quarterly", "yearly", "annually", "sometime", "someday", "sometimes",
     "during", "january", "february", "april", "june", "july", "august", "september",
     "october", "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep",
-    "sept", "oct", "nov"})
+    "sept", "oct", "nov"}) | frozenset(f"{hour}{half}" for hour in range(1, 13)
+                                       for half in ("am", "pm"))  # "2am", "10pm"
 # Every word or phrase that may say whether, when or which the request applies, where no
 # grammar reads it (a closing's signature, a return clause's free words, a heading, a field
 # of bookkeeping): the critical ones and the planning ones.
