@@ -38,7 +38,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import context, ir, records, sections, slots, transcript
+from netmend.malt import context, ir, mail, records, sections, slots, transcript
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -5245,6 +5245,28 @@ _QUOTE_CARRIES = context.CARRIES - {"that", "those", "these", "this", "one", "on
                                     "which", "who", "where", "whose", "with", "without"}
 
 
+def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
+    """Whether what a thread says besides its newest message's text cannot pick some nodes of
+    a set out, so that ``steps`` (reading or changing a set) are read without it: the older
+    messages say no word that may say how, whether or which (``P.HEDGES``,
+    ``context.CARRIES``); what the reply says around its text (whom it greets, a signature)
+    says no kind ("Uplinks,"), and, before a change to a set, no word netmend does not know
+    (a name may be a noun that picks some out)."""
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", newest.history.lower())
+    said = {*words, *map(" ".join, zip(words, words[1:], strict=False))}
+    if not (said.isdisjoint(P.HEDGES) and said.isdisjoint(_QUOTE_CARRIES)) or "n't" in newest.history:
+        return False
+    aside = re.findall(r"[a-z]+", newest.aside.lower())
+    if any(word in P.KIND_WORDS or word.rstrip("s") in P.KIND_WORDS or word in P.HEDGES
+           for word in aside):
+        return False
+    return not (_changes_a_set(steps) and any(
+        word not in _OCCASION_OR_FAULT and word not in _SIGNOFF_WORDS for word in aside))
+
+
+_SIGNOFF_WORDS = frozenset(word for closing in _SIGNOFFS for word in closing)
+
+
 def _quiet(part: list[Token]) -> bool:
     """Whether ``part`` (what a mail client or an earlier message says around the request)
     could not change what is asked: no node name, no number and no word that may say how,
@@ -5585,6 +5607,14 @@ def _parse_text(text: str) -> Parsed:
     try:
         return _parse_as_written(text)
     except QueryError as refusal:
+        # "Remove X.\n\n-----Original Message-----\n...": what the newest message says
+        newest = mail.newest_message(text)
+        if newest is not None:
+            with contextlib.suppress(QueryError):
+                parsed = _parse_said(newest.said, text)
+                if all(map(_of_named, parsed.query.steps)) or _thread_quiet(
+                        newest, parsed.query.steps):
+                    return parsed
         # "[10:42] alice: remove X [10:42] bob: ok": what the requester said in a chat log
         logged = transcript.requester_text(text)
         if logged is not None:
@@ -5731,6 +5761,29 @@ def _without_thread_numbers(text: str) -> str:
     return " ".join(part if part[-1:] in ".!?" else f"{part}." for part in said if part)
 
 
+# Names listed a line each after a line that ends with a colon ("remove these:\n- X\n- Y"):
+# at least two, each alone on its line (a bullet before it at most).
+_LISTED_LINES = re.compile(
+    r":[ \t]*((?:\n[ \t]*(?:[-*•][ \t]+)?[A-Za-z][\w.-]*\.?[ \t]*(?=\n|$)){2,})")
+_LISTED_LINE = re.compile(r"\n[ \t]*(?:[-*•][ \t]+)?([A-Za-z][\w.-]*?)\.?[ \t]*(?=\n|$)")
+
+
+def _lines_listed(text: str) -> str:
+    """``text`` with names listed a line each after a colon said as a list in a sentence
+    ("remove these from the graph:\n- X\n- Y\n- Z" -> "...: X, Y and Z."); a line of a list
+    that is not one name leaves the text as written."""
+    if ":\n" not in text and ": \n" not in text:
+        return text
+
+    def listed(found: re.Match) -> str:
+        names = _LISTED_LINE.findall(found.group(1))
+        if not all(_NAME_MARK.search(name) for name in names):
+            return found.group()  # a word on a line of its own: "Thanks", "Dana"
+        return ": " + ", ".join(names[:-1]) + " and " + names[-1] + "."
+
+    return _LISTED_LINES.sub(listed, text)
+
+
 def _without_stress_tag(text: str) -> str:
     return _STRESS_TAG.sub("", text) if " so " in text.lower() else text
 
@@ -5798,7 +5851,7 @@ def _refuse_cut_short(written: list[Token], text: str) -> None:
 # order: a code comment's marks, mood emoji, a feed's topic tags, a tag that only stresses,
 # a thread's numbers. Each looks for a character or a word it needs first.
 _TEXT_PASSES = (_without_code_comment, _without_emoji, _without_topic_tags, _without_stress_tag,
-                _without_thread_numbers)
+                _without_thread_numbers, _lines_listed)
 
 
 def _parse_said(said: str, text: str) -> Parsed:

@@ -1,0 +1,191 @@
+"""The newest message of an email thread (pure).
+
+Operators answer in threads: the reply sits above the older messages ("-----Original
+Message-----", "On Tue, 4 Mar 2025, Priya wrote:", an Outlook block "From: ... Sent: ...
+To: ... Subject: ...", "Begin forwarded message:") or between lines quoted with ">". What
+is asked is what the newest message asks; the older ones are its history. This module reads
+a thread into the newest message's own lines, which the parser then reads like any other
+request (every check of the parser still applies):
+
+* from a line that opens a message kept below the reply (a separator line, a block of
+  header fields, a forwarded message's opening) to the end is history;
+* a line quoted with ">" is history, and so is the line that introduces a quotation ("On
+  ..., X wrote:"); lines the reply writes between quotations are the reply's, in order;
+* what a mail client adds to the reply is left out: a signature after its delimiter ("--"),
+  "Sent from my iPhone", and a notice of confidentiality that ends the reply;
+* so is the writer's signature that ends a text of several lines, set apart by a blank
+  line: a closing ("Thanks,") and a name, or a name alone ("Dana Okafor", "-Dana"), then
+  lines of title and contact. A name is capitalized words none of which is a word netmend
+  reads ("Uplinks Only" is no one's name); a line of title or contact says no kind and no
+  word that could change a request.
+
+This module never reads the older messages as asked now: a reply that only points at its
+history ("remove it", "that one") is left as it is, to be refused. (The parser reads a
+thread as written first, quoted lines and all, and comes here only when that is refused.)
+The history is returned too, and what the reply says around its text (whom it greets, its
+signature): an older message may say which nodes of a set are meant ("we keep the
+uplinks"), and so may a word taken for a name, so the parser reads or changes a set only
+when they say nothing that could.
+Text in, text (or None when nothing is left out) out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from netmend.malt import phrasing as P
+
+# A line that opens a message kept below the reply, to the end of the text.
+_OPENS_HISTORY = re.compile(
+    r"^\s*(?:-{2,}\s*(?:original message|forwarded message|message d'origine|"
+    r"ursprüngliche nachricht|mensaje original|messaggio originale)\s*-{2,}"
+    r"|begin forwarded message:?|_{8,}|-{8,}|-{2,}\s*forwarded by\b.*|-{2,}.*\bwrote\b.*)\s*$",
+    re.IGNORECASE)
+# Header fields of a message kept below the reply: two of them on lines in a row open it.
+_HEADER_FIELD = re.compile(
+    r"^\s*\**(?:from|sent|date|to|cc|subject|von|gesendet|an|betreff|de|envoyé|à|objet)"
+    r"\**\s*:", re.IGNORECASE)
+# The line that introduces a quotation: "On Tue, Mar 4, 2025 at 9:12 AM Priya <p@x> wrote:".
+_INTRODUCES_QUOTE = re.compile(
+    r"(?:\bwrote|\bschrieb|\ba écrit|\bescribió|\bha scritto)\s*:\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r"^\s*>")
+# What a mail client adds to the reply.
+_SIGNATURE_DELIMITER = re.compile(r"^\s*--\s*(?:[A-Za-z][\w .'-]{0,40})?\s*$")
+_SENT_FROM = re.compile(r"^\s*(?:sent from (?:my )?[\w -]{1,40}|get outlook for [\w -]{1,20}|"
+                        r"sent via [\w -]{1,30}|(?:importance|priority|sensitivity)\s*:\s*\w+)"
+                        r"\s*$", re.IGNORECASE)
+# Whom the writer greets, a line of its own before a blank one: "Hugo,", "Priya -", "All,".
+_GREETED = re.compile(r"^\s*(?P<who>[A-Za-z][\w'’ .-]{0,40}?)\s*(?:,|-{1,2}|–|—|:|!)?\s*$")
+_GROUPS = frozenset({"all", "team", "folks", "everyone", "everybody", "guys", "colleagues",
+                     "gents", "hi all", "hi team", "hello all", "hello team", "hey all",
+                     "hey team", "morning all", "morning team", "dear all", "dear team"})
+_NOTICE = re.compile(
+    r"^\s*(?:confidential|confidentiality notice|disclaimer|notice:|this (?:e-?mail|message|"
+    r"communication)\b.*\b(?:confidential|intended|privileged))", re.IGNORECASE)
+
+
+def _history_starts(lines: list[str]) -> int:
+    """Where the history kept below the reply starts (``len(lines)`` when it is not kept so)."""
+    for i, line in enumerate(lines):
+        if _OPENS_HISTORY.match(line):
+            return i
+        if _HEADER_FIELD.match(line) and i + 1 < len(lines) and _HEADER_FIELD.match(lines[i + 1]):
+            return i
+    return len(lines)
+
+
+class Newest(NamedTuple):
+    """The newest message's own text, what the older messages say (its history), and what
+    the reply says around its text (whom it greets, its signature)."""
+
+    said: str
+    history: str
+    aside: str
+
+
+def newest_message(text: str) -> Newest | None:
+    """The newest message of an email thread, or None when ``text`` quotes or keeps no older
+    message and no line a mail client adds (then nothing is left out)."""
+    if "\n" not in text:
+        return None
+    lines = text.splitlines()
+    end = _history_starts(lines)
+    kept: list[str] = []
+    history = lines[end:]
+    for i, line in enumerate(lines[:end]):
+        if _QUOTED.match(line):
+            history.append(line)
+            continue
+        if _INTRODUCES_QUOTE.search(line) and all(
+                _QUOTED.match(after) or not after.strip() for after in lines[i + 1:i + 3]):
+            history.append(line)
+            continue  # "On ..., X wrote:" before the lines it quotes (or none, left out)
+        kept.append(line)
+    own = _without_greeting(_without_client_lines(kept))
+    said = "\n".join(own).strip()
+    if not history and own == kept or not said:
+        return None
+    aside = [line for line in kept if line not in own]
+    return Newest(said, "\n".join(history), "\n".join(aside))
+
+
+# A closing before the writer's name: "Thanks,", "Best regards", "Cheers!".
+_CLOSING = re.compile(
+    r"^\s*(?:(?:many |big )?thanks?(?: you)?(?: (?:again|so much|a lot))?|thx|ty|cheers|ta|"
+    r"(?:best|kind|warm|warmest)(?: regards| wishes)?|regards|br|rgds|sincerely|"
+    r"yours(?: sincerely| faithfully| truly)?|talk soon|speak soon|take care|all the best)"
+    r"\s*[,.!]*\s*$", re.IGNORECASE)
+# A writer's name, a line of its own: "Dana Okafor", "-Dana", "B. Quinn", "-- Lena".
+_NAME_LINE = re.compile(r"^\s*(?:[-–—~]+\s*)?((?:[A-Z][\w'’-]*\.?)(?:\s+[A-Z][\w'’-]*\.?){0,2})\s*$")
+# A line of a signature after the name: a title, a phone, an address, a team.
+_CONTACT_LINE = re.compile(r"\d{3}|\||@|^\s*(?:tel|mob|mobile|phone|cell|m|t|e|w)\b\s*[:.]?",
+                           re.IGNORECASE)
+_TITLE_LINE = re.compile(r"^\s*[A-Z][\w&,.'’/-]*(?:\s+(?:[A-Z][\w&,.'’/-]*|&|of|and|for))*\s*$")
+_LONGEST_SIGNATURE = 5  # lines
+
+
+# Words no name is made of (the request's vocabulary: "Uplinks Only" names no one), and words
+# no title is (a title may say "Network" or "Capacity": "Capacity Planning Lead").
+_NOT_NAMES = frozenset(P.LEXICON) | frozenset(P.KIND_WORDS) | P.CRITICAL
+_NOT_TITLES = frozenset(P.KIND_WORDS) | P.CRITICAL
+
+
+def _said_in(line: str, words: frozenset[str]) -> bool:
+    return any(word.lower() in words for word in re.findall(r"[A-Za-z]+", line))
+
+
+def _names_someone(line: str) -> bool:
+    """Whether ``line`` is a writer's name: capitalized words, none of the vocabulary."""
+    return _NAME_LINE.match(line) is not None and not _said_in(line, _NOT_NAMES)
+
+
+def _without_signature(lines: list[str]) -> list[str]:
+    """``lines`` without a signature that ends them, set apart by a blank line: a closing
+    and the writer's name, or the name alone, and after it lines of title and contact."""
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    blank = max((i for i, line in enumerate(lines) if not line.strip()), default=None)
+    if blank is None or not any(line.strip() for line in lines[:blank]):
+        return lines
+    signature = lines[blank + 1:]
+    if len(signature) > _LONGEST_SIGNATURE:
+        return lines
+    at = 1 if _CLOSING.match(signature[0]) else 0
+    if at < len(signature) and not _names_someone(signature[at]):
+        return lines
+    if all(_CONTACT_LINE.search(line) and not _said_in(line, _NOT_TITLES)
+           or _TITLE_LINE.match(line) and not _said_in(line, _NOT_TITLES)
+           for line in signature[at + 1:]):
+        return lines[:blank]
+    return lines
+
+
+def _without_greeting(lines: list[str]) -> list[str]:
+    """``lines`` without whom the writer greets on the first line, set apart by a blank
+    line: a name ("Hugo,") or a group ("All,", "Team --")."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None or first + 1 >= len(lines) or lines[first + 1].strip():
+        return lines
+    greeted = _GREETED.match(lines[first])
+    if greeted is None:
+        return lines
+    who = " ".join(greeted.group("who").lower().split())
+    if who in _GROUPS or _names_someone(greeted.group("who")):
+        return lines[first + 2:]
+    return lines
+
+
+def _without_client_lines(lines: list[str]) -> list[str]:
+    """The reply's lines without what a mail client adds: a signature after its delimiter,
+    "Sent from my ..." and a notice that ends the reply."""
+    for i, line in enumerate(lines):
+        if _SIGNATURE_DELIMITER.match(line) and any(other.strip() for other in lines[:i]):
+            lines = lines[:i]
+            break
+    lines = [line for line in lines if not _SENT_FROM.match(line)]
+    for i, line in enumerate(lines):
+        if _NOTICE.match(line) and any(other.strip() for other in lines[:i]):
+            lines = lines[:i]
+            break
+    return _without_signature(lines)

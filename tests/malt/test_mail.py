@@ -1,0 +1,166 @@
+"""An email thread is read as its newest message; the older messages are never asked now, and
+a request about a set is read only when they say nothing that could pick some of it out."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from netmend.malt import mail
+from netmend.malt.parser import QueryError, parse
+
+OUTLOOK = """Hi all,
+
+Confirmed with the vendor. Please remove ju1.a1.m2.s2c1.p3 from the graph.
+
+Thanks,
+Dana Okafor
+Network Planning | +1 (415) 555-0142
+
+-----Original Message-----
+From: Marcus Feld
+Sent: Tuesday, March 4, 2025 9:12 AM
+To: Dana Okafor
+Subject: RE: decom list for next week
+
+Dana - the optics came back dead from the lab. Waiting on your go-ahead.
+
+Marcus"""
+
+INLINE = """> which port?
+
+ju1.a2.m1.s2c1.p1 -- take it out of the graph please.
+
+Sven"""
+
+GMAIL = """Rank the child nodes of ju1.a2 by capacity, please.
+
+-- Lena
+
+On Wed, Feb 12, 2025 at 4:47 PM Raj Iyer <raj.iyer@example.com> wrote:
+> Status update: field team finished the recabling this afternoon.
+>
+> Raj"""
+
+
+def test_the_newest_message_of_a_thread() -> None:
+    newest = mail.newest_message(OUTLOOK)
+    assert newest is not None
+    assert newest.said == ("Confirmed with the vendor. Please remove ju1.a1.m2.s2c1.p3 from the "
+                           "graph.")
+    assert "Waiting on your go-ahead" in newest.history
+    assert mail.newest_message(INLINE).said == (
+        "ju1.a2.m1.s2c1.p1 -- take it out of the graph please.")
+    assert mail.newest_message(GMAIL).said == "Rank the child nodes of ju1.a2 by capacity, please."
+
+
+def test_what_a_mail_client_adds_is_left_out() -> None:
+    assert mail.newest_message(
+        "Take ju1.s1.s1c2.p3 out of the graph, thx.\n\nSent from Mail for Windows"
+    ).said == "Take ju1.s1.s1c2.p3 out of the graph, thx."
+    assert mail.newest_message(
+        "Importance: High\n\nRemove ju1.s2.s2c4 from the graph.\n\nCONFIDENTIALITY NOTICE: this "
+        "e-mail is intended for the addressee only.").said == "Remove ju1.s2.s2c4 from the graph."
+
+
+def test_a_text_with_nothing_of_a_mail_is_left_alone() -> None:
+    assert mail.newest_message("Remove ju1.s2.s2c4 from the graph.") is None
+    assert mail.newest_message("Remove ju1.s2.s2c4.\nThen count the switches in ju1.s2.") is None
+
+
+def test_a_last_paragraph_is_a_signature_only_when_it_names_someone() -> None:
+    assert mail.newest_message("List the ports of ju1.a1.m1.s2c1.\n\nB. Quinn\n+1 312 555 0199"
+                               ).said == "List the ports of ju1.a1.m1.s2c1."
+    # capitalized words of the request's vocabulary are no one's name
+    for text in ("List the ports of ju1.a1.m1.s2c1.\n\nUplinks Only",
+                 "List the ports of ju1.a1.m1.s2c1.\n\nExcept Uplinks",
+                 "List the ports of ju1.a1.m1.s2c1.\n\nDana\nNot The Uplinks"):
+        assert mail.newest_message(text) is None, text
+
+
+def test_whom_a_letter_greets_on_a_line_of_its_own() -> None:
+    assert mail.newest_message("Hugo,\n\nRemove ju1.a2.m2.s2c4 from the graph.").said == (
+        "Remove ju1.a2.m2.s2c4 from the graph.")
+    assert mail.newest_message("Team --\n\nRemove ju1.a2.m2.s2c4.").said == "Remove ju1.a2.m2.s2c4."
+    assert parse("Hugo,\n\nList the ports of ju1.a1.m1.s2c1.") == parse(
+        "List the ports of ju1.a1.m1.s2c1.")
+
+
+@pytest.mark.parametrize("text", [
+    # a word taken for a name may pick some nodes of a set out
+    "Uplinks,\n\nList the ports of ju1.a1.m1.s2c1.",
+    "Uplinks,\n\nRemove all ports of ju1.a1.m1.s2c1.",
+    "Hugo,\n\nRemove all ports of ju1.a1.m1.s2c1.",
+    "Remove all ports of ju1.a1.m1.s2c1.\n\nOptics\nSpare Pool",
+])
+def test_what_a_reply_says_around_its_text_may_keep_a_set_request_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "same_as"), [
+    (OUTLOOK, "Remove ju1.a1.m2.s2c1.p3 from the graph."),
+    (INLINE, "Remove ju1.a2.m1.s2c1.p1 from the graph."),
+    (GMAIL, "Rank the child nodes of ju1.a2 by capacity."),
+    ("Marcus,\n\nWe're good. Remove ju1.a2.m1.s2c3 from the graph.\n\n> is it cleared?",
+     "Remove ju1.a2.m1.s2c3 from the graph."),
+])
+def test_a_thread_asks_what_its_newest_message_asks(text: str, same_as: str) -> None:
+    assert parse(text) == parse(same_as)
+
+
+@pytest.mark.parametrize("text", [
+    # the reply points at what an older message says, which is not read with it
+    "Please remove it from the graph.\n\n> The port is ju1.a2.m1.s2c1.p1.",
+    "Remove that one.\n\n-----Original Message-----\nFrom: Jen\nSent: Monday\n\nPort "
+    "ju1.a2.m1.s2c1.p1 is dead.",
+    # an older message may say which nodes of the set are meant
+    "Remove all ports of ju1.a1.m1.s2c1.\n\n> We keep the uplinks, though.",
+    "List the ports of ju1.a1.m1.s2c1.\n\nOn Tue, Jen wrote:\n> only the 100G ones matter",
+    "Remove every port of ju1.a1.m1.s2c1.\n\n-----Original Message-----\nFrom: Jen\n"
+    "Sent: Monday\n\nDon't touch the uplinks.",
+])
+def test_what_the_older_messages_say_is_never_asked_now(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+def test_a_request_about_named_nodes_is_read_whatever_the_history_says() -> None:
+    assert parse("Remove ju1.a1.m1.s2c1.p1.\n\n> We keep the uplinks, though.") == parse(
+        "Remove ju1.a1.m1.s2c1.p1.")
+
+
+_REQUESTS = ["Remove ju1.a1.m1.s2c1.p1 from the graph.", "List the ports of ju1.a1.m1.s2c1.",
+             "Remove all ports of ju1.a1.m1.s2c1.", "Count the switches in ju1.a1.m1.",
+             "Rank the child nodes of ju1.a2 by capacity.",
+             "Set the capacity of every port of ju1.a1.m1.s2c1 to 40 Gbps."]
+_OLDER = ["Thanks, will do.", "Only the uplinks.", "Keep ju1.a1.m1.s2c1.p2.",
+          "Remove ju1.a1.m1.s2c2 too.", "Not the 100G ones.", "except the spine side",
+          "Can you also list the racks?", "Waiting on your go-ahead.", "Don't do it yet.",
+          "Which ones?", "All of them except p2."]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_REQUESTS), st.lists(st.sampled_from(_OLDER), min_size=1, max_size=3),
+       st.sampled_from(["> {}", "{}"]), st.booleans())
+def test_a_thread_is_answered_as_its_request_or_refused(request: str, older: list[str],
+                                                        quote: str, outlook: bool) -> None:
+    history = "\n".join(quote.format(line) for line in older)
+    if outlook or not quote.startswith(">"):
+        history = f"-----Original Message-----\nFrom: Jen\nSent: Monday\n\n{history}"
+    text = f"Hi,\n\n{request}\n\nThanks,\nDana\n\n{history}"
+    try:
+        got = parse(text)
+    except QueryError:
+        return
+    assert got == parse(request), text
+
+
+def test_names_listed_a_line_each_are_a_list() -> None:
+    assert parse("Please drop these from the graph:\n- ju1.a2.m1.s2c3.p1\n- ju1.a2.m1.s2c3.p2\n"
+                 "- ju1.a2.m1.s2c3.p4\n\nThanks!") == parse(
+        "Remove ju1.a2.m1.s2c3.p1, ju1.a2.m1.s2c3.p2 and ju1.a2.m1.s2c3.p4 from the graph.")
+    # a line that is no name leaves the lines as they are written
+    with pytest.raises(QueryError):
+        parse("Remove these:\nju1.a2.m1.s2c3.p1\nbut not\nju1.a2.m1.s2c3.p2")
