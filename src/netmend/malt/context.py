@@ -190,7 +190,8 @@ _FIELDS = frozenset({
     "requestor", "approver", "prod", "production", "live", "feat", "fix", "chore", "refactor",
     "perf", "ci", "motivation", "rollback", "scope", "symptom", "symptoms", "problem",
     "resolution", "status", "severity", "sev", "environment", "env", "site", "product",
-    "service", "group", "queue", "component", "title", "fwd", "fw", "forwarded", "wrote"})
+    "service", "group", "queue", "component", "title", "fwd", "fw", "forwarded", "wrote",
+    "date", "memo", "memorandum", "attn", "attention"})
 # People and teams, and who is told:
 _PEOPLE = frozenset({
     "team", "lead", "manager", "mentor", "boss", "customer", "client", "vendor", "caller",
@@ -203,6 +204,7 @@ _DATED = DATE_NOUNS | TIMES  # what "last" or "this" may date: "last Tuesday", "
 # Greetings, thanks, apologies and acknowledgements:
 _COURTESIES = frozenset({
     "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "sorry", "apologies", "sure",
+    "faithfully", "sincerely", "truly", "wishes",  # a letter's closing: "Yours faithfully"
     "ok", "okay", "great", "yes", "yep", "yeah", "cool", "noted", "agreed", "understood",
     "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack",
     # radio procedure: "Copy?", "Over and out."
@@ -263,7 +265,7 @@ def phrase_naming_nodes(words: Sequence[Word], lex: Callable[[int, int], Lexed])
                 first > begun and texts[-1].endswith("ing")):
             continue  # a purpose ("to prioritise upgrades"), a clause, an activity ("for the
             # re-cabling", "sorry for disturbing")
-        if texts[-1].endswith(_ACTIVITIES) or len(texts) > 1 and texts[-1] in _ASKED:
+        if texts[-1].endswith(ACTIVITIES) or len(texts) > 1 and texts[-1] in _ASKED:
             continue  # "the port reallocation", "Pedro asked"
         verbs = [_participle(text) for text in texts]
         if not any(verbs) or verbs[0] and (len(texts) == 1 or texts[1] in _SAID_OF_NODES) \
@@ -288,7 +290,7 @@ def _thanks(texts: list[str]) -> bool:
         lead += 1
     return lead < len(texts) and (texts[lead] in _THANKS or lead and texts[lead] in _THANKED)
 # Nouns of a process (what is done, never which nodes): "reallocation", "deployment".
-_ACTIVITIES = ("ation", "ment", "ance")
+ACTIVITIES = ("ation", "ment", "ance")  # nouns of doing: "reconciliation", "amendment"
 # What someone did to bring the request: "Pedro asked", "the controller team requested".
 _ASKED = frozenset({"asked", "requested", "wanted", "needed", "said", "mentioned", "suggested",
                     "confirmed", "approved", "raised", "wrote"})

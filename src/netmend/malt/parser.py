@@ -2595,10 +2595,19 @@ def _without_salutation(tokens: list[Token]) -> list[Token]:
     colon."""
     end = next((i for i, t in enumerate(tokens[:_SIGNATURE_WORDS + 2]) if i
                 and t.text in (",", "-", ":")), None)
-    if end is None or end + 1 >= len(tokens) or not _someone(tokens[1:end]) \
-            or not _quiet(tokens[1:end]):  # "Dear Service simulate Desk,"
+    if end is None or end + 1 >= len(tokens):
+        return tokens
+    if tuple(t.text for t in tokens[1:end]) in _ANYONE:
+        return tokens[end + 1:]  # "Dear Sir or Madam,": whoever reads it
+    if not _someone(tokens[1:end]) or not _quiet(tokens[1:end]):  # "Dear Service simulate Desk,"
         return tokens
     return tokens[end + 1:]
+
+
+# A letter's opening to whoever reads it: "Dear Sir or Madam", "Dear Sir/Madam", "Dear Sirs".
+_ANYONE = frozenset({("sir", "or", "madam"), ("madam", "or", "sir"), ("sir", "/", "madam"),
+                     ("sir", "madam"), ("sirs",), ("sir",), ("madam",), ("sir", "and", "madam"),
+                     ("sirs", "and", "madams")})
 
 
 def _step_marker(tokens: list[Token], i: int, number: int, dotted: bool = False) -> int:
@@ -4801,12 +4810,15 @@ def _asked_by_someone(sentence: list[Token], _after: bool = False) -> list[Token
     one to four words that name no node, kind, number or word of the grammar (a word of
     the graph, "network", may be one of them); what they shall do is a verb ("shall be",
     "shall not" stay as written)."""
+    written = sentence
+    sentence = [t for i, t in enumerate(written) if not (  # "is hereby instructed to"
+        t.text == "hereby" and i and written[i - 1].text in ("is", "are"))]
     texts = [t.text for t in sentence]
     if texts[:2] == ["it", "is"]:
-        at = 2 + (texts[2:3] == ["hereby"])
+        at = 2
         if texts[at:at + 2] in ([m, "that"] for m in _MANDATED):
             return [_VOCABULARY_TOKENS["i"], _REQUEST, *_in_order_said(sentence[at + 1:])]
-        return sentence
+        return written
     first = 1 if texts[:1] == ["the"] else 0
     for at in range(first + 1, min(first + _REQUESTER_WORDS, len(sentence) - 1) + 1):
         if not _requester_word(sentence[at - 1]):
@@ -4819,7 +4831,7 @@ def _asked_by_someone(sentence: list[Token], _after: bool = False) -> list[Token
             if tuple(texts[said:verb]) == lead and verb < len(texts) \
                     and texts[verb] not in _NOT_A_VERB:
                 return sentence[verb:]
-    return sentence
+    return written
 
 
 def _in_order_said(asked: list[Token]) -> list[Token]:
@@ -5321,10 +5333,57 @@ def _after_subject(tokens: list[Token]) -> int:
         return 0
     end = next((j for j in range(at, len(tokens)) if tokens[j].text in _SENTENCE_ENDS
                 or _RULE.fullmatch(tokens[j].text)), None)
-    if end is None or end == at or not _quiet(tokens[at:end]) or any(
+    if end is None or end == at or not _quiet(_unnamed(tokens[at:end], tokens[end:])) or any(
             x.cats & _VERB_CATS for x in lex(tokens[at:end])):
         return 0
     return end + (tokens[end].text in _SENTENCE_ENDS)  # a rule may open a forward
+
+
+def _unnamed(part: list[Token], rest: list[Token]) -> list[Token]:
+    """``part`` (a heading, a subject line) without the node names ``rest`` says too ("Re:
+    switch S. Kindly count its ports."): a heading may name what the request is about."""
+    said = {t.text for t in rest if t.kind == "NAME"}
+    return [t for t in part if not (t.kind == "NAME" and t.text in said)]
+
+
+# A memo's header: "MEMO. To: Capacity Planning. From: Operations Manager. Date: 14 March.
+# Subject: Port count." Who and when are bookkeeping; the subject is a subject line.
+_MEMO_MARKS = frozenset({"memo", "memorandum"})
+_MEMO_FIELDS = frozenset({"to", "from", "cc", "date", "subject", "re", "ref", "attn",
+                          "attention"})
+_SUBJECT_FIELDS = frozenset({"subject", "re", "ref"})
+_NOUN_BEFORE = frozenset({"KIND", "CAP", "UNK"})  # "port count", "capacity change"
+
+
+def _without_memo_header(tokens: list[Token]) -> list[Token]:
+    """The request without a memo's header ("MEMO. To: X. From: Y. Subject: Z. Please ..."):
+    an optional "Memo" and at least two fields, each a field's name, a colon and a value up
+    to a sentence's end. Whom it is to and from is plain words (``_quiet``; a date may have
+    numbers); a subject may name the nodes the request names too. The header stays whole
+    when any field could change what is asked."""
+    at = 0
+    if tokens[0].text in _MEMO_MARKS:
+        at = 1 + (len(tokens) > 1 and tokens[1].text in (".", ":", "-"))
+    fields = 0
+    while at + 1 < len(tokens) and tokens[at].text in _MEMO_FIELDS and tokens[at + 1].text == ":":
+        end = next((j for j in range(at + 2, len(tokens)) if tokens[j].text in _SENTENCE_ENDS),
+                   None)
+        if end is None or end == at + 2:
+            return tokens
+        value = tokens[at + 2:end]
+        if tokens[at].text in _SUBJECT_FIELDS:
+            value = _unnamed(value, tokens[end:])
+        elif tokens[at].text == "date":
+            value = [t for t in value if t.kind != "NUM"]
+        said = lex(value)
+        if not _quiet(value) or any(x.cats & _VERB_CATS and not (
+                x.text in context.OCCASION_NOUNS or x.text.endswith(context.ACTIVITIES)
+                or i and said[i - 1].cats & _NOUN_BEFORE) for i, x in enumerate(said)):
+            return tokens  # "Subject: port count query" is a subject, "Subject: count" no
+        at, fields = end + 1, fields + 1
+    if fields < 2 - (tokens[0].text in _MEMO_MARKS) or at >= len(tokens):
+        return tokens
+    return tokens[at:]
 
 
 def _after_header(tokens: list[Token], at: int) -> int:
@@ -5451,6 +5510,10 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         texts = {t.text for t in tokens}
     if ">" in texts or "forwarded" in texts or tokens and tokens[0].text in _SUBJECT_MARKS:
         tokens = _without_mail(tokens)
+        texts = {t.text for t in tokens}
+    if tokens and (tokens[0].text in _MEMO_MARKS or tokens[0].text in _MEMO_FIELDS
+                   and len(tokens) > 1 and tokens[1].text == ":"):
+        tokens = _without_memo_header(tokens)
         texts = {t.text for t in tokens}
     if not texts.isdisjoint(_SIGNOFF_FIRST):
         tokens = _without_signoff(tokens)

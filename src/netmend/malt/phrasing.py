@@ -625,7 +625,7 @@ _APPRECIATED = ("would be appreciated", "would be much appreciated",
 # Words (and phrases) that carry no meaning for the request: dropped before parsing.
 FILLERS: frozenset[str] = frozenset({
     "the", "a", "an", "please", "kindly", "thanks", "thank you", "thank you very much",
-    "currently", "presently", "right now", "at the moment", "at present", "still",
+    "with immediate effect", "currently", "presently", "right now", "at the moment", "at present", "still",
     "actually", "really", "existing", "current", "updated", "resulting", "modified",
     "new", "fresh", "brand new", "brand-new", "additional", "another", "extra", "one more",
     "type", "kind", "of type", "of kind", "whose type is", "whose kind is",
