@@ -76,3 +76,34 @@ def test_a_word_that_could_change_a_request_keeps_a_log_refused(word: str) -> No
     # said by the other side, or by the requester in a turn of its own
     refused(f"<kb> remove the ports of {S} <ops> ok, {word} <kb> then list the children of {A}")
     refused(f"<kb> remove the ports of {S} <ops> ok <kb> {word}")
+
+
+@pytest.mark.parametrize("text", [
+    f"Hannah Cole 9:07 AM: Can you remove {S} from the graph? Then list the child nodes of {A}. "
+    f"Deepak Rao 9:08 AM: yep, doing it now",
+    f"17/03/24, 14:10 - Tom: remove {S} from the graph, then list the child nodes of {A} "
+    f"17/03/24, 14:11 - Priya: will do",
+    f"13:30:45 [BRIDGE] Marta (NetOps): remove {S} from the graph 13:30:47 [BRIDGE] Ravi (DC "
+    f"ops): copy 13:30:52 [BRIDGE] Marta (NetOps): then list the child nodes of {A}",
+    f"Sofia Lind — Today at 1:10 PM: remove {S} from the graph and list the child nodes of {A} "
+    f"Ravi Kumar — Today at 1:11 PM: 👍",
+    f"Oksana Petrenko (10:14): remove {S} from the graph, then list the child nodes of {A}\n"
+    f"Li Wei (10:15): +1",
+])
+def test_the_marks_of_chat_exports(text: str) -> None:
+    same(text, f"Remove {S} from the graph. List the child nodes of {A}.")
+
+
+def test_a_capitalized_word_before_a_name_ends_the_turn_before() -> None:
+    # "Gbps" is the unit of the number, not part of Ravi Kumar's name
+    same(f"Sofia Lind 9:02 AM: set {S}.p1 to 40 Gbps Ravi Kumar 9:03 AM: on it",
+         f"Set the capacity of {S}.p1 to 40 Gbps.")
+
+
+@pytest.mark.parametrize("text", [
+    f"Hannah Cole 9:07 AM: remove {S} from the graph Deepak Rao 9:08 AM: done, and {S}.p1 too",
+    f"17/03/24, 14:10 - Tom: remove the ports of {S} 17/03/24, 14:11 - Priya: only the uplinks?",
+    f"Tom 9:00 AM: add ports new_r1, new_r2 and to switch {S} Priya 9:01 AM: ok",
+])
+def test_an_export_whose_other_side_says_more_is_refused(text: str) -> None:
+    refused(text)

@@ -5895,8 +5895,23 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
             expected="the request without the question, e.g. 'remove <node name>'", text=text)
 
 
+# Words that start where a list's next item should be: "add ports A, B and to switch S".
+_NOT_AN_ITEM = frozenset({"to", "on", "onto", "in", "into", "under", "from", "of", "at", "for",
+                          "with"})
+
+
 def _refuse_cut_short(written: list[Token], text: str) -> None:
-    """Refuse a request that trails off ("... and also like", "rm X n")."""
+    """Refuse a request that trails off ("... and also like", "rm X n"), or whose list of
+    names stops at its "and" ("add ports A, B and to switch S": which is the third? A list
+    of one name may go on so: "remove X and in the new graph count ...")."""
+    for comma, before, joint, after in zip(written, written[1:], written[2:], written[3:],
+                                           strict=False):
+        if comma.text == "," and before.kind == "NAME" and joint.text in ("and", "or") \
+                and after.text in _NOT_AN_ITEM:
+            raise IncompleteRequest(
+                f"the list of names ends on {joint.text!r} before {after.text!r}",
+                expected="every name of the list, e.g. 'add ports A, B and C to switch S'",
+                text=text)
     last = written[-1].text if written[-1].kind != "PUNCT" or len(written) < 2 else \
         written[-2].text
     if last not in _TRAILING:

@@ -9,12 +9,16 @@ parser then reads like any other request (every check of the parser still applie
 
 * a turn starts at a speaker's mark: a handle in angle brackets ("<kb>"), a name after a
   time stamp ("[10:42] alice:", "[2024-05-02 08:14:31] user:"), a role written as a
-  label ("Requester:", "Caller:", "Agent:", "Operator:"), or a name that starts a line
-  ("priya: ..." on a line of its own);
+  label ("Requester:", "Caller:", "Agent:", "Operator:"), a name that starts a line
+  ("priya: ..." on a line of its own), or a chat export's mark: a time (and a date) before
+  a name ("17/03/24, 14:10 - Tom:", "13:30:45 [BRIDGE] Marta (NetOps):") or after it
+  ("Hannah Cole 9:07 AM:", "Sofia Lind — Today at 1:10 PM:"). Such a name is capitalized
+  words, and a word netmend reads is never part of it ("... to 40 Gbps Ravi Kumar 9:03
+  AM:": "Gbps" ends the turn before);
 * the log has at least two speakers, and every turn of all speakers but one only
-  acknowledges, greets, asks the requester to go on or waits ("Noted.", "sure, go ahead",
-  "Hi Priya, what can I do?", "checking now", "ok, anything else?"), each of its
-  sentences one of a closed set of such phrases. The other speaker's turns, in order,
+  acknowledges, agrees, greets, asks the requester to go on or waits ("Noted.", "sure, go
+  ahead", "Hi Priya, what can I do?", "checking now", "yep, doing it now", "+1", "👍"),
+  each of its sentences one of a closed set of such phrases or a picture alone. The other speaker's turns, in order,
   are the request: one sentence or more each;
 * nothing is said before the first turn, every turn says something (a label before the
   first, "Hypothetically: <kb> ...", is no turn), and a turn that only says yes or no (to a
@@ -28,6 +32,9 @@ here: the parser's refusal of the text as written stands. Text in, text (or None
 from __future__ import annotations
 
 import re
+import unicodedata
+
+from netmend.malt import phrasing as P
 
 # Roles written as a speaker's label: who asks, and who answers.
 _ROLES = ("requester", "requestor", "caller", "customer", "client", "user", "agent",
@@ -35,13 +42,26 @@ _ROLES = ("requester", "requestor", "caller", "customer", "client", "user", "age
           "support", "engineer", "technician", "tech", "analyst", "dispatcher", "on-call",
           "oncall")
 _STAMP = r"\[\s*(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:am|pm|utc|z))?\s*\]"
+# A person's name as chat exports write it: one to three words with a capital ("Tom", "Hannah
+# Cole"), and a role in brackets after it ("Marta (NetOps)").
+_NAME = r"(?-i:[A-Z][\w.'-]{0,30}(?:[ \t]+[A-Z][\w.'-]{0,30}){0,2})"
+_ROLE_AFTER = r"(?:[ \t]*\([^()\n]{1,30}\))?"
+_TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*(?:am|pm|utc|z))?"
 # A speaker's mark: "<kb>", "[10:42] alice:", "Requester:" (a role, at a sentence's start or
-# after a word: "... ack Requester: and then ...").
+# after a word: "... ack Requester: and then ..."), "priya: ..." at a line's start; and the
+# marks of chat exports: a time (and a date) before a name ("17/03/24, 14:10 - Tom:",
+# "13:30:45 [BRIDGE] Marta (NetOps):", "00:14:44 Yuki:") or after it ("Hannah Cole 9:07 AM:",
+# "Sofia Lind — Today at 1:10 PM:", "Oksana Petrenko (10:14):").
 _MARK = re.compile(
     r"<\s*[@+]?(?P<nick>[A-Za-z][\w.-]{0,30})\s*>"
     r"|" + _STAMP + r"\s*(?P<stamped>[@A-Za-z][\w.@-]{0,30})\s*:"
     r"|(?<![\w.-])(?P<role>" + "|".join(re.escape(r) for r in _ROLES) + r")\s*:(?!\S)"
-    r"|^[ \t]*(?P<line>[@A-Za-z][\w.@-]{0,30})[ \t]*:(?!\S)",
+    r"|^[ \t]*(?P<line>[@A-Za-z][\w.@-]{0,30})[ \t]*:(?!\S)"
+    r"|(?<![\w:/.-])(?:\d{1,2}/\d{1,2}/\d{2,4},?[ \t]+)?" + _TIME
+    + r"[ \t]*(?:-[ \t]*)?(?:\[[A-Za-z ]{1,20}\][ \t]*)?(?P<timed>" + _NAME + r")" + _ROLE_AFTER
+    + r"[ \t]*:(?!\S)"
+    r"|(?<![\w.-])(?P<named>" + _NAME + r")" + _ROLE_AFTER + r"[ \t]*(?:[-—–][ \t]*)?"
+    r"(?:(?:today|yesterday)[ \t]+at[ \t]+)?\(?" + _TIME + r"\)?[ \t]*:(?!\S)",
     re.IGNORECASE | re.MULTILINE)
 # What a turn that asks for nothing may say, sentence by sentence (after its words are
 # lower-cased and its punctuation and a name greeted are left out).
@@ -57,6 +77,9 @@ _PHRASES = (
     "one second", "one moment", "just a moment", "give me a sec", "give me a second",
     "give me a moment", "give me a minute", "bear with me", "let me check", "let me look",
     "let me see", "working on it", "on it now", "looking it up", "let me look it up",
+    "sec", "a sec", "doing it", "doing it now", "doing that now", "in progress",
+    # agreeing to do it: "yep, doing it now", "agreed, will update", "+1"
+    "yes", "yep", "yup", "yeah", "agreed", "sounds good", "will update", "plus one",
     # asking the requester to go on or to say more
     "go ahead", "go on", "sure go ahead", "yes go ahead", "shoot", "fire away",
     "what can i do", "what can i do for you", "how can i help", "how can i help you",
@@ -69,6 +92,8 @@ _LONGEST = max(map(len, _INERT))
 # A greeting or thanks and the name of whom it is said to: "Hi Priya", "thanks Bob".
 _GREETED = re.compile(r"\b(hi|hello|hey|thanks|thank you|cheers|morning)\s+[A-Z][a-z]+\b")
 _SENTENCES = re.compile(r"[^.!?,;]+")
+_PICTURES = frozenset({"So", "Sk", "Mn", "Cf"})  # emoji, their skin tones, joiners, selectors
+_PLUS_ONE = re.compile(r"(?<![\w+])\+1(?!\w)")
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
 # Contractions said in such a turn, as the phrases write them.
 _CONTRACTED = {"what's": "what is", "i'll": "i will", "let's": "let us"}
@@ -88,8 +113,11 @@ def _said_in_phrases(words: list[str]) -> bool:
 
 def _inert(turn: str) -> bool:
     """Whether a turn only acknowledges, greets, waits or asks the requester to go on."""
-    turn = _GREETED.sub(r"\1", turn).lower()
+    turn = _PLUS_ONE.sub(" plus one ", _GREETED.sub(r"\1", turn)).lower()
     for sentence in _SENTENCES.findall(turn):
+        if sentence.strip() and all(c.isspace() or unicodedata.category(c) in _PICTURES
+                                    for c in sentence):
+            continue  # a picture only: "👍", "🙏"
         if not sentence.strip():
             continue
         words = [_CONTRACTED.get(w, w) for w in _WORDS.findall(sentence)]
@@ -98,18 +126,44 @@ def _inert(turn: str) -> bool:
     return True
 
 
+# Words no one is called: what netmend reads ("40 Gbps Ravi Kumar 9:03 AM:" is the unit of a
+# number and then Ravi Kumar's mark).
+_NOT_NAMES = (frozenset(w for said in P.LEXICON for w in said.split()) | frozenset(P.KIND_WORDS)
+              | P.CRITICAL | frozenset(w for said in P.UNITS for w in said.split()))
+
+
+def _marks(text: str) -> list[tuple[int, int, str]]:
+    """Where each speaker's mark starts and ends, and whose it is (in lower case). A name
+    written before a time ("Hannah Cole 9:07 AM:") starts at its first word no one is called
+    (the words before it end the turn before)."""
+    marks = []
+    for mark in _MARK.finditer(text):
+        speaker = next(g for g in mark.groups() if g is not None)
+        start = mark.start()
+        if mark.group("named") is not None:
+            words = speaker.split()
+            while words and words[0].lower() in _NOT_NAMES:
+                words.pop(0)
+            if not words:
+                continue
+            start = mark.start("named") + speaker.index(" ".join(words)) if len(
+                words) < len(speaker.split()) else start
+            speaker = " ".join(words)
+        marks.append((start, mark.end(), speaker.lower()))
+    return marks
+
+
 def requester_text(text: str) -> str | None:
     """What the requester said in ``text`` read as a chat transcript or a call log, one
     sentence or more per turn; None when ``text`` is not such a log or when any turn but the
     requester's says more than an acknowledgement (see the module's docstring)."""
-    marks = list(_MARK.finditer(text))
-    if len(marks) < 2 or text[:marks[0].start()].strip():
+    marks = _marks(text)
+    if len(marks) < 2 or text[:marks[0][0]].strip():
         return None
     turns: list[tuple[str, str]] = []
-    for i, mark in enumerate(marks):
-        speaker = next(g for g in mark.groups() if g is not None).lower()
-        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        turns.append((speaker, text[mark.end():end].strip()))
+    for i, (_, end_of_mark, speaker) in enumerate(marks):
+        end = marks[i + 1][0] if i + 1 < len(marks) else len(text)
+        turns.append((speaker, text[end_of_mark:end].strip()))
     if not all(said for _, said in turns):
         return None  # "Hypothetically: <kb> remove X <ops> ok": a label, not a turn
     speakers = {speaker for speaker, _ in turns}
