@@ -4773,11 +4773,17 @@ _WANTS = {("wants",): "want", ("needs",): "need", ("requires",): "need",
           ("asked", "for"): "want", ("has", "asked", "for"): "want",
           ("have", "asked", "for"): "want", ("is", "asking", "for"): "want",
           ("are", "asking", "for"): "want", ("would", "like"): "want",
-          ("would", "be", "grateful", "for"): "want"}
+          ("would", "be", "grateful", "for"): "want",
+          # what someone asks us to do, relayed: the request itself ("ACME are asking us to
+          # add port N to S", "the customer would like us to ...")
+          **{(*lead, "us", "to"): "" for lead in (
+              ("would", "like"), ("is", "asking"), ("are", "asking"), ("asked",),
+              ("have", "asked"), ("has", "asked"), ("wants",), ("want",), ("needs",),
+              ("need",))}}
 _WANTS_FIRST = frozenset(said[0] for said in _WANTS)
 # The words only such a want has ("is" and "has" say much else): the pass runs when one is said.
 _WANTS_SAID = frozenset(word for said in _WANTS for word in said) - P.COPULAS - {
-    "has", "have", "for", "would", "be"}
+    "has", "have", "for", "would", "be", "us", "to"}
 _SOMEONE_WORDS = 3
 
 
@@ -4793,6 +4799,8 @@ def _someone_wants(tokens: list[Token]) -> list[Token]:
             if said is not None:
                 if all(t.kind == "WORD" and not (_grammar_word(t.text) or _held(t.text))
                        for t in sentence[first:at]):
+                    if not _WANTS[said]:
+                        return sentence[at + len(said):]
                     return [_VOCABULARY_TOKENS["i"], _VOCABULARY_TOKENS[_WANTS[said]],
                             *sentence[at + len(said):]]
                 break

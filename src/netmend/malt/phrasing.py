@@ -134,7 +134,8 @@ _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out"
      "send over", "send across", "send me over", "sending me", "sending over",
      "pull together", "put together",
      "list", "ls", "list out", "give the list of", "give a list of", "give the names of", "let me see", "let us see", "show", "show me", "display", "enumerate", "print", "give me", "share",
-     "tell me", "let me know", "get me", "find", "find me", "fetch", "retrieve", "report",
+     "tell me", "teach me", "let me know", "get me", "find", "find me", "fetch", "retrieve",
+     "report",
      "compute", "calculate", "determine", "work out", "figure out", "look up", "pull up",
      "identify", "name", "output", "find out", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
      "dump", "lookup", "query", "read", "reveal", "get", "telling", "telling me",
@@ -284,7 +285,9 @@ _say("IN", "hang off", "hangs off", "hanging off", "hang directly off", "hangs d
 _say("CALLED", "its name is", "its name should be", "its name will be", "with names",
      "with the names", "having the names", "named as", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
-     "whose name is", "known as")
+     "whose name is", "known as",
+     # as a translation tool writes it: "the new port which name is N", "the name of which is"
+     "which name is", "the name of which is", "that has the name", "which has the name")
 
 # modifiers
 _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", "each one of",
@@ -337,6 +340,7 @@ _say("SUM", "total", "sum", "combined", "aggregate", "aggregated", "cumulative",
      "in combination", "jointly", "between them", "collectively")
 _say("AVG", "average", "mean", "avg", "on average", "averaged", "arithmetic mean")
 _say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decreasing order",
+     "in the descending order", "in the decreasing order",
      "descending order", "decreasing order", "highest first", "largest first", "biggest first",
      "greatest first", "most first", "from highest to lowest", "from largest to smallest",
      "from biggest to smallest", "from high to low", "high to low", "highest to lowest",
@@ -352,6 +356,7 @@ _say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decrea
      "from higher to lower", "bigger to smaller", "from bigger to smaller", "larger to smaller",
      "from larger to smaller")
 _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasing order",
+     "in the ascending order", "in the increasing order",
      "ascending order", "increasing order", "lowest first", "smallest first", "least first",
      "fewest first", "from lowest to highest", "from smallest to largest", "from low to high",
      "low to high", "lowest to highest", "smallest to largest", "from least to most",
