@@ -89,6 +89,11 @@ SAID_WITH_CONTEXT = [
      "ju1.a2.m1.", "Count the switches in ju1.a2.m1."),
     ("I got paged at 2am and was tired, and had to look it up. What superblock contains "
      "switch ju1.a2.m2.s2c2?", "Which superblock contains switch ju1.a2.m2.s2c2?"),
+    # a story with numbers, kinds and questions of its own, before a request about named nodes
+    ("We had some packet loss on ju1.s1.s1c2.p1 during Friday's outage and swapped 3 optics. "
+     "What is the capacity of ju1.s1.s1c2.p1?", "What is the capacity of ju1.s1.s1c2.p1?"),
+    ("My manager asked what is in that rack yesterday. Which switch contains port "
+     "ju1.a1.m1.s2c1.p1?", "Which switch contains port ju1.a1.m1.s2c1.p1?"),
 ]
 
 
@@ -160,6 +165,14 @@ def test_why_a_request_is_made_is_not_part_of_it(text: str, same_as: str) -> Non
     "The alert only gave me the port name last night. Remove all ports of ju1.a1.m1.s2c1.",
     "We had three ports fail last night. Remove all ports of ju1.a1.m1.s2c1.",
     "I was up all night with the uplinks. List the ports of ju1.a1.m1.s2c1.",
+    "We had three ports fail last night on ju1.a1.m1.s2c1. Remove all ports of "
+    "ju1.a1.m1.s2c1.",
+    "We swapped 3 optics on ju1.a1.m1.s2c1 last night. List the ports of ju1.a1.m1.s2c1.",
+    "We tested it in the lab last week. Remove ju1.a1.m1.s2c1.",
+    "We thought we would maybe keep it. Remove ju1.a1.m1.s2c1.",
+    "The vendor swapped ju1.a1.m1.s2c2 last night. Remove ju1.a1.m1.s2c1.",
+    "We added a port to ju1.a1.m1.s2c1 yesterday. Remove ju1.a1.m1.s2c1.p1.",
+    "My manager asked for it once the audit was done last week. Remove ju1.a1.m1.s2c1.",
     # a time of day dates the request
     "Remove ju1.a1.m1.s2c1 at 2am.",
     "Remove ju1.a1.m1.s2c1 10pm",

@@ -440,6 +440,40 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
     # of its own ("..., as this figure is required")
 
 
+# What a story may say that a part of context may not, before a request about named nodes
+# only: amounts ("some packet loss", "half the night"), particles ("ended up"), faults ("the
+# job failed"), and words of its own time.
+_STORY_WORDS = frozenset({"some", "several", "few", "a few", "many", "most of", "dozen",
+                          "majority", "rest", "others", "half", "twice", "up", "down", "off"})
+# What a story may not say: words that carry a request on or make it hang on something.
+_STORY_CARRIES = frozenset({"also", "too", "again", "same", "instead", "likewise", "similarly",
+                            "otherwise", "else", "elsewhere", "everywhere", "if", "unless",
+                            "once", "when", "whenever", "whether", "as well"})
+# Words of a change: a story that tells one ("we added a port") may say what the graph holds.
+_CHANGE_CATS = frozenset({"ADD", "ADDED", "REMOVE", "TAKE", "SET", "SETP", "REMOVAL",
+                          "ADDITION", "MAKE"})
+
+
+def is_story(words: Sequence[Word], lexed: Lexed, names: frozenset[str]) -> bool:
+    """Whether a part only tells what happened (:func:`_told`), in words that cannot change
+    a request about named nodes: no node but ``names`` (the request's), no change told, and
+    no word that may say how, whether or when the request applies (``P.CRITICAL``, but for
+    the story's own dates, amounts, particles and faults) or carry it on ("also", "once").
+    Only a request whose steps are all about named nodes may be read without such a part:
+    its kinds, numbers and questions may still say which nodes of a set are meant."""
+    told = _told(words)
+    if not told or any(kind == "NAME" and text not in names or kind == "PUNCT" and text not in (
+            ",", "-", "--") for kind, text in words):
+        return False
+    said = " ".join(text for _, text in words)
+    if any(f" {word} " in f" {said} " for word in _STORY_CARRIES):
+        return False
+    allowed = _STORY_DATES | _DATES | _STORY_WORDS | FAULTS | _EVENTS
+    return not any(cats & _CHANGE_CATS or text in REHEARSALS or (
+        "CRIT" in cats or text in P.HEDGES) and text not in allowed and text not in told
+        for cats, text in lexed)
+
+
 # What a note on the hardware's state calls it: "bad optic", "box is dead", "optic's toast".
 # ("down" is not one: "shut down" would read as a state.)
 FAULTS = frozenset({"dead", "bad", "faulty", "broken", "failed", "failing", "flaky", "toast",

@@ -6252,6 +6252,9 @@ def _said_otherwise(tokens: list[Token]):
     noted = _without_note(tokens)
     if noted is not None:
         yield noted, True, False  # "remove X, bad optic": a note may pick nodes out too
+    told = _without_story(tokens)
+    if told is not None:
+        yield told, True, False  # a story may say which nodes of a set are meant
     if any(t.kind == "WORD" and t.text in _DASHES for t in tokens[1:-1]) and not any(
             t.text in _SPEAKING for t in tokens):
         # "X out of the topo -- port count on S after that": a dash between two requests
@@ -6269,6 +6272,23 @@ _SEMICOLON = Token("PUNCT", ";")
 # What sets a note on the hardware apart from the request: "remove X, bad optic", "linecard's
 # dead -- delete X".
 _NOTE_BOUNDS = frozenset({",", "-", "--", ";", "."})
+
+
+def _without_story(tokens: list[Token]) -> list[Token] | None:
+    """The request without the sentences that tell a story before it
+    (:func:`context.is_story`: "We had packet loss on S during Friday's outage and I
+    suspected a slow link. What is the capacity of S.p1?"); None when none does."""
+    ends = [i for i, t in enumerate(tokens) if t.text in _SENTENCE_ENDS]
+    start = 0
+    for end in ends:
+        rest = tokens[end + 1:]
+        names = frozenset(t.text for t in rest if t.kind == "NAME")
+        part = tokens[start:end]
+        if not rest or not context.is_story([(t.kind, t.text) for t in part],
+                                            [(x.cats, x.text) for x in lex(part)], names):
+            break
+        start = end + 1
+    return tokens[start:] if start else None
 
 
 def _without_note(tokens: list[Token]) -> list[Token] | None:
