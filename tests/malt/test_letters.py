@@ -22,6 +22,7 @@ PLAIN_COUNT = f"Count the ports in {S}."
     f"Re: Switch {S}. Kindly count the ports in {S}.",
     f"The Contractor is hereby instructed to count the ports in {S}.",
     f"With immediate effect, please count the ports in {S}.",
+    f"Clause 4.2(a): the Provider shall count the ports in {S}.",
 ])
 def test_what_a_letter_says_around_a_request_is_not_part_of_it(text: str) -> None:
     same(text, PLAIN_COUNT)
@@ -44,3 +45,9 @@ def test_what_a_letter_says_around_a_request_is_not_part_of_it(text: str) -> Non
 ])
 def test_a_letter_part_that_could_change_the_request_keeps_it_refused(text: str) -> None:
     refused(text)
+
+
+def test_the_next_step_said_as_contracts_say_it() -> None:
+    same(f"Clause 4.2(a): {S}.p1 shall be deleted from the graph. Clause 4.2(b): upon such "
+         f"deletion, count the ports in {S}.",
+         f"Remove {S}.p1 from the graph. Count the ports in {S}.")

@@ -501,6 +501,9 @@ _say("THEN", "post that", "and post that", "post which", "then", "and then", "af
      "having done so", "having done this", "having done that", "after doing so",
      "after doing this", "after this is done", "following this", "following that",
      "following which", "subsequent to this", "subsequent to that", "thereupon",
+     "whereupon", "upon completion thereof", "upon completion of the foregoing",
+     *(f"{lead} such {act}" for lead in ("upon", "on", "following", "after")
+       for act in ("deletion", "removal", "addition", "update", "amendment", "change")),
      "post-change verification", "post-change check", "post-change", "verification step",
      "post-implementation check", "post-implementation verification", "verification",
      "secondly", "thirdly", "as a second step", "as a final step", "as a subsequent step",
@@ -890,6 +893,9 @@ LABEL_WORDS: frozenset[str] = frozenset({
     # a test plan's: "Procedure:", "Setup -", "Test step 3:", "Precondition:"
     "procedure", "test procedure", "setup", "set-up", "test step", "precondition",
     "preconditions", "pre-condition",
+    # a contract's: "Clause 4.2(a):", "Article 7 -", "Schedule 2:", "Amendment No. 3:"
+    "clause", "sub-clause", "subclause", "article", "schedule", "paragraph", "amendment",
+    "recital", "annex", "appendix",
 })
 # Fillers that name the whole graph: a set placed there is not in a fronted place ("under A,
 # count the switches in the graph" says two places, and is refused).
