@@ -64,6 +64,37 @@ def test_what_a_mail_client_adds_is_left_out() -> None:
         "e-mail is intended for the addressee only.").said == "Remove ju1.s2.s2c4 from the graph."
 
 
+def test_signatures_notices_and_quotation_lines_as_mail_programs_write_them() -> None:
+    assert mail.newest_message(
+        "Drop ju1.s2.s2c1.p2 from the graph.\n\nThx\nSven Lund | Sr. Network Engineer | M: +46 "
+        "70 555 12 34").said == "Drop ju1.s2.s2c1.p2 from the graph."
+    assert mail.newest_message(
+        "Remove ju1.a1.m1.s2c1 from the graph, please.\n\nKeisha\n\nAm Mo., 9. Juni 2025 um "
+        "09:14 Uhr schrieb Lena Hofmann <lena.h@example.com>:\n> the chassis is gone.").said == (
+        "Remove ju1.a1.m1.s2c1 from the graph, please.")
+    assert mail.newest_message(
+        "Delete ju1.s1.s1c4.p1 from the graph.\n\nKind regards,\nAiko Tanaka\nTel. +81 3 5555 "
+        "0121\n\n\nThe information in this email is confidential and intended only for the named "
+        "recipient.").said == "Delete ju1.s1.s1c4.p1 from the graph."
+    # after a bar, a signature says no word that could change the request
+    assert mail.newest_message("List the ports of ju1.a1.m1.s2c1.\n\nDana | only uplinks") is None
+
+
+def test_the_message_s_own_subject_is_set_aside_unless_it_could_change_the_request() -> None:
+    newest = mail.newest_message("Subject: Re: s2c4 port count\n\nHi Diego,\n\nPlease remove "
+                                 "ju1.a2.m1.s2c4 from the graph.\n\nThanks,\nHarriet")
+    assert newest.said == "Please remove ju1.a2.m1.s2c4 from the graph."
+    assert "Subject: Re: s2c4 port count" in newest.aside
+    assert parse("Subject: Re: spine ports\n\nPlease remove ju1.a2.m1.s2c4 from the graph.") == (
+        parse("Remove ju1.a2.m1.s2c4 from the graph."))
+    # a subject that names a kind may say which nodes of a set are meant
+    with pytest.raises(QueryError):
+        parse("Subject: uplinks\n\nPlease list the ports of ju1.a2.m1.s2c4.")
+    # a subject that could change the request stays, and the request is refused
+    with pytest.raises(QueryError):
+        parse("Subject: do not remove ju1.a2.m1.s2c4 yet\n\nPlease remove ju1.a2.m1.s2c4.")
+
+
 def test_a_text_with_nothing_of_a_mail_is_left_alone() -> None:
     assert mail.newest_message("Remove ju1.s2.s2c4 from the graph.") is None
     assert mail.newest_message("Remove ju1.s2.s2c4.\nThen count the switches in ju1.s2.") is None

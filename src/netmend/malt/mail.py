@@ -48,7 +48,7 @@ _HEADER_FIELD = re.compile(
     r"\**\s*:", re.IGNORECASE)
 # The line that introduces a quotation: "On Tue, Mar 4, 2025 at 9:12 AM Priya <p@x> wrote:".
 _INTRODUCES_QUOTE = re.compile(
-    r"(?:\bwrote|\bschrieb|\ba écrit|\bescribió|\bha scritto)\s*:\s*$", re.IGNORECASE)
+    r"(?:\bwrote|\bschrieb|\ba écrit|\bescribió|\bha scritto)\b[^:\n]*:\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"^\s*>")
 # What a mail client adds to the reply.
 _SIGNATURE_DELIMITER = re.compile(r"^\s*--\s*(?:[A-Za-z][\w .'-]{0,40})?\s*$")
@@ -57,12 +57,15 @@ _SENT_FROM = re.compile(r"^\s*(?:sent from (?:my )?[\w -]{1,40}|get outlook for 
                         r"\s*$", re.IGNORECASE)
 # Whom the writer greets, a line of its own before a blank one: "Hugo,", "Priya -", "All,".
 _GREETED = re.compile(r"^\s*(?P<who>[A-Za-z][\w'’ .-]{0,40}?)\s*(?:,|-{1,2}|–|—|:|!)?\s*$")
+_GREETING = re.compile(r"^(?:hi|hello|hey|dear|morning|good morning|good afternoon|"
+                       r"good evening|greetings)\s+", re.IGNORECASE)
 _GROUPS = frozenset({"all", "team", "folks", "everyone", "everybody", "guys", "colleagues",
                      "gents", "hi all", "hi team", "hello all", "hello team", "hey all",
                      "hey team", "morning all", "morning team", "dear all", "dear team"})
 _NOTICE = re.compile(
-    r"^\s*(?:confidential|confidentiality notice|disclaimer|notice:|this (?:e-?mail|message|"
-    r"communication)\b.*\b(?:confidential|intended|privileged))", re.IGNORECASE)
+    r"^\s*(?:confidential|confidentiality notice|disclaimer|notice:|(?:this|the information "
+    r"in this) (?:e-?mail|message|communication)\b.*\b(?:confidential|intended|privileged))",
+    re.IGNORECASE)
 
 
 def _history_starts(lines: list[str]) -> int:
@@ -102,7 +105,7 @@ def newest_message(text: str) -> Newest | None:
             history.append(line)
             continue  # "On ..., X wrote:" before the lines it quotes (or none, left out)
         kept.append(line)
-    own = _without_greeting(_without_client_lines(kept))
+    own = _without_greeting(_without_client_lines(_without_own_header(kept)))
     said = "\n".join(own).strip()
     if not history and own == kept or not said:
         return None
@@ -117,7 +120,8 @@ _CLOSING = re.compile(
     r"yours(?: sincerely| faithfully| truly)?|talk soon|speak soon|take care|all the best)"
     r"\s*[,.!]*\s*$", re.IGNORECASE)
 # A writer's name, a line of its own: "Dana Okafor", "-Dana", "B. Quinn", "-- Lena".
-_NAME_LINE = re.compile(r"^\s*(?:[-–—~]+\s*)?((?:[A-Z][\w'’-]*\.?)(?:\s+[A-Z][\w'’-]*\.?){0,2})\s*$")
+_NAME_LINE = re.compile(r"^\s*(?:[-–—~]+\s*)?((?:[A-Z][\w'’-]*\.?)(?:\s+[A-Z][\w'’-]*\.?){0,2})"
+                        r"\s*(?:\|(?P<contact>.*))?$")
 # A line of a signature after the name: a title, a phone, an address, a team.
 _CONTACT_LINE = re.compile(r"\d{3}|\||@|^\s*(?:tel|mob|mobile|phone|cell|m|t|e|w)\b\s*[:.]?",
                            re.IGNORECASE)
@@ -136,8 +140,20 @@ def _said_in(line: str, words: frozenset[str]) -> bool:
 
 
 def _names_someone(line: str) -> bool:
-    """Whether ``line`` is a writer's name: capitalized words, none of the vocabulary."""
-    return _NAME_LINE.match(line) is not None and not _said_in(line, _NOT_NAMES)
+    """Whether ``line`` is a writer's name: capitalized words, none of the vocabulary (and
+    after a bar, a title and a contact: "Sven Lund | Sr. Network Engineer | M: +46 ...")."""
+    found = _NAME_LINE.match(line)
+    if found is None or _said_in(found.group(1), _NOT_NAMES):
+        return False
+    contact = found.group("contact")
+    return contact is None or _contact(contact)
+
+
+def _contact(line: str) -> bool:
+    """Whether ``line`` is a signature's title or contact: no kind, no word that could change
+    a request."""
+    return bool(_CONTACT_LINE.search(line) or _TITLE_LINE.match(line)) and not _said_in(
+        line, _NOT_TITLES)
 
 
 def _without_signature(lines: list[str]) -> list[str]:
@@ -154,11 +170,24 @@ def _without_signature(lines: list[str]) -> list[str]:
     at = 1 if _CLOSING.match(signature[0]) else 0
     if at < len(signature) and not _names_someone(signature[at]):
         return lines
-    if all(_CONTACT_LINE.search(line) and not _said_in(line, _NOT_TITLES)
-           or _TITLE_LINE.match(line) and not _said_in(line, _NOT_TITLES)
-           for line in signature[at + 1:]):
+    if all(map(_contact, signature[at + 1:])):
         return lines[:blank]
     return lines
+
+
+def _without_own_header(lines: list[str]) -> list[str]:
+    """``lines`` without the message's own header fields that open it ("Subject: Re: s2c1",
+    "To: ops"), set apart by a blank line, when none says a word that could change a request
+    (a subject that does, "Subject: do not remove X", stays, to be read or refused). A
+    subject may name kinds and nodes: it is set aside, and the parser reads a set after it
+    only when it names no kind."""
+    at = 0
+    while at < len(lines) and _HEADER_FIELD.match(lines[at]):
+        at += 1
+    if not at or at >= len(lines) or lines[at].strip() or any(
+            _said_in(line, P.HEDGES) for line in lines[:at]):
+        return lines
+    return lines[at + 1:]
 
 
 def _without_greeting(lines: list[str]) -> list[str]:
@@ -171,7 +200,8 @@ def _without_greeting(lines: list[str]) -> list[str]:
     if greeted is None:
         return lines
     who = " ".join(greeted.group("who").lower().split())
-    if who in _GROUPS or _names_someone(greeted.group("who")):
+    name = _GREETING.sub("", greeted.group("who"))
+    if who in _GROUPS or name and _names_someone(name):
         return lines[first + 2:]
     return lines
 
