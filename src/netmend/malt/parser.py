@@ -5904,6 +5904,7 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
 
 
 # Words that start where a list's next item should be: "add ports A, B and to switch S".
+_JOINTS = frozenset({"and", "or"})
 _NOT_AN_ITEM = frozenset({"to", "on", "onto", "in", "into", "under", "from", "of", "at", "for",
                           "with"})
 
@@ -5912,12 +5913,12 @@ def _refuse_cut_short(written: list[Token], text: str) -> None:
     """Refuse a request that trails off ("... and also like", "rm X n"), or whose list of
     names stops at its "and" ("add ports A, B and to switch S": which is the third? A list
     of one name may go on so: "remove X and in the new graph count ...")."""
-    for comma, before, joint, after in zip(written, written[1:], written[2:], written[3:],
-                                           strict=False):
-        if comma.text == "," and before.kind == "NAME" and joint.text in ("and", "or") \
-                and after.text in _NOT_AN_ITEM:
+    for at in range(2, len(written) - 1):
+        joint = written[at]
+        if joint.text in _JOINTS and written[at - 1].kind == "NAME" \
+                and written[at - 2].text == "," and written[at + 1].text in _NOT_AN_ITEM:
             raise IncompleteRequest(
-                f"the list of names ends on {joint.text!r} before {after.text!r}",
+                f"the list of names ends on {joint.text!r} before {written[at + 1].text!r}",
                 expected="every name of the list, e.g. 'add ports A, B and C to switch S'",
                 text=text)
     last = written[-1].text if written[-1].kind != "PUNCT" or len(written) < 2 else \
