@@ -6081,6 +6081,9 @@ def _plain_word(token: Token) -> bool:
     return token.kind == "WORD" or token.kind == "NAME" and "." not in token.text
 
 
+_RETURN_WORDS = frozenset({"return"})
+
+
 def _may_hold_a_phrase_apart(written: list[Token]) -> bool:
     """Whether ``written`` may hold a phrase :func:`context.phrase_naming_nodes` returns, by a
     test on the tokens alone that holds whenever that one does: some part between the marks
@@ -6097,9 +6100,10 @@ def _may_hold_a_phrase_apart(written: list[Token]) -> bool:
             first = end - 1
             while first > start and _plain_word(written[first - 1]):
                 first -= 1
-            if first == start or any(t.text in _PURPOSE_OPENS or t.text in _OPENING and str(
-                    t.value)[:1].isupper() for t in written[first:end]):
-                return True
+            if first == start and written[start].text not in _RETURN_WORDS or any(
+                    t.text in _PURPOSE_OPENS or t.text in _OPENING and str(
+                        t.value)[:1].isupper() for t in written[first:end]):
+                return True  # (a part that opens with "return" is a request of its own)
         start = end + 1
     return False
 
