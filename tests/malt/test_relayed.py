@@ -22,6 +22,10 @@ S = "ju1.a1.m2.s2c2"
      f"Which agg block contains port {S}.p1?"),
     ("Please rank the child nodes of ju1.a1.dom by capacity in the ascending order.",
      "Rank the child nodes of ju1.a1.dom by capacity, lowest first."),
+    (f"Please add ports which names are cap1, cap2 and cap3 to the switch {S}.",
+     f"Add ports cap1, cap2 and cap3 to {S}."),
+    (f"Add port np4 to {S} and then you count the ports of {S}.",
+     f"Add port np4 to {S}. Count the ports in {S}."),
 ])
 def test_a_relayed_or_translated_request_is_the_request(text: str, plain: str) -> None:
     same(text, plain)

@@ -287,7 +287,8 @@ _say("CALLED", "its name is", "its name should be", "its name will be", "with na
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
      "whose name is", "known as",
      # as a translation tool writes it: "the new port which name is N", "the name of which is"
-     "which name is", "the name of which is", "that has the name", "which has the name")
+     "which name is", "the name of which is", "that has the name", "which has the name",
+     "which names are", "whose names are", "the names of which are")
 
 # modifiers
 _say("ALL", "all", "every", "each", "any", "all of", "each of", "every one of", "each one of",
@@ -502,6 +503,8 @@ _say("THEN", "post that", "and post that", "post which", "then", "and then", "af
      "after doing this", "after this is done", "following this", "following that",
      "following which", "subsequent to this", "subsequent to that", "thereupon",
      "whereupon", "upon completion thereof", "upon completion of the foregoing",
+     # the one asked said again: "add N to S and then you count its ports"
+     "then you", "and then you", "and after you", "after that you", "and after that you",
      *(f"{lead} such {act}" for lead in ("upon", "on", "following", "after")
        for act in ("deletion", "removal", "addition", "update", "amendment", "change")),
      "post-change verification", "post-change check", "post-change", "verification step",
