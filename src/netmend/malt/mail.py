@@ -80,11 +80,13 @@ def _history_starts(lines: list[str]) -> int:
 
 class Newest(NamedTuple):
     """The newest message's own text, what the older messages say (its history), and what
-    the reply says around its text (whom it greets, its signature)."""
+    the reply says around its text (whom it greets, its signature); ``named_alone``: it
+    greets a name with no word of greeting ("Hugo,"), which may be a noun ("Optics,")."""
 
     said: str
     history: str
     aside: str
+    named_alone: bool = False
 
 
 def newest_message(text: str) -> Newest | None:
@@ -105,12 +107,16 @@ def newest_message(text: str) -> Newest | None:
             history.append(line)
             continue  # "On ..., X wrote:" before the lines it quotes (or none, left out)
         kept.append(line)
-    own = _without_greeting(_without_client_lines(_without_own_header(kept)))
+    signed = _without_client_lines(_without_own_header(kept))
+    own = _without_greeting(signed)
     said = "\n".join(own).strip()
     if not history and own == kept or not said:
         return None
     aside = [line for line in kept if line not in own]
-    return Newest(said, "\n".join(history), "\n".join(aside))
+    greeted = [line.strip() for line in signed if line.strip() and line not in own][:1]
+    named_alone = bool(greeted) and not (
+        _GREETING.match(greeted[0]) or _GREETED.match(greeted[0]).group("who").lower() in _GROUPS)
+    return Newest(said, "\n".join(history), "\n".join(aside), named_alone)
 
 
 # A closing before the writer's name: "Thanks,", "Best regards", "Cheers!".

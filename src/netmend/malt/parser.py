@@ -5270,16 +5270,17 @@ def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
     a set out, so that ``steps`` (reading or changing a set) are read without it: the older
     messages say no word that may say how, whether or which (``P.HEDGES``,
     ``context.CARRIES``); what the reply says around its text (whom it greets, a signature)
-    says no kind ("Uplinks,"), and, before a change to a set, no word netmend does not know
-    (a name may be a noun that picks some out)."""
+    says no kind ("Uplinks,"), it greets no one by a name alone ("Optics," may be a heading),
+    and, before a change to a set, it says no word netmend does not know (a name may be a
+    noun that picks some out)."""
     words = re.findall(r"[a-z]+(?:'[a-z]+)?", newest.history.lower())
     said = {*words, *map(" ".join, zip(words, words[1:], strict=False))}
     if not (said.isdisjoint(P.HEDGES) and said.isdisjoint(_QUOTE_CARRIES)) or "n't" in newest.history:
         return False
     aside = re.findall(r"[a-z]+", newest.aside.lower())
-    if any(word in P.KIND_WORDS or word.rstrip("s") in P.KIND_WORDS or word in P.HEDGES
-           for word in aside):
-        return False
+    if newest.named_alone or any(word in P.KIND_WORDS or word.rstrip("s") in P.KIND_WORDS
+                                 or word in P.HEDGES for word in aside):
+        return False  # "Optics,\n\nlist the ports of S": a noun set apart, as a heading
     return not (_changes_a_set(steps) and any(
         word not in _OCCASION_OR_FAULT and word not in _SIGNOFF_WORDS for word in aside))
 
