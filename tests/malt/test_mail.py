@@ -87,9 +87,13 @@ def test_the_message_s_own_subject_is_set_aside_unless_it_could_change_the_reque
     assert "Subject: Re: s2c4 port count" in newest.aside
     assert parse("Subject: Re: spine ports\n\nPlease remove ju1.a2.m1.s2c4 from the graph.") == (
         parse("Remove ju1.a2.m1.s2c4 from the graph."))
-    # a subject that names a kind may say which nodes of a set are meant
-    with pytest.raises(QueryError):
-        parse("Subject: uplinks\n\nPlease list the ports of ju1.a2.m1.s2c4.")
+    # a subject that names a kind, or any word but an occasion's, may say which nodes of a
+    # set are meant
+    for subject in ("uplinks", "Re: dark optics", "Re: p3"):
+        with pytest.raises(QueryError):
+            parse(f"Subject: {subject}\n\nPlease list the ports of ju1.a2.m1.s2c4.")
+    assert parse("Subject: Re: audit\n\nPlease list the ports of ju1.a2.m1.s2c4.") == parse(
+        "List the ports of ju1.a2.m1.s2c4.")
     # a subject that could change the request stays, and the request is refused
     with pytest.raises(QueryError):
         parse("Subject: do not remove ju1.a2.m1.s2c4 yet\n\nPlease remove ju1.a2.m1.s2c4.")

@@ -80,13 +80,15 @@ def _history_starts(lines: list[str]) -> int:
 
 class Newest(NamedTuple):
     """The newest message's own text, what the older messages say (its history), and what
-    the reply says around its text (whom it greets, its signature); ``named_alone``: it
-    greets a name with no word of greeting ("Hugo,"), which may be a noun ("Optics,")."""
+    the reply says around its text (its own header, whom it greets, its signature);
+    ``named_alone``: it greets a name with no word of greeting ("Hugo,"), which may be a noun
+    ("Optics,"); ``subject``: its own header fields, set aside."""
 
     said: str
     history: str
     aside: str
     named_alone: bool = False
+    subject: str = ""
 
 
 def newest_message(text: str) -> Newest | None:
@@ -107,7 +109,8 @@ def newest_message(text: str) -> Newest | None:
             history.append(line)
             continue  # "On ..., X wrote:" before the lines it quotes (or none, left out)
         kept.append(line)
-    signed = _without_client_lines(_without_own_header(kept))
+    unheaded = _without_own_header(kept)
+    signed = _without_client_lines(unheaded)
     own = _without_greeting(signed)
     said = "\n".join(own).strip()
     if not history and own == kept or not said:
@@ -116,7 +119,8 @@ def newest_message(text: str) -> Newest | None:
     greeted = [line.strip() for line in signed if line.strip() and line not in own][:1]
     named_alone = bool(greeted) and not (
         _GREETING.match(greeted[0]) or _GREETED.match(greeted[0]).group("who").lower() in _GROUPS)
-    return Newest(said, "\n".join(history), "\n".join(aside), named_alone)
+    header = [line for line in kept if line not in unheaded]
+    return Newest(said, "\n".join(history), "\n".join(aside), named_alone, "\n".join(header))
 
 
 # A closing before the writer's name: "Thanks,", "Best regards", "Cheers!".

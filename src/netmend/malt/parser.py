@@ -5281,11 +5281,16 @@ def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
     if newest.named_alone or any(word in P.KIND_WORDS or word.rstrip("s") in P.KIND_WORDS
                                  or word in P.HEDGES for word in aside):
         return False  # "Optics,\n\nlist the ports of S": a noun set apart, as a heading
+    if any(word not in _SUBJECT_WORDS for word in re.findall(r"[a-z]+", newest.subject.lower())):
+        return False  # "Subject: dark optics": a subject may say which nodes are meant
     return not (_changes_a_set(steps) and any(
         word not in _OCCASION_OR_FAULT and word not in _SIGNOFF_WORDS for word in aside))
 
 
 _SIGNOFF_WORDS = frozenset(word for closing in _SIGNOFFS for word in closing)
+# What a subject before a request about a set may say: its fields and marks, and occasions.
+_SUBJECT_WORDS = context.OCCASION_NOUNS | _SUBJECT_MARKS | {
+    "subject", "re", "ref", "to", "from", "cc", "date", "sent", "aw", "sv"}
 
 
 def _quiet(part: list[Token]) -> bool:
