@@ -121,6 +121,9 @@ def test_whom_a_letter_greets_on_a_line_of_its_own() -> None:
     assert parse("Hi Hugo,\n\nList the ports of ju1.a1.m1.s2c1.") == parse(
         "List the ports of ju1.a1.m1.s2c1.")
     assert parse("Hugo,\n\nRemove ju1.a1.m1.s2c1.p1.") == parse("Remove ju1.a1.m1.s2c1.p1.")
+    for signed in ("Thanks,\nDana Okafor\nNetwork Planning", "-- Dana", "-Dana"):
+        assert parse(f"List the ports of ju1.a1.m1.s2c1.\n\n{signed}") == parse(
+            "List the ports of ju1.a1.m1.s2c1.")
 
 
 @pytest.mark.parametrize("text", [
@@ -129,6 +132,7 @@ def test_whom_a_letter_greets_on_a_line_of_its_own() -> None:
     "Uplinks,\n\nRemove all ports of ju1.a1.m1.s2c1.",
     "Hugo,\n\nRemove all ports of ju1.a1.m1.s2c1.",
     "Optics,\n\nList the ports of ju1.a1.m1.s2c1.",  # a name alone may be a noun, a heading
+    "List the ports of ju1.a1.m1.s2c1.\n\nOptics\nSpare Pool",
     "Remove all ports of ju1.a1.m1.s2c1.\n\nOptics\nSpare Pool",
 ])
 def test_what_a_reply_says_around_its_text_may_keep_a_set_request_refused(text: str) -> None:

@@ -81,8 +81,9 @@ def _history_starts(lines: list[str]) -> int:
 class Newest(NamedTuple):
     """The newest message's own text, what the older messages say (its history), and what
     the reply says around its text (its own header, whom it greets, its signature);
-    ``named_alone``: it greets a name with no word of greeting ("Hugo,"), which may be a noun
-    ("Optics,"); ``subject``: its own header fields, set aside."""
+    ``named_alone``: it greets a name with no word of greeting ("Hugo,") or ends on a name
+    with no closing before it ("... \n\nOptics"), which may be a noun; ``subject``: its own
+    header fields, set aside."""
 
     said: str
     history: str
@@ -117,8 +118,12 @@ def newest_message(text: str) -> Newest | None:
         return None
     aside = [line for line in kept if line not in own]
     greeted = [line.strip() for line in signed if line.strip() and line not in own][:1]
+    signature = [line.strip() for line in unheaded[len(unheaded) - next(
+        (i for i, line in enumerate(reversed(unheaded)) if line in own), 0):] if line.strip()]
     named_alone = bool(greeted) and not (
-        _GREETING.match(greeted[0]) or _GREETED.match(greeted[0]).group("who").lower() in _GROUPS)
+        _GREETING.match(greeted[0]) or _GREETED.match(greeted[0]).group("who").lower() in _GROUPS
+    ) or bool(signature) and _NAME_LINE.match(signature[0]) is not None and not (
+        _CLOSING.match(signature[0]) or signature[0].startswith(("-", "–", "—", "~")))
     header = [line for line in kept if line not in unheaded]
     return Newest(said, "\n".join(history), "\n".join(aside), named_alone, "\n".join(header))
 
