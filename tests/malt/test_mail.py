@@ -132,6 +132,12 @@ def test_whom_a_letter_greets_on_a_line_of_its_own() -> None:
     "Uplinks,\n\nRemove all ports of ju1.a1.m1.s2c1.",
     "Hugo,\n\nRemove all ports of ju1.a1.m1.s2c1.",
     "Optics,\n\nList the ports of ju1.a1.m1.s2c1.",  # a name alone may be a noun, a heading
+    "Remove all ports of ju1.a1.m1.s2c1.\n-- except uplinks",  # no signature
+    "Remove all ports of ju1.a1.m1.s2c1.\nPriority: uplinks",  # no mail program's line
+    "Remove all ports of ju1.a1.m1.s2c1.\nSent from the spare pool only",
+    # what follows a notice is read, not left out with it
+    "Remove all ports of ju1.a1.m1.s2c1.\n\nThis email is confidential and intended for the "
+    "addressee.\n\nExcept the uplinks.",
     "List the ports of ju1.a1.m1.s2c1.\n\nOptics\nSpare Pool",
     "Remove all ports of ju1.a1.m1.s2c1.\n\nOptics\nSpare Pool",
 ])

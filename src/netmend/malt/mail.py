@@ -52,9 +52,11 @@ _INTRODUCES_QUOTE = re.compile(
 _QUOTED = re.compile(r"^\s*>")
 # What a mail client adds to the reply.
 _SIGNATURE_DELIMITER = re.compile(r"^\s*--\s*(?:[A-Za-z][\w .'-]{0,40})?\s*$")
-_SENT_FROM = re.compile(r"^\s*(?:sent from (?:my )?[\w -]{1,40}|get outlook for [\w -]{1,20}|"
-                        r"sent via [\w -]{1,30}|(?:importance|priority|sensitivity)\s*:\s*\w+)"
-                        r"\s*$", re.IGNORECASE)
+_SENT_FROM = re.compile(
+    r"^\s*(?:sent from (?:my |(?:mail|outlook|yahoo|gmail|proton|samsung|windows)\b)[\w -]{0,40}"
+    r"|get outlook for [\w -]{1,20}|sent via (?:the )?(?:mail|outlook|gmail|yahoo)\b[\w -]{0,30}"
+    r"|(?:importance|priority|sensitivity)\s*:\s*(?:high|normal|low|urgent|confidential|private"
+    r"|personal))\s*$", re.IGNORECASE)
 # Whom the writer greets, a line of its own before a blank one: "Hugo,", "Priya -", "All,".
 _GREETED = re.compile(r"^\s*(?P<who>[A-Za-z][\w'’ .-]{0,40}?)\s*(?:,|-{1,2}|–|—|:|!)?\s*$")
 _GREETING = re.compile(r"^(?:hi|hello|hey|dear|morning|good morning|good afternoon|"
@@ -190,6 +192,14 @@ def _without_signature(lines: list[str]) -> list[str]:
     return lines
 
 
+def _signed(name: str, after: list[str]) -> bool:
+    """Whether a signature's delimiter ("-- Lena") opens a signature: a name or nothing on its
+    line, then names, titles and contacts only ("-- except uplinks" opens none)."""
+    return (not name or _names_someone(name)) and all(
+        not line.strip() or _names_someone(line) or _contact(line) or _SENT_FROM.match(line)
+        for line in after)
+
+
 def _without_own_header(lines: list[str]) -> list[str]:
     """``lines`` without the message's own header fields that open it ("Subject: Re: s2c1",
     "To: ops"), set apart by a blank line, when none says a word that could change a request
@@ -225,12 +235,14 @@ def _without_client_lines(lines: list[str]) -> list[str]:
     """The reply's lines without what a mail client adds: a signature after its delimiter,
     "Sent from my ..." and a notice that ends the reply."""
     for i, line in enumerate(lines):
-        if _SIGNATURE_DELIMITER.match(line) and any(other.strip() for other in lines[:i]):
+        if _SIGNATURE_DELIMITER.match(line) and any(other.strip() for other in lines[:i]) \
+                and _signed(line.strip().lstrip("-").strip(), lines[i + 1:]):
             lines = lines[:i]
             break
     lines = [line for line in lines if not _SENT_FROM.match(line)]
     for i, line in enumerate(lines):
         if _NOTICE.match(line) and any(other.strip() for other in lines[:i]):
-            lines = lines[:i]
+            end = next((j for j in range(i, len(lines)) if not lines[j].strip()), len(lines))
+            lines = lines[:i] + lines[end:]  # the notice's paragraph only
             break
     return _without_signature(lines)
