@@ -92,11 +92,26 @@ def test_the_message_s_own_subject_is_set_aside_unless_it_could_change_the_reque
     for subject in ("uplinks", "Re: dark optics", "Re: p3"):
         with pytest.raises(QueryError):
             parse(f"Subject: {subject}\n\nPlease list the ports of ju1.a2.m1.s2c4.")
-    assert parse("Subject: Re: audit\n\nPlease list the ports of ju1.a2.m1.s2c4.") == parse(
-        "List the ports of ju1.a2.m1.s2c4.")
+    for subject in ("Re: audit", "RE: NET-4410", "Re: capacity review"):
+        assert parse(f"Subject: {subject}\n\nPlease list the ports of ju1.a2.m1.s2c4.") == (
+            parse("List the ports of ju1.a2.m1.s2c4."))
     # a subject that could change the request stays, and the request is refused
     with pytest.raises(QueryError):
         parse("Subject: do not remove ju1.a2.m1.s2c4 yet\n\nPlease remove ju1.a2.m1.s2c4.")
+
+
+def test_a_subject_as_an_inbox_shows_it_on_the_first_line() -> None:
+    for subject in ("RE: spine decom", "Fwd: RE: port audit", "AW: s1c3", "Re: [NET-9700] s2c4"):
+        assert mail.newest_message(f"{subject}\nTake ju1.s1.s1c3.p2 out of the graph, danke!"
+                                   ).said == "Take ju1.s1.s1c3.p2 out of the graph, danke!"
+        assert parse(f"{subject}\nPlease remove ju1.s1.s1c3.p2.") == parse(
+            "Remove ju1.s1.s1c3.p2.")
+    # a subject names an occasion, or it may say which nodes of a set are meant
+    assert parse("RE: spine decom\nPlease list the ports of ju1.s1.s1c3.") == parse(
+        "List the ports of ju1.s1.s1c3.")
+    for subject in ("AW: s1c3", "Re: [NET-9700] s2c4", "Re: dark optics", "FW: p3 only"):
+        with pytest.raises(QueryError):
+            parse(f"{subject}\nPlease list the ports of ju1.s1.s1c3.")
 
 
 def test_a_text_with_nothing_of_a_mail_is_left_alone() -> None:

@@ -115,3 +115,26 @@ def test_any_record_is_a_query_or_a_typed_refusal(fields, separator) -> None:
             assert isinstance(to_request(parsed), str)
     except RecordError as exc:
         assert str(exc)
+
+
+@pytest.mark.parametrize("text", [
+    # a field of bookkeeping that may say which nodes of a set are meant
+    "Remove all ports of ju1.a1.m1.s2c1.\nPriority: uplinks",
+    "List the ports of ju1.a1.m1.s2c1.\nNote: uplinks",
+    "Priority: dark optics\nRemove all ports of ju1.a1.m1.s2c1.",
+    # before a change to a set, a word netmend does not know (a name may be a noun)
+    "Remove all ports of ju1.a1.m1.s2c1.\nOwner: dchen",
+])
+def test_bookkeeping_that_may_pick_nodes_out_keeps_a_set_request_refused(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    ("Remove all ports of ju1.a1.m1.s2c1.\nPriority: high\nTicket: NET-1234",
+     "Remove all ports of ju1.a1.m1.s2c1."),
+    ("List the ports of ju1.a1.m1.s2c1.\nOwner: dchen", "List the ports of ju1.a1.m1.s2c1."),
+    ("Remove ju1.a1.m1.s2c1.p1.\nNote: uplinks", "Remove ju1.a1.m1.s2c1.p1."),
+])
+def test_bookkeeping_that_cannot_is_set_aside(text: str, plain: str) -> None:
+    assert parse(text) == parse(plain)

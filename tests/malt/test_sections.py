@@ -61,3 +61,9 @@ def test_text_without_sections_is_no_prompt() -> None:
 
 def test_markdown_means_nothing_in_a_request() -> None:
     assert sections.plain("**remove** `ju1.a1` \n- list x") == "remove ju1.a1 . list x"
+
+
+def test_a_section_set_aside_that_names_a_kind_keeps_a_set_request_refused() -> None:
+    refused("Note: uplinks\nTask: list the ports of ju1.a1.m1.s2c1.")
+    same("Context: capacity audit\nTask: list the ports of ju1.a1.m1.s2c1.",
+         "List the ports of ju1.a1.m1.s2c1.")

@@ -50,6 +50,11 @@ _HEADER_FIELD = re.compile(
 _INTRODUCES_QUOTE = re.compile(
     r"(?:\bwrote|\bschrieb|\ba écrit|\bescribió|\bha scritto)\b[^:\n]*:\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"^\s*>")
+# A subject as an inbox shows it, on the first line: "RE: spine decom", "Fwd: RE: port audit",
+# "AW: s1c3" (a reply's or a forward's marks, in the languages mail programs write them).
+_INBOX_SUBJECT = re.compile(
+    r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|tr|rv|enc|odp|antw|r|i)\s*(?:\[\d+\])?\s*:\s*)+\S.*$",
+    re.IGNORECASE)
 # What a mail client adds to the reply.
 _SIGNATURE_DELIMITER = re.compile(r"^\s*--\s*(?:[A-Za-z][\w .'-]{0,40})?\s*$")
 _SENT_FROM = re.compile(
@@ -206,6 +211,10 @@ def _without_own_header(lines: list[str]) -> list[str]:
     (a subject that does, "Subject: do not remove X", stays, to be read or refused). A
     subject may name kinds and nodes: it is set aside, and the parser reads a set after it
     only when it names no kind."""
+    if lines and _INBOX_SUBJECT.match(lines[0]) and len(lines) > 1:
+        if _said_in(lines[0], P.HEDGES):
+            return lines
+        return lines[1 + (not lines[1].strip()):]  # "RE: spine decom" as an inbox shows it
     at = 0
     while at < len(lines) and _HEADER_FIELD.match(lines[at]):
         at += 1

@@ -5277,14 +5277,57 @@ def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
     said = {*words, *map(" ".join, zip(words, words[1:], strict=False))}
     if not (said.isdisjoint(P.HEDGES) and said.isdisjoint(_QUOTE_CARRIES)) or "n't" in newest.history:
         return False
-    aside = re.findall(r"[a-z]+", newest.aside.lower())
-    if newest.named_alone or any(word in P.KIND_WORDS or word.rstrip("s") in P.KIND_WORDS
-                                 or word in P.HEDGES for word in aside):
+    if newest.named_alone:
         return False  # "Optics,\n\nlist the ports of S": a noun set apart, as a heading
-    if any(word not in _SUBJECT_WORDS for word in re.findall(r"[a-z]+", newest.subject.lower())):
+    if not _subject_of_an_occasion(newest.subject):
         return False  # "Subject: dark optics": a subject may say which nodes are meant
-    return not (_changes_a_set(steps) and any(
-        word not in _OCCASION_OR_FAULT and word not in _SIGNOFF_WORDS for word in aside))
+    return not _may_pick_out(newest.aside, steps)
+
+
+def _subject_of_an_occasion(subject: str) -> bool:
+    """Whether a message's subject set aside names only an occasion, as a phrase set apart
+    may (:func:`context.phrase_naming_nodes`): besides its marks and fields and a ticket's id
+    ("NET-9700"), nothing, or words that end on one of an occasion ("spine decom", "port
+    audit") and say nothing that may say how or whether; a node's short name ("s2c4", "p3")
+    or any other noun ("dark optics") may say which nodes are meant."""
+    words = [word for word in re.findall(r"[\w'./-]+", subject.lower())
+             if word not in _SUBJECT_WORDS and not re.fullmatch(r"[a-z]+-\d+", word)]
+    if not words:
+        return True
+    return not any(word in P.HEDGES or any(c.isdigit() for c in word) for word in words) and (
+        words[-1] in context.OCCASION_NOUNS or words[-1].endswith(context.ACTIVITIES))
+
+
+def _may_pick_out(aside: str, steps: Sequence[ir.Step]) -> bool:
+    """Whether words set aside around a request (a greeting, a signature, a field of
+    bookkeeping) may say which nodes of a set it reads or changes are meant: a kind ("Uplink
+    team", "Note: uplinks") or a word that may say how or whether; before a change to a set,
+    any word netmend does not know (a name may be a noun that picks some out)."""
+    words = [word for word in (raw.strip(".'-") for raw in re.findall(r"[\w'.-]+", aside.lower()))
+             if word and not any(c.isdigit() or c == "." for c in word)]  # no id: "NET-1234"
+    if any(word in P.HEDGES or _a_kind(word) and not _modifies(words[i + 1:i + 2])
+           for i, word in enumerate(words)):
+        return True
+    return _changes_a_set(steps) and any(
+        word not in _OCCASION_OR_FAULT and word not in _SIGNOFF_WORDS
+        and word not in _BOOKKEEPING_WORDS for word in words)
+
+
+def _a_kind(word: str) -> bool:
+    return word in P.KIND_WORDS or word.rstrip("s") in P.KIND_WORDS
+
+
+def _modifies(after: list[str]) -> bool:
+    """Whether a kind said before ``after`` (one word or none) only says what a noun after it
+    is about ("port audit", "chassis pull", "port speeds"): a noun that is no kind and no
+    word that may say how or whether. A kind said last ("uplinks", "spare ports") or before
+    another ("uplink ports") may name nodes."""
+    return bool(after) and not _a_kind(after[0]) and after[0] not in P.HEDGES
+
+
+# Values of bookkeeping that say how urgent, never which: "Priority: high".
+_BOOKKEEPING_WORDS = frozenset({"high", "medium", "low", "normal", "urgent", "routine", "asap",
+                                "standard", "minor", "major"})
 
 
 _SIGNOFF_WORDS = frozenset(word for closing in _SIGNOFFS for word in closing)
@@ -5709,10 +5752,11 @@ def _parse_text(text: str) -> Parsed:
             parsed = _parse_said(prompt.request, text)
         except QueryError:
             raise refusal from None
-        if prompt.named_aside and not all(map(_of_named, parsed.query.steps)):
+        if not all(map(_of_named, parsed.query.steps)) and (
+                prompt.named_aside or _may_pick_out(prompt.aside, parsed.query.steps)):
             raise AmbiguousRequest(
-                "the prompt reads or changes a set of nodes and says something of its nodes "
-                "in a section set aside, which may say which of them are meant",
+                "the prompt reads or changes a set of nodes and says something in a section "
+                "set aside that may say which of them are meant",
                 expected="the prompt without that section", text=text) from None
         return parsed
 
@@ -5731,9 +5775,18 @@ def _parse_as_written(text: str) -> Parsed:
             if record is None:
                 return _parse_said(text, text)
             try:
-                return _parse_said(record, text)
+                parsed = _parse_said(record, text)
             except QueryError as exc:
                 refusal = exc
+            else:
+                if not all(map(_of_named, parsed.query.steps)) and _may_pick_out(
+                        " ".join(records.bookkeeping(text)), parsed.query.steps):
+                    raise AmbiguousRequest(
+                        "the request reads or changes a set of nodes and a field of "
+                        "bookkeeping says something that may say which of them are meant",
+                        expected="the request without that field, or what picks the nodes "
+                        "out said as a filter netmend knows", text=text)
+                return parsed
         # "Action: remove X; after that, count ...": a label and a sentence, not fields
         try:
             return _parse_said(text, text)

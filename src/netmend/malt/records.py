@@ -127,6 +127,18 @@ def split_fields(text: str) -> list[tuple[str, str]] | None:
                       "fields")
 
 
+def bookkeeping(text: str) -> list[str]:
+    """The values of the fields of bookkeeping in ``text`` ("Priority: high", "Owner: dchen"),
+    which :func:`split_fields` sets aside: the parser reads a request about a set after them
+    only when they cannot say which of its nodes are meant."""
+    values = []
+    for part in _FIELDS.split(text.strip().rstrip(".")):
+        match = _FIELD.match(part)
+        if match is not None and _key(match.group(1)) in _META:
+            values.append(match.group(2).strip())
+    return values
+
+
 def _inert(value: str) -> bool:
     """Whether a bookkeeping field's value can say nothing about what is asked: no node name
     (a word with a dot), and no word or phrase that says how, whether or which (a negation,

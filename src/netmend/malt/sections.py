@@ -71,11 +71,13 @@ def plain(text: str) -> str:
 
 
 class Prompt(NamedTuple):
-    """The request a prompt states, and whether a section set aside named nodes (then only
-    a request about named nodes may be answered: a context could pick some of a set out)."""
+    """The request a prompt states, whether a section set aside named nodes (then only a
+    request about named nodes may be answered: a context could pick some of a set out), and
+    what the sections set aside say (their words may pick some out too)."""
 
     request: str
     named_aside: bool
+    aside: str = ""
 
 
 def _labels(text: str) -> list[re.Match[str]]:
@@ -132,7 +134,7 @@ def to_request(text: str) -> Prompt | None:
                            "does not (nor anything in them)")
     returns = [_given_back(part) for part in given_back if part.strip(" .\n")]
     sentences = [request, *(f"Return {said}" for said in returns if said)]
-    return Prompt(plain(". ".join(sentences) + "."), bool(named))
+    return Prompt(plain(". ".join(sentences) + "."), bool(named), " ".join(aside))
 
 
 # What an output section may say it gives back, by the words it uses: a graph, a list (of

@@ -77,7 +77,8 @@ _PHRASES = (
     "one second", "one moment", "just a moment", "give me a sec", "give me a second",
     "give me a moment", "give me a minute", "bear with me", "let me check", "let me look",
     "let me see", "working on it", "on it now", "looking it up", "let me look it up",
-    "sec", "a sec", "doing it", "doing it now", "doing that now", "in progress",
+    "sec", "a sec", "doing it", "doing it now", "doing that now", "in progress", "coming up",
+    "coming right up",
     # agreeing to do it: "yep, doing it now", "agreed, will update", "+1"
     "yes", "yep", "yup", "yeah", "agreed", "sounds good", "will update", "plus one",
     # asking the requester to go on or to say more
