@@ -114,6 +114,19 @@ def test_a_subject_as_an_inbox_shows_it_on_the_first_line() -> None:
             parse(f"{subject}\nPlease list the ports of ju1.s1.s1c3.")
 
 
+def test_a_subject_may_name_the_request_s_node_and_a_read_follows_talk_of_when() -> None:
+    assert parse("Subject: Re: agg block ju1.a2.m2\n\nPlease list the child nodes of ju1.a2.m2."
+                 ) == parse("List the child nodes of ju1.a2.m2.")
+    with pytest.raises(QueryError):  # another node
+        parse("Subject: Re: agg block ju1.a2.m1\n\nPlease list the child nodes of ju1.a2.m2.")
+    assert parse("Good catch. List the ports of ju1.a1.m1.s2c1.\n\n> anything else? when?"
+                 ) == parse("List the ports of ju1.a1.m1.s2c1.")
+    with pytest.raises(QueryError):  # what else, or when, may be about a change
+        parse("Remove all ports of ju1.a1.m1.s2c1.\n\n> anything else? wait until Friday")
+    with pytest.raises(QueryError):  # a yes answers what the older message asks
+        parse("Yes. List the ports of ju1.a1.m1.s2c1.\n\n> only the uplinks?")
+
+
 def test_a_text_with_nothing_of_a_mail_is_left_alone() -> None:
     assert mail.newest_message("Remove ju1.s2.s2c4 from the graph.") is None
     assert mail.newest_message("Remove ju1.s2.s2c4.\nThen count the switches in ju1.s2.") is None

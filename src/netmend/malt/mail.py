@@ -35,6 +35,7 @@ import re
 from typing import NamedTuple
 
 from netmend.malt import phrasing as P
+from netmend.malt import transcript
 
 # A line that opens a message kept below the reply, to the end of the text.
 _OPENS_HISTORY = re.compile(
@@ -120,7 +121,7 @@ def newest_message(text: str) -> Newest | None:
     unheaded = _without_own_header(kept)
     signed = _without_client_lines(unheaded)
     own = _without_greeting(signed)
-    said = "\n".join(own).strip()
+    said = _without_acknowledgement("\n".join(own).strip())
     if not history and own == kept or not said:
         return None
     aside = [line for line in kept if line not in own]
@@ -222,6 +223,21 @@ def _without_own_header(lines: list[str]) -> list[str]:
             _said_in(line, P.HEDGES) for line in lines[:at]):
         return lines
     return lines[at + 1:]
+
+
+_FIRST_SENTENCE = re.compile(r"\s*[^.!?\n]*[.!?\n]+\s*")
+
+
+def _without_acknowledgement(said: str) -> str:
+    """The reply's text without the sentences that open it only to acknowledge or thank
+    ("Good catch. Please remove X", "Thanks for the update! ..."): never a yes or a no, which
+    answers a question of the older messages (:func:`transcript.acknowledges`)."""
+    while True:
+        first = _FIRST_SENTENCE.match(said)
+        if first is None or first.end() >= len(said) or not transcript.acknowledges(
+                first.group()):
+            return said
+        said = said[first.end():]
 
 
 def _without_greeting(lines: list[str]) -> list[str]:

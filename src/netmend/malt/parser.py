@@ -32,7 +32,7 @@ import contextlib
 import dataclasses
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -5275,23 +5275,42 @@ def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
     noun that picks some out)."""
     words = re.findall(r"[a-z]+(?:'[a-z]+)?", newest.history.lower())
     said = {*words, *map(" ".join, zip(words, words[1:], strict=False))}
+    if not any(isinstance(step, ir.MUTATIONS) for step in steps):
+        said -= _FLOW_OF_TALK  # "anything else?", "when?": no read hangs on them
     if not (said.isdisjoint(P.HEDGES) and said.isdisjoint(_QUOTE_CARRIES)) or "n't" in newest.history:
         return False
     if newest.named_alone:
         return False  # "Optics,\n\nlist the ports of S": a noun set apart, as a heading
-    if not _subject_of_an_occasion(newest.subject):
+    named = {name.lower() for name in _NODE_NAME.findall(newest.said)}
+    if not _subject_of_an_occasion(newest.subject, named):
         return False  # "Subject: dark optics": a subject may say which nodes are meant
     return not _may_pick_out(newest.aside, steps)
 
 
-def _subject_of_an_occasion(subject: str) -> bool:
+# Words of an older message about when and what else, not which ("anything else?", "next
+# steps", "when?", "I'll wait", "after the window"): a read of a set is answered after them
+# (a change is not: "wait until Friday" may be about it).
+_FLOW_OF_TALK = frozenset({"else", "next", "when", "whenever", "wait", "after", "afterwards",
+                           "before", "tomorrow", "tonight", "yesterday", "later", "soon",
+                           "earlier", "until", "till", "again"})
+_NODE_NAME = re.compile(r"\b[A-Za-z][\w-]*(?:\.[\w-]+)+\b")  # "ju1.a2.m2", "ju1.s1.s1c2.p3"
+
+
+def _subject_of_an_occasion(subject: str, named: Set[str] = frozenset()) -> bool:
     """Whether a message's subject set aside names only an occasion, as a phrase set apart
     may (:func:`context.phrase_naming_nodes`): besides its marks and fields and a ticket's id
-    ("NET-9700"), nothing, or words that end on one of an occasion ("spine decom", "port
-    audit") and say nothing that may say how or whether; a node's short name ("s2c4", "p3")
-    or any other noun ("dark optics") may say which nodes are meant."""
-    words = [word for word in re.findall(r"[\w'./-]+", subject.lower())
-             if word not in _SUBJECT_WORDS and not re.fullmatch(r"[a-z]+-\d+", word)]
+    ("NET-9700") and the nodes the request names (``named``, with a kind before one: "agg
+    block ju1.a2.m2"), nothing, or words that end on one of an occasion ("spine decom",
+    "port audit") and say nothing that may say how or whether; a node's short name ("s2c4",
+    "p3") or any other noun ("dark optics") may say which nodes are meant."""
+    words = [word.strip(".") for word in re.findall(r"[\w'./-]+", subject.lower())]
+    words = [word for i, word in enumerate(words) if word not in _SUBJECT_WORDS
+             and not re.fullmatch(r"[a-z]+-\d+", word) and word not in named
+             and not (_a_kind(word) and words[i + 1:i + 2] and words[i + 1] in named)
+             and not (" ".join(words[i:i + 2]) in P.KIND_WORDS and words[i + 2:i + 3]
+                      and words[i + 2] in named)
+             and not (i and " ".join(words[i - 1:i + 1]) in P.KIND_WORDS and words[i + 1:i + 2]
+                      and words[i + 1] in named)]
     if not words:
         return True
     return not any(word in P.HEDGES or any(c.isdigit() for c in word) for word in words) and (

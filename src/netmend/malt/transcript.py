@@ -71,6 +71,8 @@ _PHRASES = (
     "roger", "roger that", "copy", "copy that", "got it", "gotcha", "understood", "will do",
     "on it", "no problem", "np", "no worries", "right", "alright", "all right", "great",
     "perfect", "cool", "thanks", "thank you", "ty", "thx", "cheers", "hi", "hello", "hey",
+    "good catch", "nice work", "nice one", "well done", "great work", "thanks for that",
+    "thanks for the update", "thanks for checking", "thanks for confirming", "much appreciated",
     "hi there", "hello there", "morning", "good morning", "good afternoon", "good evening",
     # waiting
     "checking", "checking now", "looking", "looking now", "looking into it", "one sec",
@@ -110,6 +112,17 @@ def _said_in_phrases(words: list[str]) -> bool:
             for end in range(start + 1, min(start + _LONGEST, len(words)) + 1):
                 reached[end] = reached[end] or tuple(words[start:end]) in _INERT
     return reached[-1]
+
+
+def acknowledges(sentence: str) -> bool:
+    """Whether a sentence only acknowledges, thanks, greets or waits ("Thanks.", "Good catch.",
+    "Sure thing!"), saying no yes or no (which answers a question: what was asked is not
+    read)."""
+    return not _SAYS_YES_OR_NO.search(sentence) and _inert(sentence)
+
+
+_SAYS_YES_OR_NO = re.compile(r"\b(?:yes|yep|yeah|yup|no|nope|nah|correct|right|exactly|agreed)\b",
+                             re.IGNORECASE)
 
 
 def _inert(turn: str) -> bool:
