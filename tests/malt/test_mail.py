@@ -22,9 +22,9 @@ Network Planning | +1 (415) 555-0142
 From: Marcus Feld
 Sent: Tuesday, March 4, 2025 9:12 AM
 To: Dana Okafor
-Subject: RE: decom list for next week
+Subject: RE: decom list
 
-Dana - the optics came back dead from the lab. Waiting on your go-ahead.
+Dana - the optics came back dead. Ready to go.
 
 Marcus"""
 
@@ -49,7 +49,7 @@ def test_the_newest_message_of_a_thread() -> None:
     assert newest is not None
     assert newest.said == ("Confirmed with the vendor. Please remove ju1.a1.m2.s2c1.p3 from the "
                            "graph.")
-    assert "Waiting on your go-ahead" in newest.history
+    assert "Ready to go" in newest.history
     assert mail.newest_message(INLINE).said == (
         "ju1.a2.m1.s2c1.p1 -- take it out of the graph please.")
     assert mail.newest_message(GMAIL).said == "Rank the child nodes of ju1.a2 by capacity, please."
@@ -201,8 +201,13 @@ def test_what_the_older_messages_say_is_never_asked_now(text: str) -> None:
         parse(text)
 
 
-def test_a_request_about_named_nodes_is_read_whatever_the_history_says() -> None:
-    assert parse("Remove ju1.a1.m1.s2c1.p1.\n\n> We keep the uplinks, though.") == parse(
+def test_what_an_older_message_says_that_could_change_a_request_keeps_it_refused() -> None:
+    # about named nodes too: the older message may put it off or take it back
+    for older in ("> We keep the uplinks, though.", "> On hold until the audit.",
+                  "> perhaps not yet"):
+        with pytest.raises(QueryError):
+            parse(f"Remove ju1.a1.m1.s2c1.p1.\n\n{older}")
+    assert parse("Remove ju1.a1.m1.s2c1.p1.\n\n> The optic is dead.") == parse(
         "Remove ju1.a1.m1.s2c1.p1.")
 
 

@@ -2487,3 +2487,18 @@ def test_a_superlative_of_size_before_a_counted_kind_is_refused(text: str) -> No
 ])
 def test_a_count_said_as_one_is_read(text: str) -> None:
     assert parse(text).steps[0].metric == ir.Metric("count", "EK_PORT")
+
+
+@pytest.mark.parametrize("text", [
+    "p2 out: remove ju1.s1.s1c1.p2 from the graph.",  # "p2" read as a node of its own
+    "s2c1 - remove ju1.a1.m1.s2c1 from the graph, then count the switches in ju1.a1.m1.",
+    "Remove p3 and ju1.a2.m1.s2c1.p3 from the graph.",
+])
+def test_a_node_named_by_the_last_part_of_a_name_also_said_whole_is_refused(text: str) -> None:
+    with pytest.raises(AmbiguousRequest, match="may be short for"):
+        parse(text)
+
+
+def test_a_short_new_name_is_still_a_name() -> None:
+    assert parse("Add port p5 to ju1.s1.s1c1, then list the ports of ju1.s1.s1c1.").steps[0] == (
+        ir.Add(name="p5", kind="EK_PORT", parent="ju1.s1.s1c1"))

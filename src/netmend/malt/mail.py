@@ -159,7 +159,9 @@ _NOT_TITLES = frozenset(P.KIND_WORDS) | P.CRITICAL
 
 
 def _said_in(line: str, words: frozenset[str]) -> bool:
-    return any(word.lower() in words for word in re.findall(r"[A-Za-z]+", line))
+    """Whether ``line`` says one of ``words``, or a hedge of more words ("subject to")."""
+    said = [word.lower() for word in re.findall(r"[A-Za-z]+", line)]
+    return any(word in words for word in said) or P.phrased_hedge(said) is not None
 
 
 def _names_someone(line: str) -> bool:

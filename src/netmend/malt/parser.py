@@ -2728,8 +2728,9 @@ def _purpose_words(words: list[Token]) -> bool:
     """Words a purpose may be made of: plain words, none that says how or whether the request
     is meant, the last one a word the grammar does not know (so it names no set or node)."""
     if not words or any(not (t.kind == "WORD" or t.kind == "NAME" and _PERIOD.fullmatch(t.text))
-                        or t.text in _MANNER or t.text in P.CRITICAL for t in words):
-        return False
+                        or t.text in _MANNER or t.text in P.CRITICAL
+                        or t.text in P.PLANNED and str(t.value)[:1].isupper() for t in words):
+        return False  # (a plan said with a capital starts a sentence: "... plan Scheduled")
     last, before = words[-1].text, words[-2].text if len(words) > 1 else ""
     if before and P.LEXICON.get(last, frozenset()) <= _NOUNS_OF_A_PURPOSE and (
             not _grammar_word(before) or before in _KIND_SG_WORDS
@@ -5265,20 +5266,24 @@ _QUOTE_CARRIES = context.CARRIES - {"that", "those", "these", "this", "one", "on
                                     "which", "who", "where", "whose", "with", "without"}
 
 
-def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
-    """Whether what a thread says besides its newest message's text cannot pick some nodes of
-    a set out, so that ``steps`` (reading or changing a set) are read without it: the older
-    messages say no word that may say how, whether or which (``P.HEDGES``,
-    ``context.CARRIES``); what the reply says around its text (whom it greets, a signature)
-    says no kind ("Uplinks,"), it greets no one by a name alone ("Optics," may be a heading),
-    and, before a change to a set, it says no word netmend does not know (a name may be a
-    noun that picks some out)."""
-    words = re.findall(r"[a-z]+(?:'[a-z]+)?", newest.history.lower())
+def _history_quiet(history: str, steps: Sequence[ir.Step]) -> bool:
+    """Whether the older messages of a thread say no word that may say how, whether or which
+    (``P.HEDGES``, ``context.CARRIES``: "perhaps", "on hold", "except", "only"), so that the
+    newest message is read without them; before a read of a set, words of what else and when
+    ("anything else?", "when?") may be said."""
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", history.lower())
     said = {*words, *map(" ".join, zip(words, words[1:], strict=False))}
     if not any(isinstance(step, ir.MUTATIONS) for step in steps):
-        said -= _FLOW_OF_TALK  # "anything else?", "when?": no read hangs on them
-    if not (said.isdisjoint(P.HEDGES) and said.isdisjoint(_QUOTE_CARRIES)) or "n't" in newest.history:
-        return False
+        said -= _FLOW_OF_TALK  # no read hangs on them
+    return said.isdisjoint(P.HEDGES) and said.isdisjoint(_QUOTE_CARRIES) and "n't" not in history
+
+
+def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
+    """Whether what a thread's reply says around its newest message's text cannot pick some
+    nodes of a set out, so that ``steps`` (reading or changing a set) are read without it:
+    it says no kind ("Uplinks,"), it greets no one by a name alone ("Optics," may be a
+    heading), its subject names only an occasion, and, before a change to a set, it says no
+    word netmend does not know (a name may be a noun that picks some out)."""
     if newest.named_alone:
         return False  # "Optics,\n\nlist the ports of S": a noun set apart, as a heading
     named = {name.lower() for name in _NODE_NAME.findall(newest.said)}
@@ -5751,8 +5756,9 @@ def _parse_text(text: str) -> Parsed:
         if newest is not None:
             with contextlib.suppress(QueryError):
                 parsed = _parse_said(newest.said, text)
-                if all(map(_of_named, parsed.query.steps)) or _thread_quiet(
-                        newest, parsed.query.steps):
+                steps = parsed.query.steps
+                if _history_quiet(newest.history, steps) and (
+                        all(map(_of_named, steps)) or _thread_quiet(newest, steps)):
                     return parsed
         # "[10:42] alice: remove X [10:42] bob: ok": what the requester said in a chat log
         logged = transcript.requester_text(text)
@@ -5981,6 +5987,22 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
             expected="the request without the question, e.g. 'remove <node name>'", text=text)
 
 
+def _refuse_said_short(written: list[Token], text: str) -> None:
+    """Refuse a request that names a node by the last part of a name it also says whole ("p2
+    out: remove ju1.s1.s1c1.p2 ...", "s2c1 - ..."): is that one node said twice, or a node
+    "p2" of its own?"""
+    short = [t.text for t in written if t.kind == "NAME" and "." not in t.text]
+    if not short:
+        return
+    whole = {t.text.rsplit(".", 1)[-1]: t.text for t in written
+             if t.kind == "NAME" and "." in t.text.strip(".")}
+    for name in short:
+        if name in whole:
+            raise AmbiguousRequest(
+                f"{name!r} may be short for {whole[name]!r}, which the request names too",
+                expected="each node named once, by its whole name", text=text)
+
+
 # Words that start where a list's next item should be: "add ports A, B and to switch S".
 _JOINTS = frozenset({"and", "or"})
 _NOT_AN_ITEM = frozenset({"to", "on", "onto", "in", "into", "under", "from", "of", "at", "for",
@@ -6033,6 +6055,7 @@ def _parse_said(said: str, text: str) -> Parsed:
     if written:
         _refuse_asked_whether(written, text)
         _refuse_cut_short(written, text)
+        _refuse_said_short(written, text)
     lowered = said.lower()
     says_both = "both" in lowered
     if says_both:
