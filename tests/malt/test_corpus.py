@@ -128,6 +128,14 @@ HELD_BACK_19 = "paraphrases-heldback-19.yaml"
 HELD_BACK_20 = "paraphrases-heldback-20.yaml"
 TUNING_16 = "paraphrases-tuning-16.yaml"
 HELD_BACK_21 = "paraphrases-heldback-21.yaml"
+# The seventeenth tuning part (stories, relayed asks, translated English, formal letters, chat
+# exports, mail replies, contracts) was developed against; it aims at four of the twenty-first
+# held-back part's registers through other writers. The twenty-second held-back part was
+# written at the start of that round (office English of India, contract drafting, email
+# threads, Australian, New Zealand and South African chat, half query half code), measured at
+# its start and end only; two of its registers were aimed at through the tuning batches.
+TUNING_17 = "paraphrases-tuning-17.yaml"
+HELD_BACK_22 = "paraphrases-heldback-22.yaml"
 # Negatives answered that are open findings, each said in its corpus' header: the count must
 # be exactly this (so a new one fails, and so does the fix, until this is updated).
 ANSWERED_NEGATIVES = {TUNING_14: 1, HELD_BACK_17: 1}
@@ -145,7 +153,7 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           HELD_BACK_13: 0.51, TUNING_13: 0.59, HELD_BACK_14: 0.67,
           HELD_BACK_15: 0.71, TUNING_14: 0.82, HELD_BACK_16: 0.61, HELD_BACK_17: 0.63,
           TUNING_15: 0.75, HELD_BACK_18: 0.60, HELD_BACK_19: 0.59, HELD_BACK_20: 0.41,
-          TUNING_16: 0.56, HELD_BACK_21: 0.32}
+          TUNING_16: 0.56, HELD_BACK_21: 0.40, TUNING_17: 0.52, HELD_BACK_22: 0.51}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
