@@ -127,6 +127,14 @@ def test_a_subject_may_name_the_request_s_node_and_a_read_follows_talk_of_when()
         parse("Yes. List the ports of ju1.a1.m1.s2c1.\n\n> only the uplinks?")
 
 
+def test_a_subject_that_asks_for_more_than_the_reply_is_not_set_aside() -> None:
+    text = "Subject: remove ju1.a1.m1.s2c2\n\nHi Dev,\n\nPlease remove ju1.a1.m1.s2c1.\n\n> ok?"
+    with pytest.raises(QueryError):
+        parse(text)
+    assert parse("Subject: Remove ju1.a1.m1.s2c1\n\nHi Dev,\n\nPlease remove ju1.a1.m1.s2c1."
+                 "\n\n> ok?") == parse("Remove ju1.a1.m1.s2c1.")
+
+
 def test_a_text_with_nothing_of_a_mail_is_left_alone() -> None:
     assert mail.newest_message("Remove ju1.s2.s2c4 from the graph.") is None
     assert mail.newest_message("Remove ju1.s2.s2c4.\nThen count the switches in ju1.s2.") is None

@@ -17,15 +17,18 @@ request (every check of the parser still applies):
   line: a closing ("Thanks,") and a name, or a name alone ("Dana Okafor", "-Dana"), then
   lines of title and contact. A name is capitalized words none of which is a word netmend
   reads ("Uplinks Only" is no one's name); a line of title or contact says no kind and no
-  word that could change a request.
+  word that could change a request;
+* and the reply's own subject ("Subject: Re: s2c4", or "RE: spine decom" on the first line
+  as an inbox shows it), whom it greets on a line of its own ("Hugo,", "Hi all,"), and
+  sentences that open it only to thank or acknowledge ("Good catch.").
 
 This module never reads the older messages as asked now: a reply that only points at its
 history ("remove it", "that one") is left as it is, to be refused. (The parser reads a
 thread as written first, quoted lines and all, and comes here only when that is refused.)
-The history is returned too, and what the reply says around its text (whom it greets, its
-signature): an older message may say which nodes of a set are meant ("we keep the
-uplinks"), and so may a word taken for a name, so the parser reads or changes a set only
-when they say nothing that could.
+What was left out is returned too, for the parser to judge: the older messages (any word
+that may put off, take back or narrow a request keeps it refused), what the reply says
+around its text and its subject (a kind, a name alone that may be a noun, a subject that
+asks for something else keep a request about a set, or any, refused).
 Text in, text (or None when nothing is left out) out.
 """
 
@@ -54,7 +57,7 @@ _QUOTED = re.compile(r"^\s*>")
 # A subject as an inbox shows it, on the first line: "RE: spine decom", "Fwd: RE: port audit",
 # "AW: s1c3" (a reply's or a forward's marks, in the languages mail programs write them).
 _INBOX_SUBJECT = re.compile(
-    r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|tr|rv|enc|odp|antw|r|i)\s*(?:\[\d+\])?\s*:\s*)+\S.*$",
+    r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|tr|rv|enc|odp|antw)\s*(?:\[\d+\])?\s*:\s*)+\S.*$",
     re.IGNORECASE)
 # What a mail client adds to the reply.
 _SIGNATURE_DELIMITER = re.compile(r"^\s*--\s*(?:[A-Za-z][\w .'-]{0,40})?\s*$")

@@ -5301,6 +5301,25 @@ _FLOW_OF_TALK = frozenset({"else", "next", "when", "whenever", "wait", "after", 
 _NODE_NAME = re.compile(r"\b[A-Za-z][\w-]*(?:\.[\w-]+)+\b")  # "ju1.a2.m2", "ju1.s1.s1c2.p3"
 
 
+def _subject_asks_no_more(subject: str, steps: Sequence[ir.Step]) -> bool:
+    """Whether a message's subject set aside asks for nothing the reply does not ("Subject:
+    Remove X" above "please remove X, then ..."; "Subject: remove Y" above "remove X" asks
+    for more): a subject read as a request has only steps the reply has too."""
+    said = _SUBJECT_LEAD.sub("", subject).strip()
+    if not said:
+        return True
+    try:
+        asked = parse_request(said).query.steps
+    except QueryError:
+        return True  # a topic ("spine decom"), judged as one by _subject_of_an_occasion
+    return all(step in steps for step in asked)
+
+
+# A subject's field and marks: "Subject: RE: FW: ".
+_SUBJECT_LEAD = re.compile(r"(?im)^\s*(?:(?:subject|re|fw|fwd|aw|wg|sv|vs|tr|rv|enc|odp|antw)"
+                           r"\s*(?:\[[^\]\n]*\])?\s*:\s*)+")
+
+
 def _subject_of_an_occasion(subject: str, named: Set[str] = frozenset()) -> bool:
     """Whether a message's subject set aside names only an occasion, as a phrase set apart
     may (:func:`context.phrase_naming_nodes`): besides its marks and fields and a ticket's id
@@ -5757,7 +5776,8 @@ def _parse_text(text: str) -> Parsed:
             with contextlib.suppress(QueryError):
                 parsed = _parse_said(newest.said, text)
                 steps = parsed.query.steps
-                if _history_quiet(newest.history, steps) and (
+                if _history_quiet(newest.history, steps) and _subject_asks_no_more(
+                        newest.subject, steps) and (
                         all(map(_of_named, steps)) or _thread_quiet(newest, steps)):
                     return parsed
         # "[10:42] alice: remove X [10:42] bob: ok": what the requester said in a chat log
