@@ -56,8 +56,9 @@ _INTRODUCES_QUOTE = re.compile(
 _QUOTED = re.compile(r"^\s*>")
 # A subject as an inbox shows it, on the first line: "RE: spine decom", "Fwd: RE: port audit",
 # "AW: s1c3" (a reply's or a forward's marks, in the languages mail programs write them).
+SUBJECT_MARKS = ("re", "fw", "fwd", "aw", "wg", "sv", "vs", "tr", "rv", "enc", "odp", "antw")
 _INBOX_SUBJECT = re.compile(
-    r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|tr|rv|enc|odp|antw)\s*(?:\[\d+\])?\s*:\s*)+\S.*$",
+    r"^\s*(?:(?:" + "|".join(SUBJECT_MARKS) + r")\s*(?:\[\d+\])?\s*:\s*)+\S.*$",
     re.IGNORECASE)
 # What a mail client adds to the reply.
 _SIGNATURE_DELIMITER = re.compile(r"^\s*--\s*(?:[A-Za-z][\w .'-]{0,40})?\s*$")
@@ -129,14 +130,24 @@ def newest_message(text: str) -> Newest | None:
         return None
     aside = [line for line in kept if line not in own]
     greeted = [line.strip() for line in signed if line.strip() and line not in own][:1]
-    signature = [line.strip() for line in unheaded[len(unheaded) - next(
-        (i for i, line in enumerate(reversed(unheaded)) if line in own), 0):] if line.strip()]
-    named_alone = bool(greeted) and not (
-        _GREETING.match(greeted[0]) or _GREETED.match(greeted[0]).group("who").lower() in _GROUPS
-    ) or bool(signature) and _NAME_LINE.match(signature[0]) is not None and not (
-        _CLOSING.match(signature[0]) or signature[0].startswith(("-", "–", "—", "~")))
+    last = max((i for i, line in enumerate(unheaded) if line in own), default=-1)
+    signature = [line.strip() for line in unheaded[last + 1:] if line.strip()]
     header = [line for line in kept if line not in unheaded]
-    return Newest(said, "\n".join(history), "\n".join(aside), named_alone, "\n".join(header))
+    return Newest(said, "\n".join(history), "\n".join(aside),
+                  _greets_by_name_alone(greeted) or _signs_by_name_alone(signature),
+                  "\n".join(header))
+
+
+def _greets_by_name_alone(greeted: list[str]) -> bool:
+    """Whether a greeting set aside ([] or its line) is a name with no word of greeting."""
+    return bool(greeted) and not (_GREETING.match(greeted[0]) or _GREETED.match(
+        greeted[0]).group("who").lower() in _GROUPS)
+
+
+def _signs_by_name_alone(signature: list[str]) -> bool:
+    """Whether a signature set aside (its lines) opens on a name with no closing or dash."""
+    return bool(signature) and _NAME_LINE.match(signature[0]) is not None and not (
+        _CLOSING.match(signature[0]) or signature[0].startswith(("-", "–", "—", "~")))
 
 
 # A closing before the writer's name: "Thanks,", "Best regards", "Cheers!".

@@ -5286,7 +5286,7 @@ def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
     word netmend does not know (a name may be a noun that picks some out)."""
     if newest.named_alone:
         return False  # "Optics,\n\nlist the ports of S": a noun set apart, as a heading
-    named = {name.lower() for name in _NODE_NAME.findall(newest.said)}
+    named = {name.lower() for name in sections.NODE_NAME.findall(newest.said)}
     if not _subject_of_an_occasion(newest.subject, named):
         return False  # "Subject: dark optics": a subject may say which nodes are meant
     return not _may_pick_out(newest.aside, steps)
@@ -5298,7 +5298,6 @@ def _thread_quiet(newest: mail.Newest, steps: Sequence[ir.Step]) -> bool:
 _FLOW_OF_TALK = frozenset({"else", "next", "when", "whenever", "wait", "after", "afterwards",
                            "before", "tomorrow", "tonight", "yesterday", "later", "soon",
                            "earlier", "until", "till", "again"})
-_NODE_NAME = re.compile(r"\b[A-Za-z][\w-]*(?:\.[\w-]+)+\b")  # "ju1.a2.m2", "ju1.s1.s1c2.p3"
 
 
 def _subject_asks_no_more(subject: str, steps: Sequence[ir.Step]) -> bool:
@@ -5316,8 +5315,8 @@ def _subject_asks_no_more(subject: str, steps: Sequence[ir.Step]) -> bool:
 
 
 # A subject's field and marks: "Subject: RE: FW: ".
-_SUBJECT_LEAD = re.compile(r"(?im)^\s*(?:(?:subject|re|fw|fwd|aw|wg|sv|vs|tr|rv|enc|odp|antw)"
-                           r"\s*(?:\[[^\]\n]*\])?\s*:\s*)+")
+_SUBJECT_LEAD = re.compile(r"(?im)^\s*(?:(?:" + "|".join(("subject", *mail.SUBJECT_MARKS))
+                           + r")\s*(?:\[[^\]\n]*\])?\s*:\s*)+")
 
 
 def _subject_of_an_occasion(subject: str, named: Set[str] = frozenset()) -> bool:
@@ -5328,13 +5327,16 @@ def _subject_of_an_occasion(subject: str, named: Set[str] = frozenset()) -> bool
     "port audit") and say nothing that may say how or whether; a node's short name ("s2c4",
     "p3") or any other noun ("dark optics") may say which nodes are meant."""
     words = [word.strip(".") for word in re.findall(r"[\w'./-]+", subject.lower())]
-    words = [word for i, word in enumerate(words) if word not in _SUBJECT_WORDS
-             and not re.fullmatch(r"[a-z]+-\d+", word) and word not in named
-             and not (_a_kind(word) and words[i + 1:i + 2] and words[i + 1] in named)
-             and not (" ".join(words[i:i + 2]) in P.KIND_WORDS and words[i + 2:i + 3]
-                      and words[i + 2] in named)
-             and not (i and " ".join(words[i - 1:i + 1]) in P.KIND_WORDS and words[i + 1:i + 2]
-                      and words[i + 1] in named)]
+    said_of_named = set()  # a node the request names, and the kind said before it
+    for at, word in enumerate(words):
+        if word in named:
+            said_of_named.add(at)
+            if at and _a_kind(words[at - 1]):
+                said_of_named.add(at - 1)
+            if at > 1 and " ".join(words[at - 2:at]) in P.KIND_WORDS:
+                said_of_named |= {at - 2, at - 1}
+    words = [word for at, word in enumerate(words) if at not in said_of_named
+             and word not in _SUBJECT_WORDS and not re.fullmatch(r"[a-z]+-\d+", word)]
     if not words:
         return True
     return not any(word in P.HEDGES or any(c.isdigit() for c in word) for word in words) and (

@@ -126,8 +126,8 @@ def to_request(text: str) -> Prompt | None:
         raise SectionError("the prompt has no section that says what to do; expected 'Task:' "
                            "or 'Steps:' and the request")
     request = ". ".join(asked)
-    named = {name for part in aside for name in _NAME.findall(part)}
-    said_in_request = set(_NAME.findall(request))
+    named = {name for part in aside for name in NODE_NAME.findall(part)}
+    said_in_request = set(NODE_NAME.findall(request))
     if not all(any(n == name or n.startswith(name + ".") for n in said_in_request)
                for name in named):
         raise SectionError(f"a section set aside names {sorted(named)}, which the request "
@@ -165,11 +165,11 @@ def _inert(value: str, names: bool = False) -> bool:
     """Whether a role's or a context's words can say nothing about what is asked: no node
     name (a word with a dot; ``names``: node names allowed), no number, and no word or
     phrase that says how, whether or which (``P.HEDGES``, :data:`context.CARRIES`)."""
-    value = _TICKET.sub(" ", _NAME.sub(" ", value) if names else value)
+    value = _TICKET.sub(" ", NODE_NAME.sub(" ", value) if names else value)
     words = re.findall(r"[\w.'-]+", value.lower())
     return P.phrased_hedge(words) is None and not any(
         "." in w.strip(".") or any(c.isdigit() for c in w) or w in P.HEDGES
         or w in context.CARRIES for w in words)
 
 
-_NAME = re.compile(r"\b[A-Za-z][\w-]*(?:\.[\w-]+)+")
+NODE_NAME = re.compile(r"\b[A-Za-z][\w-]*(?:\.[\w-]+)+")

@@ -100,7 +100,8 @@ _PLUS_ONE = re.compile(r"(?<![\w+])\+1(?!\w)")
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
 # Contractions said in such a turn, as the phrases write them.
 _CONTRACTED = {"what's": "what is", "i'll": "i will", "let's": "let us"}
-_YES_NO = re.compile(r"\W*(?:yes|yep|yeah|yup|no|nope|nah|correct|right|exactly)\W*",
+_YES_OR_NO = r"(?:yes|yep|yeah|yup|no|nope|nah|correct|right|exactly)"
+_YES_NO = re.compile(r"\W*" + _YES_OR_NO + r"\W*",
                      re.IGNORECASE)
 
 
@@ -121,7 +122,7 @@ def acknowledges(sentence: str) -> bool:
     return not _SAYS_YES_OR_NO.search(sentence) and _inert(sentence)
 
 
-_SAYS_YES_OR_NO = re.compile(r"\b(?:yes|yep|yeah|yup|no|nope|nah|correct|right|exactly|agreed)\b",
+_SAYS_YES_OR_NO = re.compile(r"\b(?:" + _YES_OR_NO + r"|agreed)\b",
                              re.IGNORECASE)
 
 
