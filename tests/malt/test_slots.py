@@ -98,6 +98,11 @@ FILLED = [
     ("Please action the removal of ju1.a2.m1.s2c4; after that, rank what ju1.a2.m1 directly "
      "contains by capacity.", "Remove ju1.a2.m1.s2c4 from the graph. Rank the child nodes of "
                               "ju1.a2.m1 by capacity."),
+    # one kind said alone after the change is the new node's; "capacity" after the rate is it
+    ("ju1.s1.s1c3 needs another port -> call it new_p5, type EK_PORT",
+     "Add a new port named new_p5 to ju1.s1.s1c3."),
+    ("set ju1.s1.s1c3.p1 to 40G, capacity", "Update the physical capacity value of ju1.s1.s1c3.p1 "
+     "to 40 Gbps."),
     # an addition, then what the grammar reads ("it" is the parent)
     ("ju1.s1.s1c3 needs another port -> call it new_p5. Then count the ports in it.",
      "Add a new port named new_p5 to ju1.s1.s1c3. Count the ports in ju1.s1.s1c3."),
@@ -174,6 +179,19 @@ REFUSED = [
     "the biggest switches in ju1.a1.m1",
     "the switch in ju1.a1.m1 with the most ports and the highest capacity",
     "the 2 switches in ju1.a1.m1 with the most and the least capacity",
+    # "child" or "parent" that places no name asks for something the frame has no slot for
+    "ju1.s1.dom new switch new_sw8 + child nodes",
+    "add new_sw8 switch to ju1.s1.dom, child nodes",
+    "add new_sw8 switch to ju1.s1.dom and child nodes",
+    "new port new_p9 on ju1.s1.s1c1, parent",
+    # nouns alone after the change ask for a set or a read, and a plural kind is no one node's
+    "remove ju1.s1.s1c1, nodes",
+    "new switch sw3 under ju1.a2.m1 then nodes",
+    "add port new_p5 to ju1.a1.m1.s2c1. ports",
+    "set ju1.s1.s1c1.p1 capacity to 40G, ports",
+    "update ju1.s1.s1c1.p1 to 10 Gbps, ports by capacity",
+    "add port new_p5 to ju1.a1.m1.s2c1 switches",
+    "set ju1.s1.s1c1.p1 capacity to 40G ports",
     # a name said to be both new and a place
     "ju1.s2.dom needs one more switch - add it and name it of sw5.",
     # two comparisons, or a comparison of something else than the nodes listed

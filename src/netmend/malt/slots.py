@@ -174,6 +174,15 @@ def _role(cats: Cats, at: int) -> str | None:
     return None
 
 
+def _nouns_place(cats: Cats) -> bool:
+    """Whether each "child" or "parent" said gives a name its place ("parent: S", "N,
+    child of S"): one that places nothing asks for something else ("add N to S, child
+    nodes" asks for the children too), which this frame has no slot for."""
+    given = {_before(cats, i) for i, c in enumerate(cats) if c & {"NAME", "IT"}}
+    return all(i in given or i + 1 < len(cats) and cats[i + 1] & _PLACING
+               for i, c in enumerate(cats) if c & {"CHILD", "PARENT"})
+
+
 def addition(cats: Cats) -> tuple | None:
     """``("add", (("new", n, kinds, count), ...), ("node", p, k))``: one or more new nodes
     under one parent, or None."""
@@ -182,7 +191,7 @@ def addition(cats: Cats) -> tuple | None:
         return None
     lists = _lists(cats)
     roles = {tuple(said): _role(cats, said[0]) for said in lists}
-    if "both" in roles.values():
+    if "both" in roles.values() or not _nouns_place(cats):
         return None
     placed_it = any("IT" in c and _role(cats, i) == "parent" for i, c in enumerate(cats))
     parents = [said for said, role in roles.items() if role == "parent"]
@@ -201,8 +210,9 @@ def addition(cats: Cats) -> tuple | None:
     parent, new = parents[0][0], news[0]
     if len(new) > 1 and not any("NUM" in c or c & _KINDS == {"KIND", "KIND_PL"} for c in cats):
         return None  # "N, S ..." is two new nodes only when said so: "3 ports", "ports N, M"
-    parent_kind = next((k for k in (parent - 1, parent + 1)
-                        if 0 <= k < len(cats) and cats[k] & _KINDS), None)
+    parent_kind = next((k for k in (parent - 1, parent + 1)  # one node's: not "switches"
+                        if 0 <= k < len(cats) and cats[k] & _KINDS
+                        and cats[k] & _KINDS != {"KIND", "KIND_PL"}), None)
     kinds = tuple(i for i, c in enumerate(cats) if c & _KINDS and i != parent_kind)
     counts = _where(cats, "NUM")
     if len(counts) > 1 or any("KIND_SG" not in cats[k] for k in kinds) and len(new) == 1:
@@ -294,6 +304,8 @@ def update_all(cats: Cats) -> tuple | None:
     if len(kinds) != 1 or not (any(c & _ALL_OF for c in cats)
                                or "KIND_SG" not in cats[kinds[0]]):
         return None
+    if kinds[0] == rates[0] + 1:
+        return None  # "set P to 40G ports": the ports of 40G, below P?
     return ("update", ("set_of", ("set", ("node", name, name_kind), kinds[0], "descendants",
                                   ())), rates[0])
 
@@ -604,7 +616,31 @@ def change(cats: Cats, *, condition: bool = False) -> tuple | None:
     say no change, more than one, or anything else. A ``condition`` ("with X removed, ...")
     wants its change however it is said (a word that wants it is added after the last)."""
     cats = _without_graph_tail(cats)
+    if _ends_on_nouns(cats):
+        return None
     return _one_of([*cats, _WANTED] if condition and cats else cats, _FRAMES)
+
+
+_PARTING = frozenset({"COMMA", "STOP", "THEN", "AND", "ARROW"})
+_NOUNS = _KINDS | {"NODE", "CHILD", "CAP", "DESC", "PARENT", "ANCESTOR", "EVERYTHING"}
+_ASKING_NOUNS = frozenset({"NODE", "CHILD", "DESC", "PARENT", "ANCESTOR", "EVERYTHING", "BY"})
+
+
+def _ends_on_nouns(cats: Cats) -> bool:
+    """Whether the last part (after a comma, a stop, "then", "and" or an arrow) is nouns
+    alone that name a set or a read ("remove X, nodes", "add N to S. ports", "set P to 40G
+    then switches", "..., ports by capacity"): no change's frame has a slot for what they ask. One kind said alone
+    ("add N to S, type EK_PORT") is the new node's kind."""
+    parts: list[list[frozenset[str]]] = [[]]
+    for said in cats:
+        if said & _PARTING:
+            parts.append([])
+        else:
+            parts[-1].append(said)
+    last = next((part for part in reversed(parts) if part), [])
+    return len(parts) > 1 and bool(last) and all(said <= _NOUNS | {"BY"} for said in last) and any(
+        said & _ASKING_NOUNS or said & _KINDS == {"KIND", "KIND_PL"}
+        or "CAP" in said and not any("RATE" in c for c in cats) for said in last)
 
 
 def question(cats: Cats) -> tuple | None:
