@@ -1,5 +1,6 @@
 """Requests typed in a casual chat: mood emoji (":pray:", a picture), discourse words
-("ngl", "tbh", "real quick"), "yeet", "lmk", "outta" are read as the plain request; an
+("ngl", "tbh", "real quick"), "yeet", "lmk", "outta", words run together ("gotta", "can
+ya", "lemme", "wanna") are read as the plain request; an
 emoji that may say no or doubt, a guess, a question or proposal whether to act, a request
 taken back ("nvm") or one that trails off stays refused."""
 
@@ -84,6 +85,26 @@ def test_a_hash_before_a_kind_is_still_a_number() -> None:
 ])
 def test_the_englishes_of_britain_and_ireland_are_read(text: str) -> None:
     same(text.replace(" an' ", " and "), f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"gotta drop {S} real quick, then can ya gimme the child nodes of {D}, ya know",
+    f"hey so {S} has gotta go. lemme get the child nodes of {D} after, no rush",
+    f"kinda need {S} gone - then lemme see the child nodes of {D}",
+    f"gonna need {S} outta the graph, then I wanna see the child nodes of {D}",
+])
+def test_casual_speech_run_together_is_read(text: str) -> None:
+    same(text, f"Remove {S} from the graph. List the child nodes of {D}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"ya gotta not remove {S}",
+    f"I don't wanna remove {S}",
+    f"gonna remove {S}, ya know, if it's down",
+    f"kinda wanna remove {S}?",
+])
+def test_casual_speech_that_says_no_or_if_stays_refused(text: str) -> None:
+    refused(text)
 
 
 @pytest.mark.parametrize("text", [

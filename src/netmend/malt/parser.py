@@ -205,7 +205,10 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
                 append(_VOCABULARY_TOKENS["them"])
                 continue
             if raw.lower() in _RUN_TOGETHER:  # "whats": what is
-                tokens += _RUN_TOGETHER[raw.lower()]
+                said = _RUN_TOGETHER[raw.lower()]
+                if raw.lower() == "gotta" and tokens and tokens[-1].text in ("has", "have"):
+                    said = said[1:]  # "X has gotta go": has to
+                tokens += said
                 continue
             token = _classify_word(raw)
             if token.kind == "NAME" and "/" in raw and _slashed_names(raw, tokens):
@@ -269,16 +272,20 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
 
 
 _ARROWS = frozenset({"->", "=>", "→", "|"})
-# A contraction written without its apostrophe ("whats"; "its" stays the possessive), and
-# words as the Englishes of Scotland, the north and Ireland spell them ("whit", "tae", "number
-# o ports", "gizza count", "can yous", "would ye").
+# A contraction written without its apostrophe ("whats"; "its" stays the possessive), words
+# as the Englishes of Scotland, the north and Ireland spell them ("whit", "tae", "number o
+# ports", "gizza count", "can yous", "would ye"), and casual speech's ("gotta", "wanna";
+# "kinda" hedges how much it is wanted, not what).
 _RUN_TOGETHER = {
     **{f"{word}s": [Token("WORD", word, word), Token("WORD", "is", "is")]
        for word in ("what", "how", "where", "that", "here", "there")},
     **{said: [Token("WORD", word, word) for word in words.split()] for said, words in (
         ("whit", "what"), ("tae", "to"), ("intae", "into"), ("ontae", "onto"), ("o", "of"),
         ("aal", "all"), ("gizza", "give us a"), ("gis", "give us"), ("gies", "give us"),
-        ("ye", "you"), ("yous", "you"), ("youse", "you"))}}
+        ("ye", "you"), ("yous", "you"), ("youse", "you"),
+        # and as casual speech runs words together ("gotta", "can ya", "lemme")
+        ("ya", "you"), ("gotta", "have to"), ("wanna", "want to"), ("gonna", "going to"),
+        ("lemme", "let me"), ("kinda", ""), ("sorta", ""))}}
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
 # A clock time that starts a line ("14:02", "[09:15 UTC]", "14:02Z -"): when it was sent.
 _CLOCK = re.compile(r"^[ \t]*[\[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*(?:utc|gmt|z|bst|cet|cest|"
