@@ -229,3 +229,21 @@ def test_asides_are_bracketed_reasons_that_end_a_sentence() -> None:
     assert spans("Remove ju1.a1.m1.s2c1 (test only).") == []  # says how it is meant
     assert spans("Remove ju1.a1.m1.s2c1 (ju1.a1.m1.s2c2 too).") == []  # names a node
     assert spans("Remove ju1.a1.m1.s2c1 (dead).") == []  # one word could restrict
+
+
+@pytest.mark.parametrize("text", [
+    "Conditionally, remove ju1.a1.m1.s2c1",
+    "Optionally: remove ju1.a1.m1.s2c1",
+    "[optionally] remove ju1.a1.m1.s2c1",
+    "Ideally, remove ju1.a1.m1.s2c1",
+    "Logically, remove ju1.a1.m1.s2c1",
+])
+def test_a_lone_adverb_of_manner_said_first_is_never_set_aside(text: str) -> None:
+    with pytest.raises(QueryError):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["Seriously, remove ju1.a1.m1.s2c1",
+                                  "Frankly, remove ju1.a1.m1.s2c1"])
+def test_a_lone_adverb_of_stance_said_first_is_set_aside(text: str) -> None:
+    assert parse(text) == parse("Remove ju1.a1.m1.s2c1 from the graph.")

@@ -585,11 +585,13 @@ def _plain(words: Sequence[Word]) -> bool:
 
 
 def _unknown(lexed: Lexed) -> bool:
-    """Only words the grammar gives no meaning of its own ("quote prep", "mitigating")."""
-    return all(cats <= _UNKNOWN_OR_HELD for cats, _ in lexed)
+    """Only words the grammar gives no meaning of its own ("quote prep", "mitigating"), none
+    of a form that may carry one ("Conditionally:", "[optionally]": a manner or a mood)."""
+    return all(cats <= _UNKNOWN_OR_HELD and not _MANNER.fullmatch(text) for cats, text in lexed)
 
 
 _UNKNOWN_OR_HELD = frozenset({"UNK", "HELD"})
+_MANNER = re.compile(r"[a-z]{3,}ly")  # an adverb of manner or mood: "optionally", "ideally"
 
 
 def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],

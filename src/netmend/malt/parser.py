@@ -7049,6 +7049,15 @@ def _shapes_answer(clause: list[Token]) -> bool:
     return False
 
 
+# Adverbs that say how the asker feels about what they say, never how or whether it is done
+# ("Seriously, remove X", "Frankly, ..."): a lone one said first may go as a reason would.
+_STANCE = frozenset({"frankly", "honestly", "seriously", "obviously", "clearly", "evidently",
+                     "apparently", "unfortunately", "fortunately", "luckily", "sadly",
+                     "admittedly", "literally", "basically", "essentially", "personally",
+                     "naturally", "understandably", "surprisingly", "interestingly",
+                     "importantly", "genuinely", "truly", "really", "actually"})
+
+
 def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool, list[Token]] | None:
     """A reason said first, then the request: "X is dead, take it out of the graph", "fyi
     we're decommissioning X, so yank it", "I'm filling in an inventory sheet - how many ports
@@ -7073,6 +7082,9 @@ def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool, list
     if any(t.kind not in ("WORD", "NAME") for t in clause) or len(names) > 1 or not clause \
             or _shapes_answer(clause):
         return None  # a number, a kind, a second name, an order
+    if len(clause) == 1 and clause[0].text not in P.LEXICON \
+            and clause[0].text not in _STANCE and _HELD_FORM.fullmatch(clause[0].text):
+        return None  # "Conditionally, remove X", "Optionally, ...": a manner, not a reason
     if not names:
         gone = _reason_words([t.text for t in clause], named=False)
         if gone is None or gone or any(t.text in ("it", "its") for t in rest):
