@@ -140,7 +140,7 @@ _say("ASK", "indicate", "produce", "state", "please state", "set out", "lay out"
      "identify", "name", "output", "find out", "provide", "select", "pick", "pick out", "choose", "see", "view", "know", "check", "return me",
      "dump", "lookup", "query", "read", "reveal", "get", "telling", "telling me",
      "letting me know", "letting us know", "let us know", "tell us", "give us", "get us")
-_say("COUNT", "count", "counting", "tally", "tally up", "count up", "enumerate how many")
+_say("COUNT", "count", "cnt", "counting", "tally", "tally up", "count up", "enumerate how many")
 _say("RANK", "rank", "ranking", "ranked", "sort", "sorting", "sorted", "order", "ordering",
      "ordered", "arrange", "arranged", "rate", "rated", "organize", "organise", "list sorted",
      "listed")
@@ -241,7 +241,7 @@ _say("LISTED", "listed out", "stated", "established", "confirmed", "provided", "
      "generated", "supplied", "furnished", "compiled", "prepared")
 
 # nouns
-_say("CHILD", "children", "child", "child node names", "child names", "child node name",
+_say("CHILD", "children", "childs", "child", "child node names", "child names", "child node name",
      "children's names", "names of the children", "names of the child nodes", "child nodes", "child node", "child entities", "child entity",
      "child elements", "child element", "members", "member", "contents", "content", "subnodes",
      "sub-nodes", "sub nodes", "subordinates", "offspring", "kids", "sub-elements",
@@ -265,7 +265,7 @@ _say("CAP", "capacity figure", "capacity figures", "caps", "phys cap", "phys cap
      "physical_capacity_bps attribute", "speed", "speeds", "link speed", "link speeds",
      "line rate", "throughput", "capacity value", "capacity values", "physical capacity value",
      "physical capacity values", "capacity attribute")
-_say("NUMBER", "num", "number", "count", "counts", "total number", "amount", "quantity", "tally", "total count",
+_say("NUMBER", "num", "number", "count", "cnt", "counts", "total number", "amount", "quantity", "tally", "total count",
      "overall number", "overall count")
 _say("NAME_N", "name", "names", "id", "identifier")
 _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center", "dc",
@@ -357,7 +357,8 @@ _say("ORDER_DESC", "descending", "decreasing", "in descending order", "in decrea
      "from higher to lower", "bigger to smaller", "from bigger to smaller", "larger to smaller",
      "from larger to smaller")
 _say("ORDER_ASC", "ascending", "increasing", "in ascending order", "in increasing order",
-     "in the ascending order", "in the increasing order",
+     "in the ascending order", "in the increasing order", "in order ascendant",
+     "in ascendant order", "ascendant order", "ascendant",
      "ascending order", "increasing order", "lowest first", "smallest first", "least first",
      "fewest first", "from lowest to highest", "from smallest to largest", "from low to high",
      "low to high", "lowest to highest", "smallest to largest", "from least to most",
@@ -448,7 +449,7 @@ _say("WITH", "with", "w/", "having", "that have", "which have", "that has", "whi
      "with a", "possessing", "carrying")
 _say("WHOSE", "whose", "of which the", "where the", "where their", "where its")
 _say("REL", "that", "which", "who", "where")
-_say("BY", "going by", "by", "based on", "according to", "in terms of", "using", "with respect to",
+_say("BY", "going by", "by", "based on", "base on", "basing on", "according to", "in terms of", "using", "with respect to",
      "w.r.t.", "wrt", "on the basis of", "in order of", "ordered by", "sorted by", "ranked by",
      "in order by", "as measured by", "by their", "by its", "on")
 _say("AS", "as", "as a", "as an")
@@ -556,11 +557,11 @@ _say("BECOME", "become", "becomes", "be made", "end up at", "ends up at")
 # comparisons
 _say("LT", "strictly below", "strictly less than", "strictly lower than", "falls below",
      "fall below", "falls under", "below", "under", "less than", "lower than", "smaller than", "fewer than",
-     "beneath", "underneath", "<", "lt", "short of", "not exceeding 0")
+     "beneath", "underneath", "<", "lt", "short of", "not exceeding 0", "inferior to")
 _say("GT", "strictly above", "strictly more than", "strictly greater than",
      "strictly higher than", "goes above", "go above", "above", "over", "more than", "greater than", "higher than", "larger than",
      "bigger than", "exceeding", "exceeds", "exceed", "in excess of", ">", "gt", "beyond",
-     "upwards of", "north of")
+     "upwards of", "north of", "superior to")
 _say("UPTO", "up to", "all the way to", "upto")
 _say("LE", "equal to or less than", "equal to or lower than", "equal to or smaller than",
      "maximum", "max.", "at most", "no more than", "not more than", "up to", "<=", "maximum of",
@@ -795,7 +796,12 @@ FILLERS: frozenset[str] = frozenset({
     "danke", "vielen dank", "merci", "merci beaucoup", "obrigado", "obrigada", "grazie",
     "arigato", "spasibo", "hello together", "hallo together", "hi together", "bom dia",
     "boa tarde", "buenos dias", "buenas tardes", "guten morgen", "guten tag", "buongiorno",
-    "bonsoir",
+    "bonsoir", "buenas", "hola equipo", "bonjour equipe", "salut equipe", "cordialement",
+    "saludos", "un saludo", "bien cordialement", "atentamente",
+    # particles and terms of address of the Englishes of South-East Asia ("thanks lah",
+    # "thank you krub", "tolong remove ...", "Mas, can you ...")
+    "lah", "leh", "lor", "ar", "krub", "krap", "khrap", "ka", "kha", "na", "tolong",
+    "mas", "pak", "bro", "anh oi", "chi oi", "ah",
     # help offered as the request: "please help count the ports in A", "could you help sort"
     "help", "help us", "help us to",
     "quick one", "a quick one", "quick request", "a quick request", "could someone",
@@ -1274,6 +1280,13 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         # a value said without a verb is the question (a number is nothing to remove or add)
         ("group:g (THEN|COMMA THEN|SLASH) late_value:rest", "more"),
         ("group:g [COMMA] [AND] [COMMA] THEN COMMA late_value:rest", "more"),  # "and, subsequently, a list of ..."
+        # "rm X, port count on S": a number after a comma alone (a list or a ranking there
+        # could be more of what the change changes: "remove X, the children of S")
+        ("group:g COMMA late_number:rest", "more"),
+    ),
+    "late_number": (
+        ("counted_np:w", "late_value"),
+        ("quantity:w", "late_value"),
     ),
     "late_value": (
         ("counted_np:w", "late_value"),

@@ -1,0 +1,50 @@
+"""Requests written in English as a second language, or typed telegraphically: the false
+friends of French and Spanish ("superior to", "in order ascendant", "base on"), plurals made
+regular ("childs"), the particles and terms of address of South-East Asian Englishes
+("thanks lah", "tolong", "krub"), "cnt", and a count said after a change with a comma alone
+are read as the plain request."""
+
+from __future__ import annotations
+
+import pytest
+
+from .reading import refused, same
+
+S = "ju1.a1.m1.s2c1"
+A = "ju1.a1.m1"
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    (f"Give me the list of ports of the agg block {A} that have a capacity superior to 2 Gbps.",
+     f"List the ports in {A} with capacity above 2 Gbps."),
+    (f"List the ports of switch {S} with capacity inferior to 10 Gbps.",
+     f"List the ports of switch {S} with capacity below 10 Gbps."),
+    (f"I need a ranking of the child nodes of {A} by capacity, in order ascendant please.",
+     f"Rank the child nodes of {A} by capacity in ascending order."),
+    (f"need ranking of {S} ports base on capacity, thanks",
+     f"Rank the ports of {S} by capacity."),
+    (f"Give me all the childs of {A} please.", f"List the child nodes of {A}."),
+    (f"rm {S} then cnt switches in {A}",
+     f"Remove {S} from the graph. Count the switches in {A}."),
+    (f"Pls take out {S}.p1 in the graph, thanks lah", f"Remove {S}.p1 from the graph."),
+    (f"Tolong remove {S} in the graph and give me switch count for {A} ya",
+     f"Remove {S} from the graph. Count the switches in {A}."),
+    (f"Kindly help to take out {S}.p4 from the graph, thank you krub",
+     f"Remove {S}.p4 from the graph."),
+    (f"rm {S}.p1, port count on {S}",
+     f"Remove {S}.p1 from the graph. Count the ports in {S}."),
+    (f"remove {S}, the number of ports in {A}",
+     f"Remove {S} from the graph. Count the ports in {A}."),
+])
+def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -> None:
+    same(text, plain)
+
+
+@pytest.mark.parametrize("text", [
+    # a list after a change and a comma alone may be more of what the change changes
+    f"remove {S}, child nodes of {A}",
+    # a comparison said with a word the false friend does not cover
+    f"List the ports of switch {S} with capacity not superior to 10 Gbps.",
+])
+def test_a_list_after_a_comma_or_a_negated_false_friend_stays_refused(text: str) -> None:
+    refused(text)
