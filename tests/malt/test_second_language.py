@@ -1,8 +1,9 @@
 """Requests written in English as a second language, or typed telegraphically: the false
 friends of French and Spanish ("superior to", "in order ascendant", "base on"), plurals made
 regular ("childs"), the particles and terms of address of South-East Asian Englishes
-("thanks lah", "tolong", "krub"), "cnt", and a count said after a change with a comma alone
-are read as the plain request."""
+("thanks lah", "tolong", "krub"), "cnt", a singular kind after words that count ("how many
+switch"), an answer "made" ("make the count of"), and a count said after a change with a
+comma alone are read as the plain request."""
 
 from __future__ import annotations
 
@@ -35,6 +36,19 @@ A = "ju1.a1.m1"
      f"Remove {S}.p1 from the graph. Count the ports in {S}."),
     (f"remove {S}, the number of ports in {A}",
      f"Remove {S} from the graph. Count the ports in {A}."),
+    # a singular kind after words that count can only be the plural
+    (f"Please remove {S} from graph and count how many switch in {A}.",
+     f"Remove {S} from the graph. Count the switches in {A}."),
+    (f"give me the number of port under {S}", f"Count the ports in {S}."),
+    # "make" an answer, as other languages ask for one
+    (f"Please make the count of the ports on {S}.", f"Count the ports in {S}."),
+    (f"Can you make me a ranking by capacity of the switches of {A}?",
+     f"Rank the switches in {A} by capacity."),
+    (f"We need one more switch in {A}, his name is sw5. Add it please, gracias.",
+     f"Add a new switch named sw5 to {A}."),
+    (f"Can you list every port that exist in {A}?", f"List the ports in {A}."),
+    (f"Give me the ports of the switch {S} in a list.", f"List the ports of switch {S}."),
+    ("How many ports there are in all the graph?", "Count the ports in the graph."),
 ])
 def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -> None:
     same(text, plain)
@@ -45,6 +59,8 @@ def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -
     f"remove {S}, child nodes of {A}",
     # a comparison said with a word the false friend does not cover
     f"List the ports of switch {S} with capacity not superior to 10 Gbps.",
+    # a singular kind before a name may be said of that node
+    f"count port {S}.p1",
 ])
 def test_a_list_after_a_comma_or_a_negated_false_friend_stays_refused(text: str) -> None:
     refused(text)

@@ -557,7 +557,25 @@ def _lex_shape(shape: tuple[str, ...]) -> tuple[Lexeme, ...]:
             elif word[:1].isalnum() or word[:1] in "_-/":
                 out.append(Lexeme(_HELD if _held(word) else _UNK, _Ref(i, i + 1, "raw"), ""))
             i += 1
-    return tuple(_names_after_called(_kind_nouns(out)))
+    return tuple(_names_after_called(_counted_plural(_kind_nouns(out))))
+
+
+_COUNTING = frozenset({"HOWMANY", "COUNT"})
+
+
+def _counted_plural(lexemes: list[Lexeme]) -> list[Lexeme]:
+    """A kind said in the singular right after words that count ("how many switch in A",
+    "count port in S", "number of switch", as English written as a second language or in
+    haste says them) can only be the plural: it is read as both, unless a name follows it
+    (then the kind may be said of that node)."""
+    out = list(lexemes)
+    for i in range(1, len(out)):
+        before = out[i - 1].cats
+        counts = before & _COUNTING or "OF" in before and i > 1 and "NUMBER" in out[i - 2].cats
+        named = i + 1 < len(out) and "NAME" in out[i + 1].cats  # "count port P": which?
+        if counts and out[i].cats == _KIND_NUMBER["SG"] and not named:
+            out[i] = out[i]._replace(cats=_KIND_NUMBER["SGPL"])
+    return out
 
 
 def _kind_nouns(lexemes: list[Lexeme]) -> list[Lexeme]:
@@ -5607,6 +5625,31 @@ def _normalized(tokens: list[Token], said: str | None = None
     return normalized, it_kinds
 
 
+# What an answer is called after "make" as other languages say it ("make the count of the
+# ports", "make me a ranking of", "make me the list"): "make" asks for it, as "give" does.
+_MADE_ANSWERS = frozenset({"count", "ranking", "list", "listing", "classification", "sum",
+                           "total", "average", "tally", "inventory", "sorting"})
+_MADE_FOR = frozenset({"me", "us"})
+_MADE_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _made_answer(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with "make" said "give" where what it makes is an answer (see
+    ``_MADE_ANSWERS``); "make P 40G" and "make N a child of S" stay as said."""
+    out = list(tokens)
+    for i, token in enumerate(out):
+        if token.text != "make":
+            continue
+        at = i + 1
+        if at < len(out) and out[at].text in _MADE_FOR:
+            at += 1
+        if at < len(out) and out[at].text in _MADE_ARTICLES:
+            at += 1
+        if at < len(out) and out[at].text in _MADE_ANSWERS and at > i + 1:
+            out[i] = Token("WORD", "give", "give")
+    return out
+
+
 def _normalized_asking(tokens: list[Token], said: str | None = None
                        ) -> tuple[list[Token], tuple[str, ...], bool]:
     """:func:`_normalized`, and whether the courtesy said asks how to do the request."""
@@ -5638,6 +5681,8 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
                                if after else sentence)  # "... Action item 1.2: ..."
     if "so" in texts or tokens and tokens[0].text == "as":
         tokens = _per_sentence(tokens, _without_story_frame)
+    if "make" in texts:
+        tokens = _made_answer(tokens)
     if "given" in texts:
         tokens = _per_sentence(tokens, _given_when_then)
     if not texts.isdisjoint(_CHASE_WORDS):

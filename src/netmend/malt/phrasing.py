@@ -285,7 +285,7 @@ _say("IN", "hang off", "hangs off", "hanging off", "hang directly off", "hangs d
 _say("CALLED", "its name is", "its name should be", "its name will be", "with names",
      "with the names", "having the names", "named as", "to be named", "to be called", "which is to be named", "designated", "designated as", "named", "called", "with name", "with the name", "by the name", "by the name of",
      "labelled", "labeled", "titled", "with the name of", "name of", "having the name",
-     "whose name is", "known as",
+     "whose name is", "known as", "his name is", "her name is",
      # as a translation tool writes it: "the new port which name is N", "the name of which is"
      "which name is", "the name of which is", "that has the name", "which has the name",
      "which names are", "whose names are", "the names of which are")
@@ -838,6 +838,10 @@ FILLERS: frozenset[str] = frozenset({
     "do the needful", "kindly do the needful", "please do the needful", "reckon you could",
     "reckon u could", "do you reckon you could", "i reckon", "ta", "mate", "cheers mate",
     "you know", "no rush", "no hurry", "let me get", "let me have",
+    # what every node does ("every port that exists in the graph"); a list's own form
+    "that exist", "that exists", "which exist", "which exists", "in a list", "in list",
+    "in list form", "in a list form", "in all the graph", "in all the topology",
+    "in all the network",
     "i ask you to", "i would ask you to", "one new", "one additional", "one extra",
     "circling back", "just circling back", "circling back on this", "following up",
     "fyi", "btw", "heads up", "full set of", "the full set of", "complete set of",
