@@ -132,3 +132,21 @@ def test_a_threads_numbers_end_its_parts(text: str) -> None:
 ])
 def test_a_thread_not_numbered_whole_and_in_order_stays_as_written(text: str) -> None:
     refused(text)
+
+
+@pytest.mark.parametrize("text", [
+    f"Hey Atlas, remove every port of switch {S}.",
+    f"Hi Nkechi: remove every port of switch {S}.",
+    f"Good morning Priya - remove every port of switch {S}.",
+])
+def test_a_greeting_and_a_name_set_apart_is_whom_it_is_said_to(text: str) -> None:
+    same(text, f"Remove every port of switch {S}.")
+
+
+@pytest.mark.parametrize("text", [
+    f"Hi uplinks, remove every port of switch {S}.",  # a known word: the ones meant?
+    f"Hey Conditionally, remove every port of switch {S}.",
+    f"Hey Atlas Smith, remove every port of switch {S}.",
+])
+def test_a_greeting_before_a_word_that_may_say_which_stays_refused(text: str) -> None:
+    refused(text)

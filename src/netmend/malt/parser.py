@@ -4250,6 +4250,24 @@ def _what_cleft(tokens: list[Token]) -> list[Token]:
 
 
 _GREETINGS = frozenset({"hi", "hello", "hey", "morning", "afternoon", "evening"})
+_ADDRESSING = _GREETINGS | {"dear", "ok", "okay", "yo", "good"}
+_ADDRESS_ENDS = frozenset({",", ":", "!", "-"})
+
+
+def _without_addressee(tokens: list[Token]) -> list[Token]:
+    """"Hey Atlas, ...", "Hi Nkechi: ...", "Good morning Priya - ...": greetings, then one
+    word the grammar does not know and a mark that sets it apart: whom the request is said
+    to, never what it asks, so it goes with the greeting. A known word there ("Hi uplinks,
+    ...") or more than one stays."""
+    at = 0
+    while at < len(tokens) and tokens[at].kind == "WORD" and tokens[at].text in _ADDRESSING:
+        at += 1
+    if at and at + 2 < len(tokens) and tokens[at].kind == "WORD" \
+            and not _known(tokens[at].text) and tokens[at + 1].text in _ADDRESS_ENDS:
+        return tokens[at + 2:]
+    return tokens
+
+
 _SPEAKERS = (("i", "am"), ("we", "are"))
 _SPEAKER_ENDS = frozenset({"-", "--", ":", ","})
 _ABOUT_SPEAKER = frozenset({"new", "here", "to", "this", "the", "still", "learning", "trying",
@@ -5707,6 +5725,8 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
         tokens = _without_speaker(tokens)
+    if tokens and tokens[0].text in _ADDRESSING:
+        tokens = _without_addressee(tokens)
     if "tl" in texts and "dr" in texts:  # "TL;DR: ...": what follows says it all
         tokens = _rewritten(tokens, _tldr)
     if not texts.isdisjoint(_COURTESY_SAID):
