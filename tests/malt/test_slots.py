@@ -184,6 +184,9 @@ REFUSED = [
     "add new_sw8 switch to ju1.s1.dom, child nodes",
     "add new_sw8 switch to ju1.s1.dom and child nodes",
     "new port new_p9 on ju1.s1.s1c1, parent",
+    # one node of a kind asked of a named node, with no place said: the one it is in?
+    "ju1.s2.s2c2.p4 which switch",
+    "ju1.a2.m1.s2c2.p3 which agg block?",
     # nouns alone after the change ask for a set or a read, and a plural kind is no one node's
     "remove ju1.s1.s1c1, nodes",
     "new switch sw3 under ju1.a2.m1 then nodes",

@@ -460,6 +460,9 @@ def below(cats: Cats) -> tuple | None:
         return ("list", node)
     if len(kinds) != 1 or any(c & {"DIRECT", "EVERYTHING", "NODE"} for c in cats):
         return None
+    if not counted and kinds[0] > name and cats[kinds[0]] & _KINDS == {"KIND", "KIND_SG"} \
+            and not any(c & _PLACES for c in cats):
+        return None  # "P which switch": one node asked of P, so maybe the one P is in
     nodes = ("set", node, kinds[0], "descendants", ())
     return ("count", nodes) if counted else ("nodes", nodes)
 
