@@ -49,6 +49,9 @@ A = "ju1.a1.m1"
     (f"Can you list every port that exist in {A}?", f"List the ports in {A}."),
     (f"Give me the ports of the switch {S} in a list.", f"List the ports of switch {S}."),
     ("How many ports there are in all the graph?", "Count the ports in the graph."),
+    # counts typed as keywords, or with the question word left where the answer goes
+    (f"how many ports {S}", f"Count the ports in {S}."),
+    ("after that graph got how many switch?", "Count the switches in the graph."),
 ])
 def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -> None:
     same(text, plain)

@@ -2266,6 +2266,8 @@ GRAMMAR: dict[str, tuple[tuple[str, str | None], ...]] = {
         ("HOWMANY (CHILD|NODE) [auxes] node:p [auxes] HAVE", "count_children_q"),
         ("HOWMANY (CHILD|NODE) [auxes] [BE] [DIRECT] IN node:p", "count_children_q"),
         ("node:p [auxes] HAVE HOWMANY KIND_PL:k", "count_in_q"),
+        ("GRAPH:g [auxes] HAVE HOWMANY KIND_PL:k", "count_graph_q"),  # "graph got how many switch"
+        ("HOWMANY KIND_PL:k node:p", "count_in_q"),  # typed as keywords: "how many ports S"
         ("HOWMUCH [SUM] CAP [auxes] node:p [auxes] HAVE", "capacity_total"),
         ("HOWMUCH [SUM] CAP HAVE node:p [GET]", "capacity_total"),  # "how much capacity has S"
         ("WH [auxes] [ALL] KIND_SG:k CAP loc:p [auxes] ADDUP", "aggregate_kind_sum"),
