@@ -52,6 +52,13 @@ A = "ju1.a1.m1"
     # counts typed as keywords, or with the question word left where the answer goes
     (f"how many ports {S}", f"Count the ports in {S}."),
     ("after that graph got how many switch?", "Count the switches in the graph."),
+    # the graph wanted back, and the graph said without "the"
+    (f"Add a switch named sw1 to {A}. I need the graph back afterwards.",
+     f"Add a new switch named sw1 to {A}."),
+    (f"rm {S}, then list direct children of {A} in updated graph",
+     f"Remove {S} from the graph. List the child nodes of {A}."),
+    (f"rank {S} direct child nodes by physical_capacity_bps attr pls",
+     f"Rank the child nodes of {S} by capacity."),
 ])
 def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -> None:
     same(text, plain)

@@ -178,7 +178,9 @@ for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "se
             _say("RETURN WHOLE_GRAPH", f"get the {_adjective}{_noun} back",
                  f"get back the {_adjective}{_noun}",
                  *(f"{_giver} the {_adjective}{_noun} back" for _giver in (
-                     "give me", "send me", "hand me", "pass me", "give us", "send us")))
+                     "give me", "send me", "hand me", "pass me", "give us", "send us",
+                     "i need", "we need", "i want", "we want", "i would like",
+                     "we would like")))
             for _passive in ("should be returned", "is returned", "must be returned",
                              "needs to be returned", "gets returned", "is to be returned",
                              "returned", "to be returned"):
@@ -643,7 +645,7 @@ FILLERS: frozenset[str] = frozenset({
     "new", "fresh", "brand new", "brand-new", "additional", "another", "extra", "one more",
     "type", "kind", "of type", "of kind", "whose type is", "whose kind is",
     "which is of type", "that is of type", "of the type", "with the type", "with type", "with kind", "attribute", "attributes",
-    "field", "property", "value", "values", "val", "both", "me", "us", "i", "we", "you", "u", "my", "our",
+    "field", "property", "value", "values", "val", "attr", "attrib", "both", "me", "us", "i", "we", "you", "u", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     # spoken hesitations and assents, as a voice transcript writes them down
     "um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm", "yeah", "yep",
@@ -746,7 +748,10 @@ FILLERS: frozenset[str] = frozenset({
     "on the updated graph", "on the current graph", "on the resulting graph",
     "on the modified graph", "on the new graph", "after the update", "after update",
     "of the network", "in the updated topology", "in the updated network",
-    "from the updated graph", "across the graph", "across the whole graph",
+    "from the updated graph", "in updated graph", "in new graph", "in current graph",
+    "in resulting graph", "in modified graph", "on updated graph", "on new graph",
+    "on current graph", "on resulting graph", "in updated topology", "from updated graph",
+    "across the graph", "across the whole graph",
     "across the entire graph", "across the topology", "across the whole topology",
     "across the entire topology", "across the network", "across the whole network",
     "across the entire network", "throughout the graph", "throughout the topology",
