@@ -252,3 +252,9 @@ def test_names_listed_a_line_each_are_a_list() -> None:
     # a line that is no name leaves the lines as they are written
     with pytest.raises(QueryError):
         parse("Remove these:\nju1.a2.m1.s2c3.p1\nbut not\nju1.a2.m1.s2c3.p2")
+
+
+def test_a_signature_line_that_puts_the_request_off_keeps_it_refused() -> None:
+    with pytest.raises(QueryError):
+        parse("Delete ju1.s1.s1c2 from the graph please.\n\n--\nCarlos Mendez\n"
+              "DC Engineering | 305-555-0161 Scheduled for the weekend.")

@@ -67,3 +67,11 @@ def test_a_section_set_aside_that_names_a_kind_keeps_a_set_request_refused() -> 
     refused("Note: uplinks\nTask: list the ports of ju1.a1.m1.s2c1.")
     same("Context: capacity audit\nTask: list the ports of ju1.a1.m1.s2c1.",
          "List the ports of ju1.a1.m1.s2c1.")
+
+
+@pytest.mark.parametrize("text", [
+    "Task for the random graph agent: remove ju1.s1.s1c1",
+    "Task for the test agent: remove ju1.s1.s1c1",
+])
+def test_a_label_whose_addressee_may_say_how_keeps_the_prompt_refused(text: str) -> None:
+    refused(text)

@@ -169,7 +169,7 @@ _LONGEST_SIGNATURE = 5  # lines
 # Words no name is made of (the request's vocabulary: "Uplinks Only" names no one), and words
 # no title is (a title may say "Network" or "Capacity": "Capacity Planning Lead").
 _NOT_NAMES = frozenset(P.LEXICON) | frozenset(P.KIND_WORDS) | P.CRITICAL
-_NOT_TITLES = frozenset(P.KIND_WORDS) | P.CRITICAL
+_NOT_TITLES = frozenset(P.KIND_WORDS) | P.CRITICAL | P.PLANNED  # "Scheduled for ..."
 
 
 def _said_in(line: str, words: frozenset[str]) -> bool:

@@ -44,7 +44,7 @@ _FOR_WHOM = r"(?:(?:agent|bot|assistant)\s+)?"
 _LABEL = re.compile(
     r"(?:#+\s*)?(?:\*\*|__)?\s*\b" + _FOR_WHOM + "(" + "|".join(
         re.escape(label) for label in _LABELS) + r")\b(?:\s+(?:for|to)\s+(?:the\s+|our\s+|"
-    r"my\s+)?[a-z -]{1,30}?)?\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?",
+    r"my\s+)?(?P<whom>[a-z -]{1,30}?))?\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?",
     re.IGNORECASE)
 _OPENS = re.compile(r"(?:^|[.!?\n*#]|\*\*)\s*$")
 # A role said as a sentence of its own: "You are a topology assistant.", "Act as the graph
@@ -102,6 +102,9 @@ def to_request(text: str) -> Prompt | None:
     given_back: list[str] = []
     aside: list[str] = []
     for at, label in enumerate(labels):
+        if label.group("whom") and not _inert(label.group("whom")):
+            raise SectionError(f"the label {label.group().strip()!r} may say what is asked "
+                               "(a negation, a restriction or a test)")
         end = labels[at + 1].start() if at + 1 < len(labels) else len(rest)
         said = rest[label.end():end].strip()
         key = " ".join(label.group(1).lower().split())
