@@ -77,3 +77,25 @@ def test_office_englishes_join_and_send_as_the_plain_steps(text: str) -> None:
 def test_a_quantity_set_apart_is_no_thanks() -> None:
     refused(f"Many spares. Count the ports in {A}.")
     refused(f"Uplinks, many. Count the ports in {A}.")
+
+
+@pytest.mark.parametrize("text", [
+    "Remove ju1.s1.s1c1 from the graph. Thx, RK",
+    "Remove ju1.s1.s1c1 from the graph. -JT",
+    "Remove ju1.s1.s1c1 from the graph. - Dana Smith",
+    "Remove ju1.s1.s1c1 from the graph. Thx. —D",
+])
+def test_a_signature_a_dash_or_a_short_thanks_leads_goes(text: str) -> None:
+    same(text, "Remove ju1.s1.s1c1 from the graph.")
+
+
+@pytest.mark.parametrize("text", [
+    "Remove ju1.s1.s1c1 from the graph. - Maybe",
+    "Remove ju1.s1.s1c1 from the graph. - Test",
+    "Remove ju1.s1.s1c1 from the graph. -nvm",
+    "Remove ju1.s1.s1c1 from the graph. - except",
+    # a name could say which nodes of a set are meant
+    "Remove every port of ju1.a1.m1.s2c1 from the graph. - Optics",
+])
+def test_a_dash_before_a_word_that_may_carry_meaning_keeps_it_refused(text: str) -> None:
+    refused(text)

@@ -2561,7 +2561,8 @@ _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
      "yours faithfully", "yours truly", "all the best", "thanks in advance", "with thanks",
      "thanks and regards", "thanks & regards", "br", "rgds", "best rgds", "kind rgds",
      "thank you for your support", "thanks for your support", "thank you for your help",
-     "thanks for your help", "thank you in advance"),
+     "thanks for your help", "thank you in advance", "thx", "thnx", "thks", "tnx", "tx",
+     "ty", "tia", "many thx", "ta"),
     key=lambda p: -len(p.split())))
 _SIGNATURE_WORDS = 4
 _SIGNOFF_FIRST = frozenset(closing[0] for closing in _SIGNOFFS)
@@ -2596,6 +2597,41 @@ def _without_signoff(tokens: list[Token]) -> list[Token]:
             or any(t.text in P.HEDGES for t in rest):
         return tokens
     return tokens[:start]
+
+
+_SIGNATURE_DASHES = frozenset({"-", "--", "—", "–"})
+
+
+def _without_dash_signature(tokens: list[Token]) -> list[Token] | None:
+    """The request without a signature a dash leads, after its last sentence or a closing
+    ("... -JT", "... Thx. — Dana"): a few words written with a capital that may only name
+    someone; None when there is none."""
+    end = len(tokens)
+    while end and tokens[end - 1].text in (".", "!"):
+        end -= 1
+    last = tokens[end - 1] if end else None
+    if last is not None and last.kind == "WORD" and last.text[:1] == "-" \
+            and last.text[1:].isalpha() and 1 <= len(last.text) - 1 <= 3:
+        start, name = end - 1, [Token("WORD", last.text[1:], str(last.value)[1:])]  # "-JT"
+    else:
+        start = next((i for i in range(end - 1, max(end - 5, 0) - 1, -1)
+                      if tokens[i].text in _SIGNATURE_DASHES), None)
+        if start is None:
+            return None
+        name = [t for t in tokens[start + 1:end] if t.text != "."]
+    before = tokens[start - 1].text if start else ""
+    if not name or len(name) > _SIGNATURE_WORDS or not all(map(_signed_name, name)) \
+            or before not in (".", "!", "?") and before not in _SIGNOFF_FIRST:
+        return None
+    return tokens[:start]
+
+
+def _signed_name(token: Token) -> bool:
+    """A word a signature may be: written with a capital, and no word netmend knows or one
+    that may say how or whether a request is meant ("- Test", "-nvm", "- Maybe")."""
+    return token.kind == "WORD" and str(token.value)[:1].isupper() and not _known(token.text) \
+        and token.text not in P.CRITICAL and token.text not in P.HEDGES \
+        and token.text not in context.CARRIES
 
 
 def _someone(words: list[Token]) -> bool:
@@ -6446,6 +6482,9 @@ def _said_otherwise(tokens: list[Token]):
         how = _asked_how(said)
         if how is not None:
             yield how, named_only, True
+    signed = _without_dash_signature(tokens)
+    if signed is not None:
+        yield signed, True, False  # a name could pick nodes out, as an aside may
     end = context.heading(words, lexed)  # "Quote prep: ..."
     if end is not None and end < len(tokens):
         yield tokens[end:], True, False  # a heading may pick nodes out, as an aside may
