@@ -247,3 +247,9 @@ def test_a_lone_adverb_of_manner_said_first_is_never_set_aside(text: str) -> Non
                                   "Frankly, remove ju1.a1.m1.s2c1"])
 def test_a_lone_adverb_of_stance_said_first_is_set_aside(text: str) -> None:
     assert parse(text) == parse("Remove ju1.a1.m1.s2c1 from the graph.")
+
+
+def test_a_story_that_says_how_much_keeps_the_request_refused() -> None:
+    with pytest.raises(QueryError):
+        parse("After the migration I found the record twice was stale. Please change the "
+              "physical capacity of port ju1.s1.s1c3.p4 to 10 Gbps.")

@@ -258,3 +258,9 @@ def test_a_signature_line_that_puts_the_request_off_keeps_it_refused() -> None:
     with pytest.raises(QueryError):
         parse("Delete ju1.s1.s1c2 from the graph please.\n\n--\nCarlos Mendez\n"
               "DC Engineering | 305-555-0161 Scheduled for the weekend.")
+
+
+def test_a_sent_from_line_that_says_more_keeps_the_request_refused() -> None:
+    with pytest.raises(QueryError):
+        parse("Subject: rack lookup\n\nhey Kel - what rack is ju1.a1.m2.s2c2 in? ta, Dom\n\n"
+              "Sent from Outlook for temporarily Android")

@@ -33,6 +33,8 @@ def test_an_unknown_word_of_the_occasion_is_left_out_and_listed() -> None:
     "remove ju1.a1.m1.s2c1 from the graph",  # nothing unknown to leave out
     "what's the packet loss on ju1.a1.m1.s2c1.p1",  # 'packet' is known, only in a phrase
     "blorp florp",  # no request is left
+    "What's the current utilization on port ju1.s1.s1c2.p3?",  # what is asked of the port
+    "rm ju1.a1.m2.s2c1.p1 and/or ju1.a1.m2.s2c1.p2",  # how the names are joined
     "remove ju1.a1.m1.s2c1 ¤",  # not even words
 ])
 def test_nothing_is_offered(text: str) -> None:

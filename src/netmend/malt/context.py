@@ -444,7 +444,7 @@ def is_context(words: Sequence[Word], lexed: Lexed, aside: bool = False,
 # only: amounts ("some packet loss", "half the night"), particles ("ended up"), faults ("the
 # job failed"), and words of its own time.
 _STORY_WORDS = frozenset({"some", "several", "few", "a few", "many", "most of", "dozen",
-                          "majority", "rest", "others", "half", "twice", "up", "down", "off"})
+                          "majority", "rest", "others", "up", "down", "off"})
 # What a story may not say: words that carry a request on or make it hang on something.
 _STORY_CARRIES = frozenset({"also", "too", "again", "same", "instead", "likewise", "similarly",
                             "otherwise", "else", "elsewhere", "everywhere", "if", "unless",

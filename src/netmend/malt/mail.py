@@ -214,11 +214,17 @@ def _without_signature(lines: list[str]) -> list[str]:
     return lines
 
 
+def _sent_from(line: str) -> bool:
+    """Whether ``line`` is what a mail client adds ("Sent from my iPhone"), saying no word
+    that could change a request ("Sent from Outlook for temporarily Android" is not)."""
+    return _SENT_FROM.match(line) is not None and not _said_in(line, _NOT_TITLES)
+
+
 def _signed(name: str, after: list[str]) -> bool:
     """Whether a signature's delimiter ("-- Lena") opens a signature: a name or nothing on its
     line, then names, titles and contacts only ("-- except uplinks" opens none)."""
     return (not name or _names_someone(name)) and all(
-        not line.strip() or _names_someone(line) or _contact(line) or _SENT_FROM.match(line)
+        not line.strip() or _names_someone(line) or _contact(line) or _sent_from(line)
         for line in after)
 
 
@@ -280,7 +286,7 @@ def _without_client_lines(lines: list[str]) -> list[str]:
                 and _signed(line.strip().lstrip("-").strip(), lines[i + 1:]):
             lines = lines[:i]
             break
-    lines = [line for line in lines if not _SENT_FROM.match(line)]
+    lines = [line for line in lines if not _sent_from(line)]
     for i, line in enumerate(lines):
         if _NOTICE.match(line) and any(other.strip() for other in lines[:i]):
             end = next((j for j in range(i, len(lines)) if not lines[j].strip()), len(lines))

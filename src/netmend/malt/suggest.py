@@ -48,12 +48,21 @@ _QUANTIFIERS = frozenset({"every", "each", "all", "any", "some"})
 _KIND_FIRST = frozenset(words.split()[0] for words in phrasing.KIND_WORDS)
 
 
+# Words before and after a noun that is what a question asks of a node ("the utilization on
+# P", "the current temperature in R").
+_ASKED_BEFORE = frozenset({"the", "a", "an", "current", "its", "their"})
+_ASKED_AFTER = frozenset({"on", "of", "for", "in", "at"})
+
+
 def _may_pick(tokens: list[P.Token], i: int) -> bool:
-    """Whether the unknown word at ``i`` may say which nodes are meant: it is said next to a
-    kind ("optical circuit switches", "the ports flapping", "dark ports") or after a
-    quantifier ("every transceiver")."""
+    """Whether the unknown word at ``i`` may say which nodes are meant or what is asked of
+    them: it is said next to a kind ("optical circuit switches", "the ports flapping", "dark
+    ports"), after a quantifier ("every transceiver"), as the noun asked of a node ("the
+    utilization on P"), or it joins names ("A and/or B")."""
     return any(0 <= j < len(tokens) and (tokens[j].kind == "KIND" or tokens[j].text in _KIND_FIRST)
-               for j in (i - 1, i + 1)) or i > 0 and tokens[i - 1].text in _QUANTIFIERS
+               for j in (i - 1, i + 1)) or i > 0 and tokens[i - 1].text in _QUANTIFIERS \
+        or "/" in tokens[i].text or 0 < i < len(tokens) - 1 \
+        and tokens[i - 1].text in _ASKED_BEFORE and tokens[i + 1].text in _ASKED_AFTER
 
 
 def suggest(text: str) -> Suggestion | None:
