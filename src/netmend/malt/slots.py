@@ -632,8 +632,8 @@ _ASKING_NOUNS = frozenset({"NODE", "CHILD", "DESC", "PARENT", "ANCESTOR", "EVERY
 def _ends_on_nouns(cats: Cats) -> bool:
     """Whether the last part (after a comma, a stop, "then", "and" or an arrow) is nouns
     alone that name a set or a read ("remove X, nodes", "add N to S. ports", "set P to 40G
-    then switches", "..., ports by capacity"): no change's frame has a slot for what they ask. One kind said alone
-    ("add N to S, type EK_PORT") is the new node's kind."""
+    then switches", "..., ports by capacity"): no change's frame has a slot for what they
+    ask. One kind said alone ("add N to S, type EK_PORT") is the new node's kind."""
     parts: list[list[frozenset[str]]] = [[]]
     for said in cats:
         if said & _PARTING:
