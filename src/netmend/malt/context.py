@@ -591,7 +591,7 @@ def _unknown(lexed: Lexed) -> bool:
 
 
 _UNKNOWN_OR_HELD = frozenset({"UNK", "HELD"})
-_MANNER = re.compile(r"[a-z]{3,}ly")  # an adverb of manner or mood: "optionally", "ideally"
+_MANNER = re.compile(P.MANNER_FORM)  # an adverb of manner or mood: "optionally", "ideally"
 
 
 def request_span(words: Sequence[Word], lex: Callable[[int, int], Lexed],

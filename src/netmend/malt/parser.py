@@ -438,7 +438,7 @@ _MEANT_WORDS = frozenset(
     if w.isalpha()) | _UNIT_WORDS | frozenset(P.SCALES)
 _SHORTENINGS = frozenset(w[:n] for w in _MEANT_WORDS if len(w) > 3 for n in range(3, len(w)))
 _HELD_FORM = re.compile(
-    r"""[a-z]{3,}ly            # a manner or modal adverb: hypothetically, temporarily
+    P.MANNER_FORM + r"""      # a manner or modal adverb: hypothetically, temporarily
       | [a-z]{2,}est           # a superlative: newest, oldest
       | [a-z]+(?:wards?|wise)  # a direction: backwards, upwards, clockwise
       | (?:un|non|dis)[a-z-]{3,}  # a negated word: unconnected, non-empty, disabled
@@ -5684,7 +5684,7 @@ def _normalized(tokens: list[Token], said: str | None = None
 _MADE_ANSWERS = frozenset({"count", "ranking", "list", "listing", "classification", "sum",
                            "total", "average", "tally", "inventory", "sorting"})
 _MADE_FOR = frozenset({"me", "us"})
-_MADE_ARTICLES = frozenset({"a", "an", "the"})
+_MADE_ARTICLES = frozenset(word for (word,) in _ARTICLES)
 
 
 def _made_answer(tokens: list[Token]) -> list[Token]:
@@ -7155,11 +7155,12 @@ def _shapes_answer(clause: list[Token]) -> bool:
 
 # Adverbs that say how the asker feels about what they say, never how or whether it is done
 # ("Seriously, remove X", "Frankly, ..."): a lone one said first may go as a reason would.
+# ("actually", "basically", "really" are fillers, gone before any reason is looked for)
 _STANCE = frozenset({"frankly", "honestly", "seriously", "obviously", "clearly", "evidently",
                      "apparently", "unfortunately", "fortunately", "luckily", "sadly",
-                     "admittedly", "literally", "basically", "essentially", "personally",
-                     "naturally", "understandably", "surprisingly", "interestingly",
-                     "importantly", "genuinely", "truly", "really", "actually"})
+                     "admittedly", "literally", "essentially", "personally", "naturally",
+                     "understandably", "surprisingly", "interestingly", "importantly",
+                     "genuinely", "truly"})
 
 
 def _justified(tokens: list[Token]) -> tuple[list[Token], str | None, bool, list[Token]] | None:

@@ -1087,6 +1087,10 @@ CONTRACTIONS: dict[str, str] = {
 S_IS: frozenset[str] = frozenset({"what", "that", "there", "it", "here", "where", "how", "who",
                                   "which", "this"})
 
+# The form of an adverb of manner or mood ("hypothetically", "optionally"): a word of it
+# that netmend does not know may say how or whether a request is meant.
+MANNER_FORM = r"[a-z]{3,}ly"
+
 # Number words: 0-999 as people write them ("forty", "twenty-five", "twenty five",
 # "one hundred", "a hundred", "four hundred"), "a thousand", and a few counting phrases.
 _ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

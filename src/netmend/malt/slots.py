@@ -626,7 +626,7 @@ def change(cats: Cats, *, condition: bool = False) -> tuple | None:
 
 _PARTING = frozenset({"COMMA", "STOP", "THEN", "AND", "ARROW"})
 _NOUNS = _KINDS | {"NODE", "CHILD", "CAP", "DESC", "PARENT", "ANCESTOR", "EVERYTHING"}
-_ASKING_NOUNS = frozenset({"NODE", "CHILD", "DESC", "PARENT", "ANCESTOR", "EVERYTHING", "BY"})
+_ASKING_NOUNS = _NOUNS - _KINDS - {"CAP"} | {"BY"}  # nouns that name a set or a read
 
 
 def _ends_on_nouns(cats: Cats) -> bool:
