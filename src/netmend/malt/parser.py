@@ -38,7 +38,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import context, ir, mail, records, sections, slots, transcript
+from netmend.malt import context, ir, mail, records, sections, slots, templates, transcript
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -5857,11 +5857,16 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
     return typed, it_kinds, asked_how
 
 
-def parse_request(text: str) -> Parsed:
-    """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`."""
+def parse_request(text: str, *, shortcut: bool = True) -> Parsed:
+    """Parse request text into a :class:`Parsed` (query + kind qualifiers); raise :class:`QueryError`.
+    A request in the generator's own phrasing is read by :mod:`netmend.malt.templates` (the
+    same answer, at once) unless ``shortcut`` is false."""
     if not isinstance(text, str) or not text.strip():
         raise IncompleteRequest("the request is empty",
                                 expected="a request such as " + P.EXPECTED["remove"])
+    generated = templates.read(text) if shortcut else None
+    if generated is not None:  # the generator's own phrasing: what the parser would say
+        return Parsed(ir.Query(generated.steps), generated.qualifiers)
     parsed = _parse_text(text)
     announced = _ANNOUNCED.search(text)
     if announced is not None and len(parsed.query.steps) != 2:
