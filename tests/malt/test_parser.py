@@ -855,6 +855,8 @@ def test_a_purpose_last_in_a_sentence_and_a_request_said_again_by_someone(text, 
 @pytest.mark.parametrize("text", [
     "Remove ju1.a1.m1.s2c1 for the test.",  # how it is meant
     "Count the ports of ju1.a1.m1 for each switch.",  # one answer per switch
+    "count the ports for this part of the fabric",  # which part: not the whole graph
+    "list the ports for the east side of the hall",
 ])
 def test_a_purpose_that_says_how_or_for_what_nodes_stays(text: str) -> None:
     with pytest.raises(QueryError):

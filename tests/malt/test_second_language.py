@@ -3,7 +3,8 @@ friends of French and Spanish ("superior to", "in order ascendant", "base on"), 
 regular ("childs"), the particles and terms of address of South-East Asian Englishes
 ("thanks lah", "tolong", "krub"), "cnt", a singular kind after words that count ("how many
 switch"), an answer "made" ("make the count of"), and a count said after a change with a
-comma alone are read as the plain request."""
+comma alone, and a modal with no one to do it ("Can help me add X ... or not?") are read as
+the plain request."""
 
 from __future__ import annotations
 
@@ -59,6 +60,12 @@ A = "ju1.a1.m1"
      f"Remove {S} from the graph. List the child nodes of {A}."),
     (f"rank {S} direct child nodes by physical_capacity_bps attr pls",
      f"Rank the child nodes of {S} by capacity."),
+    # a modal with no one to do it, and a yes-or-no question's "or not"
+    (f"Hi, can help me add port np1 into {S} and list the child nodes of {S}?",
+     f"Add a new port named np1 to {S}. List the child nodes of {S}."),
+    (f"Can change the physical capacity of {S}.p1 to 40 Gbps or not?",
+     f"Update the physical capacity value of {S}.p1 to 40 Gbps."),
+    (f"Can check for me what capacity port {S}.p2 have?", f"What is the capacity of port {S}.p2?"),
 ])
 def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -> None:
     same(text, plain)
@@ -71,6 +78,10 @@ def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -
     f"List the ports of switch {S} with capacity not superior to 10 Gbps.",
     # a singular kind before a name may be said of that node
     f"count port {S}.p1",
+    # "or not" asks whether only after a modal; a negated modal is a negation
+    f"remove {S} or not?",
+    f"can not remove {S}?",
+    f"Can remove {S} if not needed?",
 ])
 def test_a_list_after_a_comma_or_a_negated_false_friend_stays_refused(text: str) -> None:
     refused(text)

@@ -38,7 +38,18 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
-from netmend.malt import context, ir, mail, records, sections, slots, templates, transcript
+from netmend.malt import (
+    context,
+    ir,
+    mail,
+    records,
+    sections,
+    slots,
+    templates,
+    titles,
+    transcript,
+    worklog,
+)
 from netmend.malt import kinds as K
 from netmend.malt import phrasing as P
 
@@ -252,6 +263,9 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
             if rest.lower() in _CLOCK_HALVES and number.group(1).isdigit() \
                     and 1 <= int(number.group(1)) <= 12:
                 append(Token("WORD", raw.lower()))  # a time of day, no name: "2am", "10pm"
+                continue
+            if rest.lower() == "x" and number.group(1).isdigit():
+                append(Token("WORD", raw.lower()))  # how many times, no name: "3x ports"
                 continue
             if number is not None and rest and "B" in rest and _byte_unit(rest, tokens, text, number.group(1)):
                 continue
@@ -2789,7 +2803,7 @@ def _purpose_words(words: list[Token]) -> bool:
     """Words a purpose may be made of: plain words, none that says how or whether the request
     is meant, the last one a word the grammar does not know (so it names no set or node)."""
     if not words or any(not (t.kind == "WORD" or t.kind == "NAME" and _PERIOD.fullmatch(t.text))
-                        or t.text in _MANNER or t.text in P.CRITICAL
+                        or t.text in _MANNER or t.text in P.CRITICAL or t.text in _PARTS
                         or t.text in P.PLANNED and str(t.value)[:1].isupper() for t in words):
         return False  # (a plan said with a capital starts a sentence: "... plan Scheduled")
     last, before = words[-1].text, words[-2].text if len(words) > 1 else ""
@@ -2801,6 +2815,13 @@ def _purpose_words(words: list[Token]) -> bool:
         # superblock inventory", "for the capacity model": a compound noun ("for the ports
         # report" names a set)
     return not _grammar_word(last)
+
+
+# Words that say a part of something: "for this part of the fabric", "for the east side of
+# the hall" may say which nodes, so no purpose holds one.
+_PARTS = frozenset({"part", "parts", "portion", "portions", "subset", "side", "half",
+                    "section", "segment", "slice", "area", "zone", "region", "corner", "row",
+                    "rows", "end"})
 
 
 # Words of the grammar a purpose may end on as a noun, after a word that says which.
@@ -4356,6 +4377,87 @@ _ASKED_AGAIN_WORDS = frozenset({"need", "done", "made", "provided", "actioned", 
                                 "finish", "arrange"})
 
 
+def _first_said(sentence: list[Token]) -> int | None:
+    """Where the first word of ``sentence`` that is no filler and no comma is, if any."""
+    return next((i for i, t in enumerate(sentence)
+                 if t.text != "," and t.text not in _FILLER_WORDS), None)
+
+
+def _a_verb(token: Token) -> bool:
+    return token.kind == "WORD" and not P.LEXICON.get(token.text, frozenset()).isdisjoint(
+        _VERB_CATS)
+
+
+# How a speaker takes back what they began to say: "remove, I mean remove X".
+_RESTARTS = (("i", "mean"), ("i", "meant"), ("mean",), ("or", "rather"), ("sorry",))
+_LONGEST_RESTARTED = 4
+
+
+def _without_restart(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A sentence said again after a restart, as speech says it ("delete, I mean remove X",
+    "show me, I mean list the ports of S", "remove, uh, remove X"): what was begun and taken
+    back goes when it named no node and no number (so nothing it said could be lost) and a
+    request's verb follows the restart, or when it was that verb said twice."""
+    first = _first_said(sentence)
+    comma = None if first is None else next(
+        (i for i in range(first + 1, min(len(sentence), first + _LONGEST_RESTARTED + 1))
+         if sentence[i].text == ","), None)
+    if comma is None or any(t.kind in ("NAME", "NUM") for t in sentence[first:comma]):
+        return sentence
+    after = comma + 1
+    words = tuple(t.text for t in sentence[after:after + 2])
+    restart = next((r for r in _RESTARTS if words[:len(r)] == r), None)
+    said_twice = comma == first + 1 and words[:1] == (sentence[first].text,)
+    if restart is None and not said_twice:
+        return sentence
+    after += len(restart or ())
+    while after < len(sentence) and sentence[after].text == ",":
+        after += 1
+    if after >= len(sentence) or not _a_verb(sentence[after]):
+        return sentence
+    return [*sentence[:first], *sentence[after:]]
+
+
+# What "this" is in a course's or a code review's frame: "for this part, can you ...",
+# "... in this PR?".
+_THIS_ITEMS = frozenset({"part", "question", "exercise", "task", "step", "section", "item",
+                         "problem", "assignment"})
+_THIS_CHANGES = frozenset({"change", "pr", "mr", "commit", "patch", "diff", "changeset"})
+_ASKS_NEXT = frozenset({",", "can", "could", "would", "will", "please", "kindly"})
+
+
+def _without_this_part(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A sentence without the item of a sheet it is said for, first ("for this part can you
+    ...", "For this question, ..."), and without the change under review it is said in, last
+    ("... in this PR?"): neither says which nodes or what to do."""
+    first = _first_said(sentence)
+    if first is not None and [t.text for t in sentence[first:first + 2]] == ["for", "this"] \
+            and first + 3 < len(sentence) and sentence[first + 2].text in _THIS_ITEMS and (
+                sentence[first + 3].text in _ASKS_NEXT or _a_verb(sentence[first + 3])):
+        rest = first + 3 + (sentence[first + 3].text == ",")
+        sentence = [*sentence[:first], *sentence[rest:]]
+    if len(sentence) > 3 and [t.text for t in sentence[-3:-1]] == ["in", "this"] \
+            and sentence[-1].text in _THIS_CHANGES:
+        sentence = sentence[:-3]
+    return sentence
+
+
+_SUBJECTLESS_MODALS = frozenset({"can", "could"})
+
+
+def _modal_without_subject(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A request asked with a modal and no one to do it ("Can help me add X?", "can remove X
+    or not?", as English of East and South-East Asia often asks it): said to whom it is said
+    to ("can you add X?"), and without the "or not" that asks it as a yes-or-no question."""
+    first = _first_said(sentence)
+    if first is None or sentence[first].text not in _SUBJECTLESS_MODALS \
+            or first + 1 >= len(sentence) or not (
+                sentence[first + 1].text == "help" or _a_verb(sentence[first + 1])):
+        return sentence
+    said = [*sentence[:first + 1], _VOCABULARY_TOKENS["you"], *sentence[first + 1:]]
+    return said[:-2] if [t.text for t in said[-2:]] == ["or", "not"] else said
+
+
 def _per_sentence(tokens: list[Token],
                   rewrite: Callable[[list[Token], bool], list[Token] | None]) -> list[Token]:
     """``tokens`` with each sentence rewritten by ``rewrite(sentence, after)`` (``after``: a
@@ -5757,6 +5859,12 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _without_we_have(tokens)
     if ("can" in texts or "could" in texts) and ("get" in texts or "have" in texts):
         tokens = _may_it_get(tokens)
+    if "can" in texts or "could" in texts:
+        tokens = _per_sentence(tokens, _modal_without_subject)
+    if "mean" in texts or "," in texts:
+        tokens = _per_sentence(tokens, _without_restart)
+    if "this" in texts:
+        tokens = _per_sentence(tokens, _without_this_part)
     if "right" in texts:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
@@ -5900,6 +6008,11 @@ def _parse_text(text: str) -> Parsed:
         if logged is not None:
             with contextlib.suppress(QueryError):
                 return _parse_said(logged, text)
+        # "Summary: Port count - S\nDescription: How many ports are in S?": a card's body (a
+        # mail's subject is no title: a mail is read by the rules for mail above)
+        titled = _under_title(text) if newest is None else None
+        if titled is not None:
+            return titled
         # "You are a topology assistant. Task: ... Output: ...": a prompt in sections
         try:
             prompt = sections.to_request(text)
@@ -5921,10 +6034,45 @@ def _parse_text(text: str) -> Parsed:
         return parsed
 
 
+# A work item's title line: a tag ("[TOPO]", "[NETOPS-2210]") or a title's label first.
+_TITLE_TAG = re.compile(r"\s*\[[^\]\n]{1,30}\]\s*")
+_TITLE_LABEL = re.compile(r"\s*(?i:summary|title|card|card title|headline|story|"
+                          r"ticket title|issue)\s*:\s*")
+
+
+def _under_title(text: str) -> Parsed | None:
+    """The request a work item's body asks, when its first line is a title that only names
+    that request (:func:`titles.restates`); None otherwise."""
+    first, newline, body = text.strip().partition("\n")
+    if not newline or not body.strip():
+        return None
+    tag = _TITLE_TAG.match(first)
+    title = first[tag.end():] if tag else first
+    label = _TITLE_LABEL.match(title)
+    title = title[label.end():] if label else title
+    try:
+        parsed = _parse_as_written(body.strip())
+    except QueryError:
+        return None
+    return parsed if titles.restates(title, body, parsed.query.steps) else None
+
+
 def _parse_as_written(text: str) -> Parsed:
-    if ":" in text:  # a request written as fields: "target: S; action: remove"
+    said, apart = worklog.split(text)  # "- [ ] 03:12Z OPEN INC-20417 remove X"
+    parsed = _parse_record_or_said(said, text)
+    if apart and not all(map(_of_named, parsed.query.steps)) and _may_pick_out(
+            apart, parsed.query.steps):
+        raise AmbiguousRequest(
+            f"the request reads or changes a set of nodes and says who raised it ({apart!r}), "
+            "which may say which of them are meant", expected="the request without it",
+            text=text)
+    return parsed
+
+
+def _parse_record_or_said(said: str, text: str) -> Parsed:
+    if ":" in said:  # a request written as fields: "target: S; action: remove"
         try:
-            fields = records.split_fields(text)
+            fields = records.split_fields(said)
             record = None if fields is None else records.to_request(fields)
         except records.RecordError as exc:
             refusal: QueryError = UnknownRequest(
@@ -5933,14 +6081,14 @@ def _parse_as_written(text: str) -> Parsed:
             record = None
         else:
             if record is None:
-                return _parse_said(text, text)
+                return _parse_said_apart(said, text)
             try:
                 parsed = _parse_said(record, text)
             except QueryError as exc:
                 refusal = exc
             else:
                 if not all(map(_of_named, parsed.query.steps)) and _may_pick_out(
-                        " ".join(records.bookkeeping(text)), parsed.query.steps):
+                        " ".join(records.bookkeeping(said)), parsed.query.steps):
                     raise AmbiguousRequest(
                         "the request reads or changes a set of nodes and a field of "
                         "bookkeeping says something that may say which of them are meant",
@@ -5949,10 +6097,39 @@ def _parse_as_written(text: str) -> Parsed:
                 return parsed
         # "Action: remove X; after that, count ...": a label and a sentence, not fields
         try:
-            return _parse_said(text, text)
+            return _parse_said_apart(said, text)
         except QueryError:
             raise refusal from None
-    return _parse_said(text, text)
+    return _parse_said(said, text)
+
+
+def _parse_said_apart(said: str, text: str) -> Parsed:
+    """:func:`_parse_said`, or, when that refuses, the request without its lines of
+    bookkeeping ("Priority: P3", "Requested by: S. Haddad"), as long as what they say may
+    not pick out which nodes of a set it reads or changes, and without the lines that say
+    what it should come to ("Expected: ..."), as long as they only say it again."""
+    try:
+        return _parse_said(said, text)
+    except QueryError as refusal:
+        apart = records.set_apart(said)
+        if apart.request == said or not apart.request:
+            raise
+        try:
+            parsed = _parse_said(apart.request, text)
+        except QueryError:
+            raise refusal from None
+    steps = parsed.query.steps
+    if not all(map(_of_named, steps)) and _may_pick_out(" ".join(apart.values), steps):
+        raise AmbiguousRequest(
+            "the request reads or changes a set of nodes and a field of bookkeeping says "
+            "something that may say which of them are meant", expected="the request without "
+            "that field", text=text)
+    for outcome in apart.outcomes:
+        if not titles.restates(outcome, apart.request, steps, outcome=True):
+            raise AmbiguousRequest(
+                f"the request says it should come to {outcome!r}, which may say more than the "
+                "request itself", expected="the request without that line", text=text)
+    return parsed
 
 
 # A request left in code: a comment's or docstring's marks, a to-do label, a commit's type
@@ -5960,7 +6137,10 @@ def _parse_as_written(text: str) -> Parsed:
 _CODE_OPENS = re.compile(
     r"""\s*(?:(?://+|/\*+|"{3}|'{3}|\#+)\s*)?
         (?:(?:TODO|FIXME|XXX|HACK|NOTE|todo|fixme)(?:\([^()]*\))?\s*:?\s+
-         |(?:feat|fix|chore|refactor|docs|perf|ops|build)\(([^()]*)\)!?:\s+)""", re.VERBOSE)
+         |(?:feat|fix|chore|refactor|docs|perf|ops|build)(?:\(([^()]*)\))?!?:\s+)""", re.VERBOSE)
+# A commit's scope that names where in the code the change is, never which nodes.
+_CODE_SCOPES = frozenset({"topo", "topology", "graph", "capacity", "network", "net", "netops",
+                          "infra", "model", "inventory", "fabric", "config", "data"})
 _CODE_FIRST = re.compile(r"\s*[/#\"'TFXHNtfcdprob]")
 _CODE_MARKS = re.compile(r"""^\s*(?://+|/\*+|"{3}|'{3})\s*|\s*(?:\*/|"{3}|'{3})\s*$""")
 
@@ -5975,7 +6155,7 @@ def _without_code_comment(text: str) -> str:
     if opened is not None:
         scope = opened.group(1)
         rest = text[opened.end():]
-        if scope is None or scope.strip() in rest:
+        if scope is None or scope.strip() in rest or scope.strip().lower() in _CODE_SCOPES:
             text = rest
     hashed = _HASH_COMMENT.match(text)
     if hashed is not None and _comment_word(hashed.group(1).lower()):

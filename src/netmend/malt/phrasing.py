@@ -902,6 +902,8 @@ LABEL_WORDS: frozenset[str] = frozenset({
     "resolution", "minute", "agenda item", "motion", "use case", "requirement",
     "capacity planning", "work order", "service request", "change request", "change order",
     "action item", "work item", "support ticket", "service ticket", "ops ticket", "op",
+    # a code review's comment: "nit:", "suggestion:", "blocking:"
+    "nit", "nitpick", "suggestion", "blocking", "non-blocking",
     # an exam's or a worksheet's: "Q3.", "Problem 2(b):", "Section A, Question 2"
     "problem", "question", "q", "section", "part",
     # a worksheet item's, as those are (a numbered item of a sheet about the graph given, not

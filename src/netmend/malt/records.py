@@ -11,6 +11,7 @@ refusal, never a guess. Text that is not a record is left to the parser as it is
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from netmend.malt import context
 from netmend.malt import phrasing as P
@@ -52,7 +53,11 @@ _META = frozenset({"requested by", "requester", "requestor", "owner", "assignee"
                    "category", "customer", "submitted by", "date", "cc", "contact", "sla",
                    "status", "case", "case id", "incident", "change id", "id", "team",
                    "business reason", "purpose", "context", "background", "urgency",
-                   "severity"})
+                   "severity", "from", "who", "raised by", "reported by", "opened by",
+                   "created by", "filed by", "logged by", "asked by", "reporter", "author",
+                   "labels", "tags", "component", "sprint", "epic", "milestone", "created",
+                   "updated", "opened", "raised", "time", "timestamp", "shift", "state",
+                   "story points", "estimate", "source", "channel", "watchers"})
 _THEN = frozenset({"then", "after", "afterwards", "next", "and then", "after that"})
 # Which slot of the sentence each key fills.
 _SLOT_OF = {key: slot for slot, keys in (
@@ -137,6 +142,63 @@ def bookkeeping(text: str) -> list[str]:
         if match is not None and _key(match.group(1)) in _META:
             values.append(match.group(2).strip())
     return values
+
+
+# The last part of a sentence that is a field of bookkeeping: "... by capacity. Priority: P3".
+_LAST_FIELD = re.compile(r"(?<=[.!?])\s+([A-Za-z][A-Za-z _-]{0,30}?)\s*:\s*([^.:\n]*)\.?\s*$")
+# A markdown heading over the request's lines: "### Steps", "## Description".
+_HEADING = re.compile(r"\s*#{1,6}\s+([A-Za-z][A-Za-z _-]{0,30}?)\s*:?\s*$")
+# Fields that say what the request should come to: they may only say it again.
+_OUTCOME = frozenset({"expected", "expected result", "expected outcome", "expected behaviour",
+                      "expected behavior", "outcome", "done when"})
+_OVER_LINES = _PHRASE_KEYS | {"steps"}
+
+
+class SetApart(NamedTuple):
+    """A request's lines without those of bookkeeping and the labels over its lines:
+    ``request``; the bookkeeping values set apart (``values``), which may not pick out some
+    of a set of nodes; and what the request should come to (``outcomes``), which may only
+    say the request again."""
+
+    request: str
+    values: list[str]
+    outcomes: list[str]
+
+
+def set_apart(text: str) -> SetApart:
+    """``text`` without its lines (and last part) that are fields of bookkeeping whose value
+    can say nothing about what is asked ("Priority: P3", "Requested by: S. Haddad"), without
+    a line that only labels the lines after it ("Description:", "### Steps"), and without a
+    line that says what it should come to ("Expected: ..."); ``text`` itself, and nothing set
+    apart, when there are none such."""
+    kept: list[str] = []
+    values: list[str] = []
+    outcomes: list[str] = []
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        heading = _HEADING.fullmatch(line)
+        if heading is not None and _key(heading.group(1)) in _OVER_LINES and at + 1 < len(lines):
+            continue  # "### Steps" over the request's lines
+        match = _FIELD.match(line.strip())
+        if match is not None:
+            key, value = _key(match.group(1)), match.group(2).strip()
+            if key in _META and _inert(value):
+                values.append(value)
+                continue
+            if key in _OUTCOME and value:
+                outcomes.append(value)
+                continue
+            if key in _OVER_LINES and not value and at + 1 < len(lines):
+                continue  # "Description:" over the request's lines
+        kept.append(line)
+    if kept:
+        last = _LAST_FIELD.search(kept[-1])
+        if last is not None and _key(last.group(1)) in _META and _inert(last.group(2)):
+            values.append(last.group(2).strip())
+            kept[-1] = kept[-1][:last.start()]
+    if len(kept) == len(lines) and not values:
+        return SetApart(text, [], [])
+    return SetApart("\n".join(kept).strip(), values, outcomes)
 
 
 def _inert(value: str) -> bool:
