@@ -66,6 +66,11 @@ A = "ju1.a1.m1"
     (f"Can change the physical capacity of {S}.p1 to 40 Gbps or not?",
      f"Update the physical capacity value of {S}.p1 to 40 Gbps."),
     (f"Can check for me what capacity port {S}.p2 have?", f"What is the capacity of port {S}.p2?"),
+    # a capacity to "become" a value, a kind's "name" before the new name
+    (f"Hi, can help me make every port on switch {S} become 10 Gbps capacity?",
+     f"Set the capacity of every port of switch {S} to 10 Gbps."),
+    (f"First add port name np3 into {S}, after that rank {S} child node by capacity.",
+     f"Add a new port named np3 to {S}. Rank the child nodes of {S} by capacity."),
 ])
 def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -> None:
     same(text, plain)
@@ -82,6 +87,9 @@ def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -
     f"remove {S} or not?",
     f"can not remove {S}?",
     f"Can remove {S} if not needed?",
+    # "become" before no value, "name" before no new name
+    f"make the capacity of {S}.p1 become fast",
+    f"add port name to {S}",
 ])
 def test_a_list_after_a_comma_or_a_negated_false_friend_stays_refused(text: str) -> None:
     refused(text)

@@ -48,6 +48,12 @@ def test_bookkeeping_around_a_removal_is_set_apart(text: str) -> None:
     assert parse(text).steps == (ir.Remove(PORT),)
 
 
+def test_a_kind_set_as_code_is_that_kind() -> None:
+    assert parse(f"add a new node named `np1` of type `EK_PORT` to `{SWITCH}`").steps == (
+        ir.Add("np1", "EK_PORT", SWITCH),)
+    assert parse("remove 'EK_PORT' from the graph").steps == (ir.Remove("EK_PORT"),)
+
+
 @pytest.mark.parametrize("text", [
     # a status that says the item is not to be done as asked
     f"- [x] 03:12Z INC-1 remove {PORT} from the graph",

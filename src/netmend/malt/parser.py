@@ -246,7 +246,9 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
             name = _unquote(raw)
             if not name:
                 raise IncompleteRequest("an empty quoted name", expected="a node name", text=text)
-            append(Token("NAME", raw, name))
+            kind = _classify_word(name) if first == "`" and name.startswith("EK_") else None
+            # a kind set as code ("of type `EK_PORT`") is that kind; any other quote names
+            append(kind if kind is not None and kind.kind == "KIND" else Token("NAME", raw, name))
         elif first in _PUNCT_CHARS:
             tokens.extend(Token("PUNCT", _PUNCT_FORMS.get(ch, ch)) for ch in _split_punct(raw))
         elif first in _DASH:
@@ -4442,6 +4444,27 @@ def _without_this_part(sentence: list[Token], _after: bool = False) -> list[Toke
     return sentence
 
 
+# What "become" follows when English says it: "should become", "so it becomes".
+_BECOMING = P.ASKING_MODALS | frozenset({"should", "must", "shall", "to", "it", "they", "so",
+                                         "then", "now", "will"})
+
+
+def _second_language_forms(tokens: list[Token]) -> list[Token]:
+    """Two forms of English as a second language said as English says them: a value a
+    capacity is to "become" ("make P capacity become 10 Gbps": to 10 Gbps), and a kind's
+    "name" before the new name ("add port name np1": named np1)."""
+    out = list(tokens)
+    for i, token in enumerate(tokens[:-1]):
+        after = tokens[i + 1]
+        if token.text in ("become", "becomes") and after.kind == "NUM" and i \
+                and tokens[i - 1].text not in _BECOMING:  # ("... should become 40G" is read)
+            out[i] = _VOCABULARY_TOKENS["to"]
+        elif token.text == "name" and i and tokens[i - 1].text in P.KIND_WORDS \
+                and after.kind == "NAME":
+            out[i] = _VOCABULARY_TOKENS["named"]
+    return out
+
+
 _SUBJECTLESS_MODALS = frozenset({"can", "could"})
 
 
@@ -5865,6 +5888,8 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _per_sentence(tokens, _without_restart)
     if "this" in texts:
         tokens = _per_sentence(tokens, _without_this_part)
+    if "become" in texts or "becomes" in texts or "name" in texts:
+        tokens = _second_language_forms(tokens)
     if "right" in texts:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
