@@ -22,6 +22,11 @@ A = "ju1.a2.m2"
     (f"count the uplinks, I mean count the ports in {A}", f"Count the ports in {A}."),
     (f"list, sorry, rank the children of {A} by capacity",
      f"Rank the child nodes of {A} by capacity."),
+    (f"netmend add, uh, add a new port called np3 to {S} and count the ports in {S} after",
+     f"Add a new port named np3 to {S}. Count the ports in {S}."),
+    # names listed as speech lists them
+    (f"hey netmend add ports named x1 x2 and x3 to switch {S}",
+     f"Add ports named x1, x2 and x3 to switch {S}."),
 ])
 def test_a_restart_that_named_nothing_is_taken_back(text: str, plain: str) -> None:
     same(text, plain)
@@ -34,6 +39,8 @@ def test_a_restart_that_named_nothing_is_taken_back(text: str, plain: str) -> No
     # what follows is no request's verb
     f"remove, I mean don't remove {S}",
     f"remove, I mean {S}",
+    # a name with a dot in a row of new names may be where they go
+    f"add a port named x1 {S} and x3",
 ])
 def test_a_restart_that_may_lose_what_was_said_stays_refused(text: str) -> None:
     refused(text)

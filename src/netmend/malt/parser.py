@@ -4390,6 +4390,7 @@ def _a_verb(token: Token) -> bool:
         _VERB_CATS)
 
 
+_HESITATIONS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm"})
 # How a speaker takes back what they began to say: "remove, I mean remove X".
 _RESTARTS = (("i", "mean"), ("i", "meant"), ("mean",), ("or", "rather"), ("sorry",))
 _LONGEST_RESTARTED = 4
@@ -4407,6 +4408,9 @@ def _without_restart(sentence: list[Token], _after: bool = False) -> list[Token]
     if comma is None or any(t.kind in ("NAME", "NUM") for t in sentence[first:comma]):
         return sentence
     after = comma + 1
+    while after < len(sentence) and (sentence[after].text == "," or sentence[after].text in
+                                     _HESITATIONS):
+        after += 1  # "remove, uh, remove X"
     words = tuple(t.text for t in sentence[after:after + 2])
     restart = next((r for r in _RESTARTS if words[:len(r)] == r), None)
     said_twice = comma == first + 1 and words[:1] == (sentence[first].text,)
@@ -4442,6 +4446,29 @@ def _without_this_part(sentence: list[Token], _after: bool = False) -> list[Toke
             and sentence[-1].text in _THIS_CHANGES:
         sentence = sentence[:-3]
     return sentence
+
+
+def _names_said_in_a_row(tokens: list[Token]) -> list[Token]:
+    """New names listed as speech lists them, without commas ("add ports named x1 x2 and
+    x3"): a list, said with commas, when the names (new ones: no dot) follow "named" or
+    "called" and the last comes after "and"."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        out.append(tokens[i])
+        if tokens[i].text in ("named", "called"):
+            end = i + 1
+            while end < len(tokens) and tokens[end].kind == "NAME" and "." not in tokens[end].text:
+                end += 1
+            if end - i > 2 and end + 1 < len(tokens) and tokens[end].text == "and" \
+                    and tokens[end + 1].kind == "NAME" and "." not in tokens[end + 1].text:
+                for name in tokens[i + 1:end - 1]:
+                    out += [name, _LIST_COMMA]
+                out.append(tokens[end - 1])
+                i = end
+                continue
+        i += 1
+    return out
 
 
 # What "become" follows when English says it: "should become", "so it becomes".
@@ -5890,6 +5917,8 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _per_sentence(tokens, _without_this_part)
     if "become" in texts or "becomes" in texts or "name" in texts:
         tokens = _second_language_forms(tokens)
+    if "named" in texts or "called" in texts:
+        tokens = _names_said_in_a_row(tokens)
     if "right" in texts:
         tokens = _without_discourse_right(tokens)
     if "am" in texts or "are" in texts:
