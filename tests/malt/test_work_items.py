@@ -118,6 +118,9 @@ def test_lines_of_bookkeeping_and_labels_over_lines_are_set_apart() -> None:
     ("S children ranking", True),
     ("S removal", False),  # the body removes nothing
     ("spare ports of S", False),
+    ("S ranking", True),
+    ("all ports of S", False),  # the body says no whole set
+    ("S, 3 ports", False),
 ])
 def test_a_title_restates_only_what_the_body_asks(title: str, ok: bool) -> None:
     body = "Rank the child nodes of S by capacity and count the ports in S."
@@ -146,3 +149,11 @@ def test_who_raised_a_change_to_a_set_may_pick_some_out() -> None:
 def test_a_participle_said_after_a_set_may_say_which_nodes() -> None:
     assert worklog.split(f"list the ports of {SWITCH} reported by monitoring")[1] == ""
     assert worklog.split(f"list the ports of {SWITCH}, reported by monitoring")[1] == ""
+
+
+def test_a_title_may_say_a_number_with_its_unit_against_it_and_a_whole_set() -> None:
+    body = "Set the capacity of every port of S to 40 Gbps."
+    steps = (ir.UpdateAll(ir.Select("S", "EK_PORT"), 40_000_000_000),)
+    assert titles.restates("All ports on S -> 40G", body, steps)
+    assert not titles.restates("All ports on S -> 25G", body, steps)
+    assert not titles.restates("low-cap ports on S -> 40G", body, steps)

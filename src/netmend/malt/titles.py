@@ -26,13 +26,17 @@ from netmend.malt import phrasing as P
 # Words that name an operation, and the steps that do it.
 _OPERATIONS: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("remove", "removal", "delete", "deletion", "drop", "decommission",
-                     "decom", "cleanup", "clean-up", "teardown"), (ir.Remove, ir.RemoveAll)),
+                     "decom", "cleanup", "clean-up", "teardown", "out"), (ir.Remove, ir.RemoveAll)),
     **dict.fromkeys(("add", "addition", "new", "create", "creation", "provision"),
                     (ir.Add, ir.ForEachAdd)),
     **dict.fromkeys(("update", "change", "set", "bump", "correction", "adjustment"),
                     (ir.Update, ir.UpdateAll)),
     **dict.fromkeys(("count", "tally", "recount"), (ir.Count, ir.Top, ir.Aggregate)),
-    **dict.fromkeys(("rank", "ranking", "re-rank", "rerank", "sort"), (ir.Rank, ir.Top)),
+    **dict.fromkeys(("rank", "ranking", "ranked", "re-rank", "rerank", "sort"),
+                    (ir.Rank, ir.Top)),
+    **dict.fromkeys(("avg", "average", "mean", "min", "minimum", "max", "maximum", "sum",
+                     "combined"), (ir.Aggregate, ir.CapacityOf)),
+    "total": (ir.Aggregate, ir.CapacityOf, ir.Count),
     **dict.fromkeys(("list", "listing", "inventory"), (ir.ListChildren, ir.ListNodes, ir.Top)),
     **dict.fromkeys(("parent", "parents"), (ir.ListNodes,)),
     # a word for any question: the body says which
@@ -52,8 +56,13 @@ _JOINING = frozenset({"the", "a", "an", "of", "on", "in", "for", "to", "and", "&
 _WORDS = re.compile(r"[\w.'&+/|-]+")
 
 
+# A number said with its unit against it ("40G", "25gbps"): the number.
+_NUMBER_WITH_UNIT = re.compile(r"(\d+(?:\.\d+)?)(?:g|gb|gbps|gig|m|mb|mbps|k)")
+
+
 def _words(text: str) -> list[str]:
-    return [w.strip(".,:;?!'\"()[]").lower() for w in _WORDS.findall(text)]
+    words = [w.strip(".,:;?!'\"()[]").lower() for w in _WORDS.findall(text)]
+    return [(found.group(1) if (found := _NUMBER_WITH_UNIT.fullmatch(w)) else w) for w in words]
 
 
 # What a line that says what a request should come to says of its own ("Expected: the
@@ -66,12 +75,18 @@ _OUTCOME_WORDS = frozenset({"gone", "removed", "deleted", "added", "updated", "c
                             "its", "new"})
 
 
+# Words for a whole set, said again when the body says one of them.
+_WHOLE = frozenset({"all", "every", "each"})
+
+
 def _said_again(line: str, body: str, said: set[str], outcome: bool) -> bool:
     """Whether ``line`` names no node and no number ``body`` does not, and says no word that
     may change what is asked."""
+    whole = not said.isdisjoint(_WHOLE)
     return not any(
         word in P.HEDGES or word.endswith("n't") or (
-            word in context.CARRIES and not (outcome and word in _OUTCOME_WORDS)) or (
+            word in context.CARRIES and not (outcome and word in _OUTCOME_WORDS)
+            and not (whole and word in _WHOLE)) or (
             word not in said and (any(ch.isdigit() for ch in word) or "." in word))
         for word in _words(line))
 
@@ -83,10 +98,10 @@ def restates(title: str, body: str, steps: Sequence[ir.Step], *, outcome: bool =
     if not _said_again(title, body, said, outcome):
         return False
     for word in filter(None, _words(title)):
-        if word in said or word in _JOINING or word in _CONTENTS or (
+        if word in said or word in _JOINING or word in _CONTENTS or word in _WHOLE or (
                 outcome and word in _OUTCOME_WORDS):
             continue
-        operation = _OPERATIONS.get(word)
+        operation = _OPERATIONS.get(word) or _OPERATIONS.get(word.removesuffix("s"))
         if operation is not None:
             if not any(isinstance(step, operation) for step in steps):
                 return False
