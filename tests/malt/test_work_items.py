@@ -43,6 +43,9 @@ def _refused(text: str) -> bool:
     f"for this part can you remove {PORT} from the graph?",
     f"For this question, remove {PORT} from the graph.",
     f"can we also drop `{PORT}` from the graph in this PR?",
+    # a shift handover's courtesy and provenance
+    f"- remove {PORT} from the graph, pls action",
+    f"- Carried over from nights - remove {PORT} from the graph",
 ])
 def test_bookkeeping_around_a_removal_is_set_apart(text: str) -> None:
     assert parse(text).steps == (ir.Remove(PORT),)

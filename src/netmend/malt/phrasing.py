@@ -843,6 +843,13 @@ FILLERS: frozenset[str] = frozenset({
     "do the needful", "kindly do the needful", "please do the needful", "reckon you could",
     "reckon u could", "do you reckon you could", "i reckon", "ta", "mate", "cheers mate",
     "you know", "no rush", "no hurry", "let me get", "let me have",
+    # a shift handover's: asked to be done ("pls action"), and where an item came from
+    "pls action", "plz action", "action pls", "action please", "for action",
+    "please can you action", "can you action", "carried over", "carried over from nights",
+    "carried over from days", "carried over from night shift", "carried over from day shift",
+    "carried over from the night shift", "carried over from the day shift",
+    "carried over from last shift", "carried over from the last shift",
+    "carried over from the previous shift", "carried over from previous shift",
     # what every node does ("every port that exists in the graph"); a list's own form
     "that exist", "that exists", "which exist", "which exists", "in a list", "in list",
     "in list form", "in a list form", "in all the graph", "in all the topology",
