@@ -144,9 +144,18 @@ HELD_BACK_22 = "paraphrases-heldback-22.yaml"
 TUNING_18 = "paraphrases-tuning-18.yaml"
 HELD_BACK_23 = "paraphrases-heldback-23.yaml"
 HELD_BACK_24 = "paraphrases-heldback-24.yaml"
+# The nineteenth tuning part (on-call logs, code review, coursework, East Asian English, cards
+# and tickets, a voice assistant) was developed against. The twenty-fifth held-back part was
+# written at the start of that round and measured at its start and end only (four of its
+# registers aimed at through the tuning batches, as its header says); the twenty-sixth was
+# written during it, aimed at by nothing and measured at the end only.
+TUNING_19 = "paraphrases-tuning-19.yaml"
+HELD_BACK_25 = "paraphrases-heldback-25.yaml"
+HELD_BACK_26 = "paraphrases-heldback-26.yaml"
 # Negatives answered that are open findings, each said in its corpus' header: the count must
 # be exactly this (so a new one fails, and so does the fix, until this is updated).
-ANSWERED_NEGATIVES = {TUNING_14: 1, HELD_BACK_17: 1, TUNING_18: 2}
+ANSWERED_NEGATIVES = {TUNING_14: 1, HELD_BACK_17: 1, TUNING_18: 2, TUNING_19: 1, HELD_BACK_25: 1,
+                      HELD_BACK_26: 2}
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
@@ -162,7 +171,8 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           HELD_BACK_15: 0.71, TUNING_14: 0.82, HELD_BACK_16: 0.61, HELD_BACK_17: 0.63,
           TUNING_15: 0.75, HELD_BACK_18: 0.60, HELD_BACK_19: 0.59, HELD_BACK_20: 0.41,
           TUNING_16: 0.56, HELD_BACK_21: 0.40, TUNING_17: 0.52, HELD_BACK_22: 0.52,
-          TUNING_18: 0.87, HELD_BACK_23: 0.58, HELD_BACK_24: 0.68}
+          TUNING_18: 0.87, HELD_BACK_23: 0.58, HELD_BACK_24: 0.68, TUNING_19: 0.85,
+          HELD_BACK_25: 0.49, HELD_BACK_26: 0.61}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
