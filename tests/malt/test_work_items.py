@@ -65,6 +65,7 @@ def test_a_kind_set_as_code_is_that_kind() -> None:
     f"Title: Remove {PORT}\nDescription: Count the ports in {SWITCH}.",
     f"Summary: Ports under 40 Gbps on {SWITCH}\nDescription: List the ports of {SWITCH}.",
     f"Card: low-capacity ports on {SWITCH}\nPlease list the ports of {SWITCH}.",
+    f"Summary: Spare ports on {SWITCH}\nDescription: List the ports of {SWITCH}.\nLabels: spare",
     f"Summary: all ports but {PORT}\nDescription: Remove all ports of {SWITCH}.",
     # what it should come to, saying more than the request
     f"### Steps\n1. Remove all ports of `{SWITCH}`\n\nExpected: only the uplinks gone.",

@@ -6108,7 +6108,10 @@ def _under_title(text: str) -> Parsed | None:
         parsed = _parse_as_written(body.strip())
     except QueryError:
         return None
-    return parsed if titles.restates(title, body, parsed.query.steps) else None
+    # the title's words are weighed against the request's own, not its bookkeeping ("Labels:
+    # spare" says nothing a title "Spare ports on S" may take as the request's)
+    request = records.set_apart(body.strip()).request
+    return parsed if titles.restates(title, request, parsed.query.steps) else None
 
 
 def _parse_as_written(text: str) -> Parsed:

@@ -54,8 +54,6 @@ _PLAIN_KINDS = frozenset({"port", "switch", "packet", "agg", "aggregation", "blo
 _JOINING = frozenset({"the", "a", "an", "of", "on", "in", "for", "to", "and", "&", "+", "-",
                       "--", "at", "from", "then", "by", "/", "|", "re", "request"})
 _WORDS = re.compile(r"[\w.'&+/|-]+")
-
-
 # A number said with its unit against it ("40G", "25gbps"): the number.
 _NUMBER_WITH_UNIT = re.compile(r"(\d+(?:\.\d+)?)(?:g|gb|gbps|gig|m|mb|mbps|k)")
 
@@ -73,15 +71,13 @@ _OUTCOME_WORDS = frozenset({"gone", "removed", "deleted", "added", "updated", "c
                             "name", "names", "value", "values", "after", "afterwards", "all",
                             "both", "two", "three", "four", "five", "step", "with", "their",
                             "its", "new"})
-
-
 # Words for a whole set, said again when the body says one of them.
 _WHOLE = frozenset({"all", "every", "each"})
 
 
-def _said_again(line: str, body: str, said: set[str], outcome: bool) -> bool:
-    """Whether ``line`` names no node and no number ``body`` does not, and says no word that
-    may change what is asked."""
+def _said_again(line: str, said: set[str], outcome: bool) -> bool:
+    """Whether ``line`` names no node and no number the body does not say (its words:
+    ``said``), and says no word that may change what is asked."""
     whole = not said.isdisjoint(_WHOLE)
     return not any(
         word in P.HEDGES or word.endswith("n't") or (
@@ -95,7 +91,7 @@ def restates(title: str, body: str, steps: Sequence[ir.Step], *, outcome: bool =
     """Whether ``title`` only names the request ``body`` was read as (``steps``); with
     ``outcome``, whether it only says what that request comes to ("Expected: ...")."""
     said = set(_words(body))
-    if not _said_again(title, body, said, outcome):
+    if not _said_again(title, said, outcome):
         return False
     for word in filter(None, _words(title)):
         if word in said or word in _JOINING or word in _CONTENTS or word in _WHOLE or (
