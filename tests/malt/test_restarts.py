@@ -19,7 +19,7 @@ A = "ju1.a2.m2"
      f"Set the capacity of every port of switch {S} to 25 Gbps."),
     (f"um hey netmend show me, I mean list the ports in agg block {A}",
      f"List the ports in agg block {A}."),
-    (f"count the uplinks, I mean count the ports in {A}", f"Count the ports in {A}."),
+    (f"count the switches, I mean count the ports in {A}", f"Count the ports in {A}."),
     (f"list, sorry, rank the children of {A} by capacity",
      f"Rank the child nodes of {A} by capacity."),
     (f"netmend add, uh, add a new port called np3 to {S} and count the ports in {S} after",
@@ -39,6 +39,10 @@ def test_a_restart_that_named_nothing_is_taken_back(text: str, plain: str) -> No
     # what follows is no request's verb
     f"remove, I mean don't remove {S}",
     f"remove, I mean {S}",
+    # what was taken back said how or whether, or a word netmend does not know
+    f"hypothetical delete, I mean remove {S} from the graph",
+    f"skip delete, I mean remove {S} from the graph",
+    f"count the uplinks, I mean count the ports in {A}",
     # a name with a dot in a row of new names may be where they go
     f"add a port named x1 {S} and x3",
 ])

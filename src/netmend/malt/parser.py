@@ -4399,13 +4399,14 @@ _LONGEST_RESTARTED = 4
 def _without_restart(sentence: list[Token], _after: bool = False) -> list[Token]:
     """A sentence said again after a restart, as speech says it ("delete, I mean remove X",
     "show me, I mean list the ports of S", "remove, uh, remove X"): what was begun and taken
-    back goes when it named no node and no number (so nothing it said could be lost) and a
+    back goes when it was only words of the grammar naming no node and no number, none
+    saying how or whether the request is meant (so nothing it said could be lost), and a
     request's verb follows the restart, or when it was that verb said twice."""
     first = _first_said(sentence)
     comma = None if first is None else next(
         (i for i in range(first + 1, min(len(sentence), first + _LONGEST_RESTARTED + 1))
          if sentence[i].text == ","), None)
-    if comma is None or any(t.kind in ("NAME", "NUM") for t in sentence[first:comma]):
+    if comma is None or not all(map(_taken_back, sentence[first:comma])):
         return sentence
     after = comma + 1
     while after < len(sentence) and (sentence[after].text == "," or sentence[after].text in
@@ -4490,6 +4491,15 @@ def _second_language_forms(tokens: list[Token]) -> list[Token]:
                 and after.kind == "NAME":
             out[i] = _VOCABULARY_TOKENS["named"]
     return out
+
+
+def _taken_back(token: Token) -> bool:
+    """Whether a word begun and taken back may go with no loss: a word of the grammar or a
+    filler, naming no node and no number, that says nothing of how or whether the request is
+    meant ("hypothetical", "skip" and any word netmend does not know stay)."""
+    return token.kind == "WORD" and (
+        token.text in P.LEXICON or token.text in P.KIND_WORDS or token.text in _FILLER_WORDS
+    ) and token.text not in P.HEDGES and token.text not in context.REHEARSALS
 
 
 _SUBJECTLESS_MODALS = frozenset({"can", "could"})
