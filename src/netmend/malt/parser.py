@@ -4390,7 +4390,6 @@ def _a_verb(token: Token) -> bool:
         _VERB_CATS)
 
 
-_HESITATIONS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm"})
 # How a speaker takes back what they began to say: "remove, I mean remove X".
 _RESTARTS = (("i", "mean"), ("i", "meant"), ("mean",), ("or", "rather"), ("sorry",))
 _LONGEST_RESTARTED = 4
@@ -4410,7 +4409,7 @@ def _without_restart(sentence: list[Token], _after: bool = False) -> list[Token]
         return sentence
     after = comma + 1
     while after < len(sentence) and (sentence[after].text == "," or sentence[after].text in
-                                     _HESITATIONS):
+                                     P.HESITATIONS):
         after += 1  # "remove, uh, remove X"
     words = tuple(t.text for t in sentence[after:after + 2])
     restart = next((r for r in _RESTARTS if words[:len(r)] == r), None)
@@ -6107,33 +6106,39 @@ _TITLE_LABEL = re.compile(r"\s*(?i:summary|title|card|card title|headline|story|
 def _under_title(text: str) -> Parsed | None:
     """The request a work item's body asks, when its first line is a title that only names
     that request (:func:`titles.restates`); None otherwise."""
-    first, newline, body = text.strip().partition("\n")
-    if not newline or not body.strip():
+    first, _, body = text.strip().partition("\n")
+    body = body.strip()
+    if not body:
         return None
     tag = _TITLE_TAG.match(first)
     title = first[tag.end():] if tag else first
     label = _TITLE_LABEL.match(title)
     title = title[label.end():] if label else title
     try:
-        parsed = _parse_as_written(body.strip())
+        parsed = _parse_as_written(body)
     except QueryError:
         return None
     # the title's words are weighed against the request's own, not its bookkeeping ("Labels:
     # spare" says nothing a title "Spare ports on S" may take as the request's)
-    request = records.set_apart(body.strip()).request
+    request = records.set_apart(body).request
     return parsed if titles.restates(title, request, parsed.query.steps) else None
 
 
 def _parse_as_written(text: str) -> Parsed:
     said, apart = worklog.split(text)  # "- [ ] 03:12Z OPEN INC-20417 remove X"
     parsed = _parse_record_or_said(said, text)
-    if apart and not all(map(_of_named, parsed.query.steps)) and _may_pick_out(
-            apart, parsed.query.steps):
-        raise AmbiguousRequest(
-            f"the request reads or changes a set of nodes and says who raised it ({apart!r}), "
-            "which may say which of them are meant", expected="the request without it",
-            text=text)
+    _refuse_picked_out(apart, parsed.query.steps, text,
+                       f"says who raised it ({apart!r}), which", "the request without it")
     return parsed
+
+
+def _refuse_picked_out(aside: str, steps: Sequence[ir.Step], text: str, said: str,
+                       expected: str) -> None:
+    """Refuse a request that reads or changes a set of nodes when words set aside around it
+    (``aside``, which the request ``said``) may say which of them are meant."""
+    if aside and not all(map(_of_named, steps)) and _may_pick_out(aside, steps):
+        raise AmbiguousRequest(f"the request reads or changes a set of nodes and {said} may "
+                               "say which of them are meant", expected=expected, text=text)
 
 
 def _parse_record_or_said(said: str, text: str) -> Parsed:
@@ -6154,13 +6159,9 @@ def _parse_record_or_said(said: str, text: str) -> Parsed:
             except QueryError as exc:
                 refusal = exc
             else:
-                if not all(map(_of_named, parsed.query.steps)) and _may_pick_out(
-                        " ".join(records.bookkeeping(said)), parsed.query.steps):
-                    raise AmbiguousRequest(
-                        "the request reads or changes a set of nodes and a field of "
-                        "bookkeeping says something that may say which of them are meant",
-                        expected="the request without that field, or what picks the nodes "
-                        "out said as a filter netmend knows", text=text)
+                _refuse_picked_out(" ".join(records.bookkeeping(said)), parsed.query.steps,
+                                   text, _SAID_IN_A_FIELD, "the request without that field, or "
+                                   "what picks the nodes out said as a filter netmend knows")
                 return parsed
         # "Action: remove X; after that, count ...": a label and a sentence, not fields
         try:
@@ -6168,6 +6169,9 @@ def _parse_record_or_said(said: str, text: str) -> Parsed:
         except QueryError:
             raise refusal from None
     return _parse_said(said, text)
+
+
+_SAID_IN_A_FIELD = "a field of bookkeeping says something that"
 
 
 def _parse_said_apart(said: str, text: str) -> Parsed:
@@ -6186,11 +6190,8 @@ def _parse_said_apart(said: str, text: str) -> Parsed:
         except QueryError:
             raise refusal from None
     steps = parsed.query.steps
-    if not all(map(_of_named, steps)) and _may_pick_out(" ".join(apart.values), steps):
-        raise AmbiguousRequest(
-            "the request reads or changes a set of nodes and a field of bookkeeping says "
-            "something that may say which of them are meant", expected="the request without "
-            "that field", text=text)
+    _refuse_picked_out(" ".join(apart.values), steps, text, _SAID_IN_A_FIELD,
+                       "the request without that field")
     for outcome in apart.outcomes:
         if not titles.restates(outcome, apart.request, steps, outcome=True):
             raise AmbiguousRequest(

@@ -638,6 +638,8 @@ FOCUS_TAILS: frozenset[str] = frozenset(
 _APPRECIATED = ("would be appreciated", "would be much appreciated",
                 "would be greatly appreciated", "would be most appreciated")
 # Words (and phrases) that carry no meaning for the request: dropped before parsing.
+# Spoken hesitations, as a voice transcript writes them down ("um", "uh").
+HESITATIONS: frozenset[str] = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm"})
 FILLERS: frozenset[str] = frozenset({
     "the", "a", "an", "please", "kindly", "thanks", "thank you", "thank you very much",
     "with immediate effect", "currently", "presently", "right now", "at the moment", "at present", "still",
@@ -648,7 +650,7 @@ FILLERS: frozenset[str] = frozenset({
     "field", "property", "value", "values", "val", "attr", "attrib", "both", "me", "us", "i", "we", "you", "u", "my", "our",
     "your", "so", "ok", "okay", "hey", "hi", "hello", "well", "alright", "whole", "entire",
     # spoken hesitations and assents, as a voice transcript writes them down
-    "um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm", "yeah", "yep",
+    *HESITATIONS, "yeah", "yep",
     # chat: "ngl", "tbh", "fr" (for real), "real quick", "tysm"
     "ngl", "tbh", "fr", "tysm", "real quick", "so like",
     # the Englishes of Britain and Ireland: whom it is said to ("cheers pet", "ta la", "please

@@ -40,22 +40,23 @@ _MARKS = {
 _STATUS = r"(?i:open|new|todo|to-do|to do|pending|in[ -]progress|wip|assigned|acked|ack|queued|ready|triaged)"
 _FILERS = r"(?i:raised|requested|opened|filed|logged|reported|submitted|created|asked)"
 _HANDLE = r"[A-Za-z][A-Za-z0-9_-]*"  # someone's handle: no dot, so never a node's name
+_WHO = rf"(?:{_FILERS}\s+(?i:by)|(?i:from))\s+{_HANDLE}"  # "raised by kfoster", "from mwong"
+_BULLET = r"[ \t]*(?:[-*•+][ \t]+)?"
 _PLAIN = {
     "status": _STATUS,
     "status_in_brackets": rf"\({_STATUS}\)",
     "who_in_brackets": rf"\((?:{_FILERS}\s+(?i:by)|(?i:by|from))\s+{_HANDLE}(?:\s{_HANDLE})?\)",
-    "who": rf"(?:{_FILERS}\s+(?i:by)|(?i:from))\s+{_HANDLE}",
+    "who": _WHO,
 }
 # Between two marks: punctuation that parts them, or a space (which parts only marks: a
 # status or a name said last before the request must be parted from it by punctuation).
 _PARTING = re.compile(r"[ \t]*(?:[/|,;:]|--?|[–—])[ \t]*")
 _SPACE = re.compile(r"[ \t]+")
-_BULLET = re.compile(r"[ \t]*(?:[-*•+][ \t]+)?")
 _ITEM = re.compile("|".join(f"(?P<{name}>{pattern})"
                             for name, pattern in {**_MARKS, **_PLAIN}.items()))
 # What a line of who raised it says when it is all the line holds: "raised by night shift".
-_WHO_LINE = re.compile(rf"[ \t]*(?:[-*•+][ \t]+)?(?:{_FILERS}\s+(?i:by)|(?i:from))\s+"
-                       rf"{_HANDLE}(?:\s{_HANDLE})?[ \t]*")
+_WHO_LINE = re.compile(rf"{_BULLET}{_WHO}(?:\s{_HANDLE})?[ \t]*")
+_BULLET_AT = re.compile(_BULLET)
 
 
 # A part of an item named by a letter or a roman number: "(a)", "b)", "(ii)". Two of them in
@@ -81,7 +82,7 @@ def _opening(line: str, parts: bool = False) -> tuple[int, list[str]]:
     """How many characters of ``line`` are a work log's opening (0 for none): marks and
     plain items one after another, up to the last one that is a mark or is parted from what
     follows by punctuation, with at least one mark among them; and its plain items."""
-    at = _BULLET.match(line).end()
+    at = _BULLET_AT.match(line).end()
     cut, marked = 0, False
     plain: list[str] = []
     said: list[str] = []
