@@ -93,3 +93,83 @@ def test_second_language_and_telegraphic_forms_are_read(text: str, plain: str) -
 ])
 def test_a_list_after_a_comma_or_a_negated_false_friend_stays_refused(text: str) -> None:
     refused(text)
+
+
+P = f"{S}.p1"
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    # Romance languages: an infinitive that orders, a need or a possibility without its "it",
+    # "can you to", "I need that you", "say me", a noun before its adjective, "of" after
+    # "after" and a comparison, an operation said as a noun after "do" or "make"
+    (f"To remove {S} from the graph.", f"Remove {S} from the graph."),
+    (f"To add new port np9 in {S}. After, to do the ranking of the child nodes of {S} by "
+     "capacity.", f"Add a new port named np9 to {S}. Rank the child nodes of {S} by capacity."),
+    (f"To make the removal of {P} from the graph and to return a graph.",
+     f"Remove {P} from the graph. Return a graph."),
+    (f"Is necessary remove {S} from the graph. obrigado", f"Remove {S} from the graph."),
+    (f"is possible you create a new port called np6 in {S}?", f"Add a new port named np6 to {S}."),
+    (f"Please can you to remove {S} from the graph? grazie", f"Remove {S} from the graph."),
+    (f"I need that you make the removal of {P} from the graph. Then do the listing of the "
+     f"children of {S}", f"Remove {P} from the graph. List the child nodes of {S}."),
+    (f"Say me the capacity of the port {P}, por favor.", f"What is the capacity of port {P}?"),
+    ("how much is the capacity total of ju1.a1.m1? obrigado", f"What is the total capacity of {A}?"),
+    (f"Please, list the ports of the switch {S} with capacity below of 10 Gbps.",
+     f"List the ports of switch {S} with capacity below 10 Gbps."),
+    (f"Can you to remove {P} from the graph? After of removing it I want that you rank the "
+     f"child nodes of {S} by capacity.",
+     f"Remove {P} from the graph. Rank the child nodes of {S} by capacity."),
+    (f"there is how many switches in the agg block {A}? valeu", f"Count the switches in {A}."),
+    (f"Which are the switches that have in agg block {A}?", f"List the switches in agg block {A}."),
+    (f"Pessoal, in what switch stays the port {P}? abraço", f"Which switch contains port {P}?"),
+    (f"the port {P} is of which agg block?", f"Which agg block contains port {P}?"),
+    (f"Please can you to put the capacity of {P} at 40 Gbps?",
+     f"Set the capacity of {P} to 40 Gbps."),
+    (f"update the physical capacity of {P} for 10 Gbps", f"Set the capacity of {P} to 10 Gbps."),
+    (f"I want that you cancel {S} from the graph, por favor.", f"Remove {S} from the graph."),
+    # "ok?" after a request asked of its reader asks to be heard, not whether
+    (f"Please remove {S} from the graph, ok?", f"Remove {S} from the graph."),
+    (f"To update the capacity physical of {P} to 10 Gbps, ok?",
+     f"Set the capacity of {P} to 10 Gbps."),
+    # West African English and Pidgin: "abeg", "oga", "wey dey", "o" that ends a sentence
+    (f"Oga abeg extract {P} from the graph o.", f"Remove {P} from the graph."),
+    (f"Abeg help me count the ports wey dey {S} o.", f"Count the ports in {S}."),
+    (f"How many ports dey inside {A}?", f"Count the ports in {A}."),
+    # South Asian English: address, "do one thing", "coming under", "I am wanting", "is having"
+    (f"do one thing yaar, remove {S} itself from the graph",
+     f"Remove {S} from the graph."),
+    (f"bhai how many switches are coming under {A}? tx", f"Count the switches in {A}."),
+    (f"Hi team, I am wanting to know which switch is having port {P}. thnx",
+     f"Which switch contains port {P}?"),
+    # texting: slips of the keys, "thn", "2", "4", "r", and what the phone adds
+    (f"pls remove {P} from teh grpah - sent from my phone", f"Remove {P} from the graph."),
+    (f"add port np5 2 {S} thn count ports in {S}",
+     f"Add a new port named np5 to {S}. Count the ports in {S}."),
+    (f"del {S} -> switch count 4 {A} thx", f"Remove {S} from the graph. Count the switches in {A}."),
+    (f"which ports of {S} r under 10 Gbps capacity?",
+     f"List the ports of switch {S} with capacity below 10 Gbps."),
+    (f"pls chnage {P} capacity to 40 Gbps", f"Set the capacity of {P} to 40 Gbps."),
+])
+def test_forms_of_more_englishes_are_read(text: str, plain: str) -> None:
+    same(text, plain)
+
+
+@pytest.mark.parametrize("text", [
+    # a purpose said before its request is no order
+    f"To remove {S} from the graph, list the children of {A}.",
+    # a need asked as a question asks whether
+    f"Is necessary remove {S} from the graph?",
+    # "ok?" after a bare order, or a first person who may act, asks whether
+    f"remove {S} from the graph, ok?",
+    f"I remove {S} from the graph please, ok?",
+    f"we remove {S} please, ok?",
+    "rm ju1.a1.m1.s2c1 k?",
+    # "cancel" that names no graph to take the node from may call something off
+    f"cancel {S}",
+    # "2" after a kind, or before one, is a number
+    f"add port 2 {S}",
+    # a slip that is an English word stays that word
+    f"list the pots of {S}",
+])
+def test_forms_that_may_say_more_stay_refused(text: str) -> None:
+    refused(text)

@@ -204,6 +204,7 @@ _DATED = DATE_NOUNS | TIMES  # what "last" or "this" may date: "last Tuesday", "
 # Greetings, thanks, apologies and acknowledgements:
 _COURTESIES = frozenset({
     "hi", "hello", "hey", "thanks", "thank", "cheers", "regards", "sorry", "apologies", "sure",
+    "thx", "thnx", "thks", "tnx", "tx", "ty", "tysm",
     "faithfully", "sincerely", "truly", "wishes",  # a letter's closing: "Yours faithfully"
     "ok", "okay", "great", "yes", "yep", "yeah", "cool", "noted", "agreed", "understood",
     "absolutely", "certainly", "gladly", "perfect", "excellent", "roger", "ack",

@@ -95,10 +95,14 @@ class Token(NamedTuple):
     value: object = None  # names and kinds: as written; numbers: exact; words: as written
 
 
-_WORD_CHARS = r"[A-Za-z0-9_\-/]"
-_TOKEN_RE = re.compile(
-    r"""
-    (?P<word>[A-Za-z_]WORD*(?:\.WORD+)*)
+# Letters of Latin scripts beyond ASCII are a word's own when the grammar knows the word
+# ("abraço", "días": a courtesy of another language); any other word with them is read in
+# ASCII pieces, as before such words were known.
+_LATIN = "À-ÖØ-öø-ɏ"
+_WORD_CHARS = rf"[A-Za-z0-9_\-/{_LATIN}]"
+_ASCII_WORD_CHARS = r"[A-Za-z0-9_\-/]"
+_TOKEN_PATTERN = r"""
+    (?P<word>[A-Za-z_LATIN]WORD*(?:\.WORD+)*)
   | (?P<contraction>(?<=[A-Za-z])(?:'d|'ll|'re|'ve|'m|'t)\b)
   | (?P<poss>(?<=[\w"'`”’])'s\b|(?<=[sS])'(?=\s|$|[,.;:?!]))
   | (?P<quoted>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|‘[^’]*’|“[^”]*”)
@@ -111,9 +115,9 @@ _TOKEN_RE = re.compile(
   | (?P<punct>[.,;:?!()&<>=≥≤\[\]]+)
   | (?P<dash>[–—])
   | (?P<bad>\S)
-    """.replace("WORD", _WORD_CHARS),
-    re.VERBOSE,
-)
+    """
+_TOKEN_RE = re.compile(_TOKEN_PATTERN.replace("WORD", _WORD_CHARS).replace("LATIN", _LATIN),
+                       re.VERBOSE)
 _KIND_RE = re.compile(r"EK_[A-Z_]+")
 # Units written against their number ("40G", "10Gbps"), as the token pattern admits them.
 _ATTACHED_UNITS = frozenset(f"{p}{u}" for p in ("", "k", "m", "g", "t")
@@ -156,6 +160,8 @@ def _exact(value: Decimal) -> int | float:
 # every alternative being tried and failing at each space.
 _TOKEN_STRINGS = re.compile(
     r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern) + ")", re.VERBOSE)
+_ASCII_TOKEN_STRINGS = re.compile(r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_PATTERN.replace(
+    "WORD", _ASCII_WORD_CHARS).replace("LATIN", "")) + ")", re.VERBOSE)
 _NUMBER_PARTS = re.compile(
     r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
 _PUNCT_CHARS = frozenset(".,;:?!()&<>=≥≤[]")
@@ -171,7 +177,7 @@ _CURLY_APOSTROPHE = re.compile(r"(?<=[A-Za-z0-9])’(?=[A-Za-z])")
 _ARROW_AFTER_WORD = re.compile(r"(?<=[A-Za-z0-9_])->")
 
 
-def tokenize(text: str, mentions: bool = False) -> list[Token]:
+def tokenize(text: str, mentions: bool = False, _latin: bool = True) -> list[Token]:
     """Split request text into tokens; refuse characters that cannot be part of a request.
     A chat mention ("@bot", "owner: @dchen") says whom, never what: it is left out, or kept
     as a ``MENTION`` token when ``mentions`` (then it may mark a part as bookkeeping)."""
@@ -198,7 +204,7 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
     # One C-level scan; every non-space character belongs to some token (a "bad" one at
     # worst), so only white space is skipped.
     vocabulary = _VOCABULARY_TOKENS
-    for raw in _TOKEN_STRINGS.findall(text):
+    for raw in (_TOKEN_STRINGS if _latin else _ASCII_TOKEN_STRINGS).findall(text):
         first = raw[0]
         token = vocabulary.get(raw)
         if token is not None and first.isalpha():  # a word of the vocabulary: the common case
@@ -207,6 +213,9 @@ def tokenize(text: str, mentions: bool = False) -> list[Token]:
         if "B" in raw and _byte_unit(raw, tokens, text):
             continue
         if first.isalpha() or first == "_":  # words and names: the common case
+            if _latin and not raw.isascii() and raw.lower() not in _VOCABULARY:
+                tokens += tokenize(raw, _latin=False)  # (see _LATIN)
+                continue
             ranked = _TOP_N.fullmatch(raw) if "-" in raw else None
             if ranked:  # "top-3", "Bottom-10": the word and its number
                 tokens += [_classify_word(ranked.group(1)),
@@ -301,7 +310,8 @@ _RUN_TOGETHER = {
         ("ye", "you"), ("yous", "you"), ("youse", "you"),
         # and as casual speech runs words together ("gotta", "can ya", "lemme")
         ("ya", "you"), ("gotta", "have to"), ("wanna", "want to"), ("gonna", "going to"),
-        ("lemme", "let me"), ("kinda", ""), ("sorta", ""))}}
+        ("lemme", "let me"), ("kinda", ""), ("sorta", ""))},
+    "o": [Token("WORD", "of", "o")]}  # (written "o": Pidgin's "o" ends a sentence, see below)
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
 # A clock time that starts a line ("14:02", "[09:15 UTC]", "14:02Z -"): when it was sent.
 _CLOCK = re.compile(r"^[ \t]*[\[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*(?:utc|gmt|z|bst|cet|cest|"
@@ -376,7 +386,27 @@ def _classify_word(raw: str) -> Token:
         return Token("WORD", lower, raw)
     if _NAME_MARK.search(raw):
         return Token("NAME", raw, raw)
-    return Token("WORD", lower, raw)
+    return Token("WORD", _MISSPELT.get(lower, lower), raw)
+
+
+def _misspellings() -> dict[str, str]:
+    """Slips of the keys that can only be one word the grammar knows ("grpah", "chnage",
+    "updte", "swtich", "evry"): two letters swapped, a letter inside left out or doubled. A
+    slip that is a word of the vocabulary, or could be a slip of two such words, is none;
+    short words are mended only for swapped letters, and a word that lost its first or last
+    letter ("witch", "ever") may be another English word, so it is left as written."""
+    slips: dict[str, set[str]] = {}
+    for word in P.SPELLED_WITH_SLIPS:
+        variants = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+        if len(word) > 4:
+            variants |= {word[:i] + word[i + 1:] for i in range(1, len(word) - 1)}
+            variants |= {word[:i] + word[i] + word[i:] for i in range(len(word))}
+        for variant in variants - {word}:
+            slips.setdefault(variant, set()).add(word)
+    return {slip: next(iter(words)) for slip, words in slips.items()
+            if len(words) == 1 and slip not in _VOCABULARY and slip not in P.WORDS_NOT_SLIPS
+            } | dict(P.SHORT_SLIPS)
+
 
 
 # ---------------------------------------------------------------- lexing
@@ -435,6 +465,7 @@ _SINGLE_CRITICAL = frozenset(w for w in P.CRITICAL if " " not in w)
 _VOCABULARY = (frozenset(w for words in _PHRASES for w in words)
                | frozenset(w for words in _UNIT_PHRASES for w in words))
 _VOCABULARY_TOKENS = {word: Token("WORD", word, word) for word in _VOCABULARY}
+_MISSPELT = _misspellings()
 _KIND_NUMBER = {"SG": frozenset({"KIND", "KIND_SG"}), "PL": frozenset({"KIND", "KIND_PL"}),
                 "SGPL": frozenset({"KIND", "KIND_SG", "KIND_PL"})}
 _FILLER_ALSO = {tuple(text.split()) for text in P.SOFT_FILLERS}
@@ -4477,19 +4508,303 @@ _BECOMING = P.ASKING_MODALS | frozenset({"should", "must", "shall", "to", "it", 
 
 
 def _second_language_forms(tokens: list[Token]) -> list[Token]:
-    """Two forms of English as a second language said as English says them: a value a
-    capacity is to "become" ("make P capacity become 10 Gbps": to 10 Gbps), and a kind's
-    "name" before the new name ("add port name np1": named np1)."""
-    out = list(tokens)
-    for i, token in enumerate(tokens[:-1]):
-        after = tokens[i + 1]
-        if token.text in ("become", "becomes") and after.kind == "NUM" and i \
-                and tokens[i - 1].text not in _BECOMING:  # ("... should become 40G" is read)
-            out[i] = _VOCABULARY_TOKENS["to"]
-        elif token.text == "name" and i and tokens[i - 1].text in P.KIND_WORDS \
+    """Forms of English as a second language said as English says them:
+    - a value a capacity is to "become" ("make P capacity become 10 Gbps": to 10 Gbps);
+    - a kind's "name" before the new name ("add port name np1": named np1);
+    - "to" after a modal asking ("can you to remove X": can you remove X);
+    - an operation said as a noun after "do" or "make" ("make the removal of X", "do the
+      listing of the ports of S", "make the ranking of ...": remove X, list ..., rank ...);
+    - "there is how many" (how many), "have in" after a kind ("how many ports have in S",
+      "the switches that have in A": are in);
+    - a noun before its adjective ("the capacity physical", "the capacity total");
+    - "of" after a comparison or "after" ("below of 10 Gbps", "after of removing it");
+    - a place verb in a question about which node holds another ("in what switch stays
+      port P": is);
+    - Nigerian Pidgin's "wey" (that) and "dey" (are, are in), and its "o" that ends a
+      sentence ("remove it o"), which is no shortened "of"."""
+    out: list[Token] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        token = tokens[i]
+        text = token.text
+        after = tokens[i + 1] if i + 1 < n else None
+        before = out[-1].text if out else ""
+        if text in ("become", "becomes") and after is not None and after.kind == "NUM" \
+                and before and before not in _BECOMING:  # ("... should become 40G" is read)
+            out.append(_VOCABULARY_TOKENS["to"])
+        elif text == "name" and before in P.KIND_WORDS and after is not None \
                 and after.kind == "NAME":
-            out[i] = _VOCABULARY_TOKENS["named"]
+            out.append(_VOCABULARY_TOKENS["named"])
+        elif text == "to" and before in _ASKED_AFTER_MODAL and len(out) > 1 \
+                and out[-2].text in P.ASKING_MODALS and after is not None and _a_verb(after):
+            pass  # "can you to remove X"
+        elif text in _LIGHT_VERBS and after is not None:
+            at = i + 1 + (tokens[i + 1].text in ("the", "a", "an"))
+            verb = _NOUN_VERBS.get(tokens[at].text) if at + 1 < n \
+                and tokens[at + 1].text == "of" else None
+            if verb is None:  # ("do the removal first": the removal asked before)
+                out.append(token)
+            else:
+                out.append(_VOCABULARY_TOKENS[verb])
+                i = at + 2
+                continue
+        elif text == "there" and after is not None and after.text in ("is", "are") \
+                and i + 3 < n and tokens[i + 2].text == "how" and tokens[i + 3].text == "many":
+            i += 2  # "there is how many ports in S"
+            continue
+        elif text in ("have", "has") and after is not None and after.text in _HAVE_IN \
+                and (before in P.KIND_WORDS or before in ("that", "which")) and i + 2 < n \
+                and (tokens[i + 2].kind == "NAME" or tokens[i + 2].text in _BEFORE_A_NODE):
+            out.append(_VOCABULARY_TOKENS["are"])
+        elif text in _CAPACITY_WORDS and after is not None and after.text in _AFTER_ITS_NOUN:
+            out += [after, token]
+            i += 2
+            continue
+        elif text == "of" and before in _OF_AFTER and after is not None and (
+                after.kind == "NUM" or before == "after"):
+            pass  # "below of 10 Gbps", "after of that"
+        elif text in _PLACE_SAID and len(out) > 1 and before in P.KIND_WORDS \
+                and out[-2].text in ("what", "which"):
+            out.append(_VOCABULARY_TOKENS["is"])
+        elif text == "put" and _capacity_follows(tokens, i + 1):
+            out.append(_VOCABULARY_TOKENS["set"])  # "put the capacity of P at 25 Gbps"
+        elif text == "cancel" and _from_the_graph_follows(tokens, i + 1):
+            out.append(_VOCABULARY_TOKENS["remove"])  # "cancel X from the graph"
+        elif text in _AFTER_DONE and _done_to_it(tokens, i + 1 + (
+                after is not None and after.text == "of")):
+            done = i + 1 + (after.text == "of")  # "after (of) removing it rank ...": a comma
+            out += [token, tokens[done], tokens[done + 1], _LIST_COMMA]
+            i = done + 2
+            continue
+        elif text == "of" and before == "is" and after is not None and after.text in (
+                "which", "what"):
+            out.append(_VOCABULARY_TOKENS["in"])  # "port P is of which switch?"
+        elif text in ("get", "gets") and (before in P.KIND_WORDS or out and out[-1].kind == "NAME"
+                                          ) and _asked_which(out):
+            out.append(_VOCABULARY_TOKENS["have"])  # "which 2 switches get the most ports?"
+        elif text == "to" and after is not None and after.text == "be" and i + 2 < n \
+                and tokens[i + 2].kind == "NUM" and (before in _SET_OBJECT_ENDS
+                                                     or out[-1].kind == "NAME") \
+                and _said_in_sentence(out, _SETTING | {"make"}):
+            out.append(token)  # "make the capacity of P to be 10 Gbps": to 10 Gbps
+            i += 2
+            continue
+        elif text == "am" and out and out[-1].text not in _PERSONS and _an_order(out[-1]):
+            out.append(_VOCABULARY_TOKENS["it"])  # Pidgin "count am": count it
+        elif text == "wey":
+            out.append(_VOCABULARY_TOKENS["that"])
+        elif text == "dey":
+            out.append(_VOCABULARY_TOKENS["are"])
+            if after is not None and (after.kind == "NAME" or after.text in ("the", "switch",
+                                                                             "agg", "block")):
+                out.append(_VOCABULARY_TOKENS["in"])
+        elif text == "of" and token.value == "o" and (after is None or after.kind == "PUNCT"):
+            pass  # "remove it o."
+        else:
+            out.append(token)
+        i += 1
     return out
+
+
+# Texting's "2" (to), "4" (for) and "r" (are): "add port N 2 S", "port count 4 S", "which
+# ports r under 10 Gbps".
+_TEXTED = {"2": "to", "4": "for"}
+_ARE_BEFORE = frozenset({"in", "under", "below", "above", "on", "there", "inside", "over"})
+
+
+def _texted_forms(tokens: list[Token]) -> list[Token]:
+    """Texting's short forms said as English says them: a bare "2" or "4" between a name and
+    the node it goes to or is for ("add port new_p5 2 S", "port count 4 S": to, for), and "r"
+    before where or how much ("which ports r under 10 Gbps": are). A number said before a
+    kind ("add 2 ports to S") or after one ("add port 2 S") stays a number."""
+    out = list(tokens)
+    for i, token in enumerate(tokens):
+        if token.kind == "NUM" and token.text in _TEXTED and 0 < i < len(tokens) - 1 \
+                and (tokens[i - 1].kind == "NAME" or token.text == "4" and tokens[i - 1].text in (
+                    "count", "number")) and _node_follows(tokens, i + 1):
+            out[i] = _VOCABULARY_TOKENS[_TEXTED[token.text]]
+        elif token.text == "r" and token.kind == "WORD" and i + 1 < len(tokens) \
+                and tokens[i + 1].text in _ARE_BEFORE:
+            out[i] = _VOCABULARY_TOKENS["are"]
+    return out
+
+
+def _node_follows(tokens: list[Token], at: int) -> bool:
+    """Whether a node's name follows at ``at``, alone or after its kind ("sw S", "agg block A")."""
+    while at < len(tokens) and (tokens[at].text in P.KIND_WORDS or tokens[at].kind == "KIND"):
+        at += 1
+    return at < len(tokens) and tokens[at].kind == "NAME"
+
+
+def _said_in_sentence(out: list[Token], words: frozenset[str]) -> bool:
+    """Whether the sentence said so far says one of ``words``."""
+    start = max((i + 1 for i, t in enumerate(out) if t.text in _SENTENCE_ENDS), default=0)
+    return any(t.text in words for t in out[start:])
+
+
+def _asked_which(out: list[Token]) -> bool:
+    """Whether the sentence said so far asks which nodes: "which" or "what" said first."""
+    start = max((i + 1 for i, t in enumerate(out) if t.text in _SENTENCE_ENDS), default=0)
+    first = _first_said(out[start:])
+    return first is not None and out[start + first].text in ("which", "what")
+
+
+def _capacity_follows(tokens: list[Token], at: int) -> bool:
+    while at < len(tokens) and tokens[at].text in ("the", "physical"):
+        at += 1
+    return at < len(tokens) and tokens[at].text in _CAPACITY_WORDS
+
+
+def _from_the_graph_follows(tokens: list[Token], at: int) -> bool:
+    """Whether the sentence goes on to say "from the graph" (or "of the graph")."""
+    for i in range(at, len(tokens) - 1):
+        if tokens[i].text in _SENTENCE_ENDS:
+            return False
+        if tokens[i].text in ("from", "of"):
+            j = i + 1 + (tokens[i + 1].text == "the")
+            if j < len(tokens) and tokens[j].text in ("graph", "topology", "network"):
+                return True
+    return False
+
+
+def _done_to_it(tokens: list[Token], at: int) -> bool:
+    """Whether "removing it", "adding them" ... at ``at`` is followed by a request's verb
+    with no comma between them."""
+    return at + 2 < len(tokens) and tokens[at].text.endswith("ing") \
+        and tokens[at + 1].text in _DONE_TO and _an_order(tokens[at + 2])
+
+
+_AFTER_DONE = frozenset({"after", "once"})
+_DONE_TO = frozenset({"it", "them", "that", "this", "those", "these"})
+
+
+# A value a capacity is set to, said with another preposition than "to" ("set the capacity of
+# P at 25 Gbps", "update P for 10 Gbps", "put the capacity in 10 Gbps").
+_SETTING = frozenset({"set", "change", "update", "modify", "adjust", "alter"})
+_VALUE_LEADS = frozenset({"at", "for", "in"})
+# What the value follows, said of what is set ("... of P at 25 Gbps", "the capacity for 10
+# Gbps"); never a verb ("P is running at 40G": how fast it runs, said as a reason).
+_SET_OBJECT_ENDS = frozenset({"capacity", "capacities", "value", "it", "them", "both", "cap",
+                              "caps"})
+
+
+def _value_said_with(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A sentence that sets a capacity and says its value after "at", "for" or "in", with
+    its unit: said with "to", when the sentence says no value with "to" already."""
+    texts = [t.text for t in sentence]
+    if _SETTING.isdisjoint(texts) or any(
+            a == "to" and b.kind == "NUM" for a, b in zip(texts, sentence[1:], strict=False)):
+        return sentence
+    out = list(sentence)
+    for i in range(1, len(sentence) - 1):
+        if texts[i] in _VALUE_LEADS and sentence[i + 1].kind == "NUM" and i + 2 < len(sentence) \
+                and sentence[i + 2].text in _UNIT_WORDS and (
+                    sentence[i - 1].kind == "NAME" or texts[i - 1] in _SET_OBJECT_ENDS):
+            out[i] = _VOCABULARY_TOKENS["to"]
+    return out
+
+
+# Who is asked after a modal ("can you to ...").
+_ASKED_AFTER_MODAL = frozenset({"you", "u", "ya", "ye"})
+# Verbs that only carry an operation said as a noun: "make the removal of X".
+_LIGHT_VERBS = frozenset({"do", "make", "give"})
+_NOUN_VERBS = {"removal": "remove", "deletion": "delete", "elimination": "remove",
+               "listing": "list", "list": "list", "count": "count", "counting": "count",
+               "ranking": "rank", "rank": "rank", "sorting": "sort", "update": "update",
+               "addition": "add", "creation": "create", "insertion": "insert"}
+_HAVE_IN = frozenset({"in", "inside", "under", "within"})
+_BEFORE_A_NODE = frozenset({"the", "agg", "switch", "domain", "block", "rack", "spine"})
+_CAPACITY_WORDS = frozenset({"capacity", "capacities"})
+_AFTER_ITS_NOUN = frozenset({"physical", "total", "average"})
+_OF_AFTER = frozenset({"below", "above", "under", "over", "after"})
+_PLACE_SAID = frozenset({"stays", "stay", "sits", "sit", "lives", "resides", "lies"})
+_SECOND_LANGUAGE_WORDS = frozenset({
+    "become", "becomes", "name", "to", "there", "have", "has", "capacity", "capacities", "of",
+    "wey", "dey", "put", "cancel", "get", "gets", "am", *_PLACE_SAID, *_LIGHT_VERBS, *_AFTER_DONE})
+
+
+# What comes before an order said as an infinitive: "After, to rank ...", "and to return".
+_INFINITIVE_LEADS = frozenset({"after", "then", "and", "next", "also", "afterwards", "finally",
+                               "first", ","})
+_PARTING_MARKS = frozenset({",", ":", "-", "(", ")", "--"})
+
+
+def _infinitive_order(sentence: list[Token], _after: bool = False) -> list[Token]:
+    """A sentence that orders by an infinitive, as speakers of Romance languages write it
+    ("To remove X from the graph.", "After, to list the child nodes of S.", "To add port N to
+    S and to return a graph."): the order said plainly. A purpose said before its request
+    ("To remove X, list the ports of S first") stays as it is: every mark that parts the
+    sentence must lead on to a next step or a name."""
+    first = _first_said(sentence)
+    if first is None:
+        return sentence
+    at = first
+    while at < len(sentence) and (sentence[at].text in _INFINITIVE_LEADS or "THEN" in
+                                   P.LEXICON.get(sentence[at].text, ()) or (
+            sentence[at].text in ("that", "this") and sentence[at - 1].text == "after")):
+        at += 1
+    if at + 1 >= len(sentence) or sentence[at].text != "to" or not _an_order(sentence[at + 1]):
+        return sentence
+    for i in range(at + 2, len(sentence)):
+        if sentence[i].text in _PARTING_MARKS and i + 1 < len(sentence) and not (
+                sentence[i + 1].text in _NEXT_STEP or sentence[i + 1].kind == "NAME"
+                or sentence[i + 1].text in ("ok", "okay", "please")):
+            return sentence
+    out = sentence[:at]
+    for i in range(at + 1, len(sentence)):
+        if not (sentence[i].text == "to" and sentence[i - 1].text in _INFINITIVE_LEADS
+                and i + 1 < len(sentence) and _an_order(sentence[i + 1])):
+            out.append(sentence[i])
+    return out
+
+
+def _an_order(token: Token) -> bool:
+    """Whether ``token`` is a verb a request starts with, "return" among them."""
+    return _a_verb(token) or token.text in _RETURN_STARTS
+
+
+# "Is necessary remove X", "is possible you add N to S?": a need, or a polite question,
+# said without its "it" (as Romance languages leave it out).
+_NEEDS_SAID = frozenset({"necessary", "needed", "important", "required", "essential"})
+_NEED_LEADS = frozenset({"to", "that", "you", "u", "for"})
+
+
+def _needs_without_it(tokens: list[Token]) -> list[Token]:
+    """Each sentence of ``tokens`` that says a need, or asks whether something is possible,
+    without its "it" (see ``_need_without_it``); a need asked as a question ("is necessary
+    remove X?") asks whether, and stays as it is."""
+    out: list[Token] = []
+    start = 0
+    for end, token in enumerate([*tokens, None]):
+        if token is not None and token.text not in _SENTENCE_ENDS:
+            continue
+        asked = token is not None and token.text == "?" and not (
+            end and tokens[end - 1].text in ("ok", "okay"))  # ("..., ok?" asks to be heard)
+        out += _need_without_it(tokens[start:end], asked)
+        out += tokens[end:end + 1]
+        start = end + 1
+    return out
+
+
+def _need_without_it(sentence: list[Token], asked: bool) -> list[Token]:
+    """A sentence that says a need, or asks whether something is possible, without its "it"
+    ("Is necessary remove X", "Is possible you add N to S?"): said with it ("it is
+    necessary to remove X", "is it possible to add N to S?"), unless the need is ``asked``."""
+    first = _first_said(sentence)
+    if first is None or first + 2 >= len(sentence) or sentence[first].text != "is":
+        return sentence
+    need = sentence[first + 1].text
+    if need != "possible" and (need not in _NEEDS_SAID or asked):
+        return sentence
+    verb = first + 2
+    while verb < len(sentence) and sentence[verb].text in _NEED_LEADS:
+        verb += 1
+    if verb >= len(sentence) or not _a_verb(sentence[verb]):
+        return sentence
+    said = "is it possible to" if need == "possible" else "it is necessary to"
+    return [*sentence[:first], *map(_VOCABULARY_TOKENS.__getitem__, said.split()),
+            *sentence[verb:]]
 
 
 def _taken_back(token: Token) -> bool:
@@ -5924,8 +6239,16 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _per_sentence(tokens, _without_restart)
     if "this" in texts:
         tokens = _per_sentence(tokens, _without_this_part)
-    if "become" in texts or "becomes" in texts or "name" in texts:
+    if not texts.isdisjoint(_SECOND_LANGUAGE_WORDS):
         tokens = _second_language_forms(tokens)
+    if not texts.isdisjoint(_SETTING) and not texts.isdisjoint(_VALUE_LEADS):
+        tokens = _per_sentence(tokens, _value_said_with)
+    if "2" in texts or "4" in texts or "r" in texts:
+        tokens = _texted_forms(tokens)
+    if "to" in texts:
+        tokens = _per_sentence(tokens, _infinitive_order)
+    if "is" in texts:
+        tokens = _needs_without_it(tokens)
     if "named" in texts or "called" in texts:
         tokens = _names_said_in_a_row(tokens)
     if "right" in texts:
@@ -6350,10 +6673,32 @@ _WHETHER = frozenset({*((modal, who) for modal in ("should", "shall") for who in
                                                                           "may"))})
 
 
+# Words that say a request is asked of the one who reads it: "please ..., ok?", "I need that
+# you ..., ok?", "can you ..., ok?" (its "ok?" asks to be heard, not whether).
+_ASKED_OF_READER = frozenset({"please", "pls", "plz", "kindly", "you", "u", "need", "needed",
+                              "necessary", "want"})
+
+
+def _asked_of_netmend(written: list[Token]) -> bool:
+    """Whether a request ending on "ok?" is asked of its reader: "please", "kindly" or "you"
+    said before it, and no first person who might act ("I remove X, ok?")."""
+    said = {t.text for t in written}
+    first = _first_said(written)
+    ordered = first is not None and first + 1 < len(written) and written[first].text == "to" \
+        and _an_order(written[first + 1])  # "To remove X, ok?": an order said as an infinitive
+    return (ordered or not said.isdisjoint(_ASKED_OF_READER)) and "we" not in said and not any(
+        t.text == "i" and _a_verb(u) and u.text not in _WANTING
+        for t, u in zip(written, written[1:], strict=False))
+
+
+_WANTING = frozenset({"need", "want", "would", "ask", "request", "require", "wish", "like"})
+
+
 def _refuse_asked_whether(written: list[Token], text: str) -> None:
     """Refuse a request that asks whether to act ("should I remove X", "so like shall we
     drop X"), with a question mark or without one, proposes it ("we could remove X") or asks
-    for a yes first ("remove X, ok?"): advice is asked, or a plan said, not a change."""
+    for a yes first ("remove X, ok?", unless it is asked of its reader: "please remove X,
+    ok?"): advice is asked, or a plan said, not a change."""
     at = 0
     while at < len(written) and (written[at].text in P.FILLERS and written[at].text not in
                                  _PERSONS or written[at].text in ("like", ",")):
@@ -6364,7 +6709,8 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
             f"the request asks or proposes whether to act ({' '.join(said)} ...); netmend makes "
             "a change only when it is asked for", expected="the change itself, e.g. 'remove "
             "<node name>'", text=text)
-    if written[-1].text == "?" and len(written) > 1 and written[-2].text in _CONFIRMING:
+    if written[-1].text == "?" and len(written) > 1 and written[-2].text in _CONFIRMING \
+            and not (written[-2].text in ("ok", "okay") and _asked_of_netmend(written)):
         raise AmbiguousRequest(
             f"the request ends on '{written[-2].text}?': it asks whether to act",
             expected="the request without the question, e.g. 'remove <node name>'", text=text)

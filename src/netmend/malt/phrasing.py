@@ -87,7 +87,18 @@ _say("ADD", "chuck")
 _say("REMOVE", "bin")
 # "revert with": Indian English for "reply with" (never "undo" when "with" follows)
 _say("ASK", "revert with", "please revert with", "kindly revert with", "tell", "may i know",
-     "can i know", "could i know")
+     "can i know", "could i know",
+     # "say" for "tell", as speakers of Romance languages say it ("say me the capacity of P")
+     "say me", "say us", "say to me", "say to us")
+# "extract X from the graph": taken out of it
+_say("REMOVE", "extract", "extracting")
+# South Asian English: "share the ports of S" (tell), "what all" (which, all of them), "is
+# having" (has), "are coming under A" (are under A), "I am wanting" (I want)
+_say("ASK", "share", "pls share", "kindly share", "please share")
+_say("WH", "what all", "which all")
+_say("HAVE", "is having", "are having")
+_say("BE", "coming", "come", "comes")
+_say("WANT", "i am wanting", "we are wanting", "i am needing", "we are needing")
 _say("OUT", "out")
 # "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
 # other rule accepts them, so "turn off X" or "power off X" is still refused).
@@ -180,7 +191,11 @@ for _verb in ("give me", "give us", "show me", "show us", "show", "send me", "se
                  *(f"{_giver} the {_adjective}{_noun} back" for _giver in (
                      "give me", "send me", "hand me", "pass me", "give us", "send us",
                      "i need", "we need", "i want", "we want", "i would like",
-                     "we would like")))
+                     "we would like", "need", "want")))
+            _say("RETURN WHOLE_GRAPH", *(f"{_whose} {_answer} should be {_a} {_adjective}{_noun}"
+                                         for _whose in ("your", "the")
+                                         for _answer in ("answer", "result", "output")
+                                         for _a in ("a", "an", "the")))
             for _passive in ("should be returned", "is returned", "must be returned",
                              "needs to be returned", "gets returned", "is to be returned",
                              "returned", "to be returned"):
@@ -270,6 +285,7 @@ _say("CAP", "capacity figure", "capacity figures", "caps", "phys cap", "phys cap
 _say("NUMBER", "num", "number", "count", "cnt", "counts", "total number", "amount", "quantity", "tally", "total count",
      "overall number", "overall count")
 _say("NAME_N", "name", "names", "id", "identifier")
+_say("GRAPH", "model", "topology model", "network model", "lab model")
 _say("GRAPH", "graph", "topology", "topo", "network", "datacenter", "data center", "dc",
      "whole graph", "entire graph", "whole topology", "entire topology", "whole network",
      "entire network", "model", "inventory", "the fabric", "data centre", "datacentre",
@@ -489,6 +505,7 @@ _say("SLASH", "/")
 # "every port across agg block A": a place said as a span (also AMONG: "across all switches")
 _say("ACROSS", "across", "throughout", "all across", "anywhere in")
 _say("IN", "anywhere in")  # "the highest port capacity anywhere in A" (a set is all below A)
+_say("THEN", "depois", "después", "despues")  # (Portuguese, Spanish: afterwards)
 _say("THEN", "post that", "and post that", "post which", "then", "and then", "after that", "afterwards", "afterward", "next",
      "subsequently", "and after that", "followed by", "later", "thereafter", "after this",
      "and after this",
@@ -637,6 +654,33 @@ FOCUS_TAILS: frozenset[str] = frozenset(
 # filler inside a sentence, a closing at its end.
 _APPRECIATED = ("would be appreciated", "would be much appreciated",
                 "would be greatly appreciated", "would be most appreciated")
+# Words of requests often typed with a slip of the keys, mended when the slip can be no
+# other word (see the parser's ``_misspellings``), and short words texted in a way of their own.
+SPELLED_WITH_SLIPS: tuple[str, ...] = (
+    "graph", "change", "update", "switch", "switches", "every", "remove", "delete", "capacity",
+    "capacities", "children", "physical", "please", "ports", "count", "nodes", "list", "rank")
+# English words (and slang) that are such a slip of one of them: left as written.
+WORDS_NOT_SLIPS: frozenset[str] = frozenset({"cont", "cunt", "cout", "nods", "noes", "pots",
+                                             "eery", "sitch", "pors", "chane"})
+SHORT_SLIPS: tuple[tuple[str, str], ...] = (("teh", "the"), ("thn", "then"), ("wat", "what"),
+                                            ("wht", "what"), ("evry", "every"))
+# Courtesies of other languages said inside an English request; each says only how it is
+# asked, never what or whether.
+LOANED_COURTESIES: frozenset[str] = frozenset({
+    "obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu", "abraço", "abraços",
+    "abraco", "abracos", "abs", "pessoal", "galera", "bom dia", "boa tarde", "boa noite",
+    "por favor", "gracias", "muchas gracias", "saludos", "un saludo", "hola", "buenos días",
+    "buenos dias", "buenas", "grazie", "grazie mille", "ciao", "saluti", "merci", "merci beaucoup",
+    "abeg", "oga", "boss", "my brother", "my sister", "sir", "madam", "ma", "thank you sir",
+    "thank you ma", "god bless", "god bless you", "well done", "make you",
+    "bhai", "yaar", "na", "do one thing", "do the needful", "kindly do the needful",
+    "please do the needful", "pfb", "thnx", "thks", "tnx",
+    # what a phone adds under a message
+    "sent from my phone", "sent from my iphone", "sent from my android", "sent from my mobile",
+    "sent from my ipad", "sent from mobile", "sent from phone",
+    # "remove X itself": X, said with emphasis
+    "itself",
+})
 # Words (and phrases) that carry no meaning for the request: dropped before parsing.
 # Spoken hesitations, as a voice transcript writes them down ("um", "uh").
 HESITATIONS: frozenset[str] = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "uhm", "hmm"})
@@ -666,6 +710,11 @@ FILLERS: frozenset[str] = frozenset({
     "the inventory of", "inventory of", "for me", "for us", "go ahead and", "could you",
     "can you", "would you", "can u", "could u", "would u", "can i get", "could i get",
     "can we get", "could we get", "i want that you", "i would like that you",
+    "i need that you", "we need that you", "we want that you", "actual",
+    # courtesies in the asker's first language, said inside English: greetings, thanks,
+    # sign-offs and whom it is said to (Portuguese, Spanish, Italian, French; West African
+    # English and Pidgin: "abeg" is please, "oga" and "boss" are whom)
+    *LOANED_COURTESIES,
     "can i have", "could i have", "may i have", "can we have", "could we have", "may we have",
     "i would appreciate", "we would appreciate", "i would be grateful for",
     "we would be grateful for",
@@ -715,7 +764,7 @@ FILLERS: frozenset[str] = frozenset({
     "i should be grateful to", "i would be grateful to", "a figure for", "the figure for",
     "the following change is requested", "the following two-step change is requested",
     "the following changes are requested", "the following is requested",
-    "is there a way to", "is there any way to", "is there a way i can", "is there a way we can",
+    "is there a way to", "is there any way to", "is there any form to", "is there a form to", "is there a way i can", "is there a way we can",
     "is it possible to", "of its own", "of their own",
     # ("don't" is read as "don" "not": the contraction splits before its "n't")
     "identification of", "the identification of", "across all of its ports", "across all its ports",
@@ -788,7 +837,7 @@ FILLERS: frozenset[str] = frozenset({
     "sorry to bother you", "could you be so kind to", "would you be so kind to",
     "could you be so kind as to", "would you be so kind as to", "be so kind to",
     "would be grateful if you", "i would be grateful if you", "we would be grateful if you",
-    "any idea", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
+    "any idea", "any ideas", "rundown of", "a rundown of", "overview of", "an overview of", "if you please", "when you can", "when you get a chance",
     "at your convenience", "time to", "it is time to", "quick question", "a quick question", "quick q",
     "question",
     # greetings and requests made through someone: "hi team, ...", "could someone ...",
@@ -951,6 +1000,7 @@ CLOSINGS: frozenset[str] = frozenset({
     "thx", "ty", "thanks in advance", "thank you in advance", "many thanks", "much appreciated",
     "appreciated", "and thanks", "and thank you", "please and thanks", "please and thank you",
     "thanks a lot", "thank you so much", "ok", "okay", "for me", "for us", "if you would",
+    *LOANED_COURTESIES,
     "if you will", "if you can", "if possible", "if you could", "if you please", "when you can",
     "when you get a chance", "at your convenience", "right now", "at the moment", "at present",
     "currently", "presently", "can you do that", "can you do it", "could you do that",

@@ -57,7 +57,9 @@ _META = frozenset({"requested by", "requester", "requestor", "owner", "assignee"
                    "created by", "filed by", "logged by", "asked by", "reporter", "author",
                    "labels", "tags", "component", "sprint", "epic", "milestone", "created",
                    "updated", "opened", "raised", "time", "timestamp", "shift", "state",
-                   "story points", "estimate", "source", "channel", "watchers"})
+                   "story points", "estimate", "source", "channel", "watchers",
+                   # a forum post's afterword: "EDIT: thanks all!", "PS: ..."
+                   "edit", "ps"})
 _THEN = frozenset({"then", "after", "afterwards", "next", "and then", "after that"})
 # Which slot of the sentence each key fills.
 _SLOT_OF = {key: slot for slot, keys in (
