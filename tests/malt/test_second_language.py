@@ -149,6 +149,44 @@ P = f"{S}.p1"
     (f"which ports of {S} r under 10 Gbps capacity?",
      f"List the ports of switch {S} with capacity below 10 Gbps."),
     (f"pls chnage {P} capacity to 40 Gbps", f"Set the capacity of {P} to 40 Gbps."),
+    # Pidgin "get" (have) and "am" (it), a value a capacity is "to be"
+    (f"Abeg which 2 switches in agg block {A} get the most ports?",
+     f"List the 2 switches in agg block {A} with the most ports."),
+    (f"Oga, how many ports dey {S}? Count am for me.", f"Count the ports in {S}."),
+    (f"Abeg make the physical capacity of port {P} to be 10 Gbps.",
+     f"Set the capacity of {P} to 10 Gbps."),
+    # German, Dutch, Scandinavian: closings and greetings, "hereby I ask to", a verb said
+    # before "afterwards"
+    (f"Hej, can you count me the ports in {S}? Mvh Lars", f"Count the ports in {S}."),
+    (f"Moin, hereby I ask to remove {P} from the graph. Gruß", f"Remove {P} from the graph."),
+    (f"Remove {S} from the graph and list afterwards the child nodes of {A}. Met vriendelijke "
+     "groet", f"Remove {S} from the graph. List the child nodes of {A}."),
+    (f"Please set the capacity of {P} on 40 Gbps. Danke", f"Set the capacity of {P} to 40 Gbps."),
+    # Japanese: the topic said first, courtesies, faces and a tilde that end a sentence
+    (f"About {S}, how many port is there? please count.", f"Count the ports in {S}."),
+    (f"About {A}. I want to add new switch named sw11 there, then show me child nodes of {A}~",
+     f"Add a new switch named sw11 to {A}. List the child nodes of {A}."),
+    (f"I want ranking of {A} child nodes by capacity. onegai (^^)",
+     f"Rank the child nodes of {A} by capacity."),
+    # French: "it would be necessary to", "the totality of", a place verb after "is"
+    (f"It would be necessary to remove {P} from the graph svp. Cordialement",
+     f"Remove {P} from the graph."),
+    (f"Bonjour, can you list the totality of the child nodes of {A} ? Merci",
+     f"List the child nodes of {A}."),
+    (f"Can you please tell me in which switch is located the port {P} ?",
+     f"Which switch contains port {P}?"),
+    # Slavic languages: "make remove of", "need to" with no subject, "I am need", "summary"
+    (f"please make remove of {P} from graph, then rank child nodes of {S} by capacity",
+     f"Remove {P} from the graph. Rank the child nodes of {S} by capacity."),
+    (f"need to delete port {P} from the graph", f"Remove {P} from the graph."),
+    (f"I am need list of all switches in the graph", "List all switches in the graph."),
+    (f"how much is summary capacity of ports in switch {S}? спасибо",
+     f"What is the total capacity of the ports in switch {S}?"),
+    # typing fast: two words run together, slips of the keys
+    (f"pls delete {P} fromthe graph then retrun the graph", f"Remove {P} from the graph."),
+    (f"whcih switch has port {P}", f"Which switch contains port {P}?"),
+    # a phone message signed after a dash
+    (f"NEED {P} cap set at 40 Gbps asap - Raj, DH2", f"Set the capacity of {P} to 40 Gbps."),
 ])
 def test_forms_of_more_englishes_are_read(text: str, plain: str) -> None:
     same(text, plain)
@@ -170,6 +208,13 @@ def test_forms_of_more_englishes_are_read(text: str, plain: str) -> None:
     f"add port 2 {S}",
     # a slip that is an English word stays that word
     f"list the pots of {S}",
+    # "about" before no node may say how much; a tilde before a number says about
+    f"About 10 Gbps ports of {S}, list them",
+    f"list ports of {S} with capacity ~10 Gbps",
+    # a need asked as a question asks whether
+    f"need to delete port {P} from the graph?",
+    # a signature after a set may name some of it
+    f"count ports in {A} - Uplinks",
 ])
 def test_forms_that_may_say_more_stay_refused(text: str) -> None:
     refused(text)

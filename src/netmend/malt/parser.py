@@ -98,7 +98,7 @@ class Token(NamedTuple):
 # Letters of Latin scripts beyond ASCII are a word's own when the grammar knows the word
 # ("abraço", "días": a courtesy of another language); any other word with them is read in
 # ASCII pieces, as before such words were known.
-_LATIN = "À-ÖØ-öø-ɏ"
+_LATIN = "À-ÖØ-öø-ɏЀ-ӿ"  # (and Cyrillic: "спасибо")
 _WORD_CHARS = rf"[A-Za-z0-9_\-/{_LATIN}]"
 _ASCII_WORD_CHARS = r"[A-Za-z0-9_\-/]"
 _TOKEN_PATTERN = r"""
@@ -310,7 +310,10 @@ _RUN_TOGETHER = {
         ("ye", "you"), ("yous", "you"), ("youse", "you"),
         # and as casual speech runs words together ("gotta", "can ya", "lemme")
         ("ya", "you"), ("gotta", "have to"), ("wanna", "want to"), ("gonna", "going to"),
-        ("lemme", "let me"), ("kinda", ""), ("sorta", ""))},
+        ("lemme", "let me"), ("kinda", ""), ("sorta", ""),
+        # two words typed without the space between them
+        ("fromthe", "from the"), ("ofthe", "of the"), ("inthe", "in the"), ("tothe", "to the"),
+        ("childnodes", "child nodes"), ("childnode", "child node"))},
     "o": [Token("WORD", "of", "o")]}  # (written "o": Pidgin's "o" ends a sentence, see below)
 _MENTION = re.compile(r"(?<!\S)@[A-Za-z][\w.-]*,?")
 # A clock time that starts a line ("14:02", "[09:15 UTC]", "14:02Z -"): when it was sent.
@@ -2609,7 +2612,7 @@ _SIGNOFFS = tuple(tuple(p.split()) for p in sorted(
      "thanks and regards", "thanks & regards", "br", "rgds", "best rgds", "kind rgds",
      "thank you for your support", "thanks for your support", "thank you for your help",
      "thanks for your help", "thank you in advance", "thx", "thnx", "thks", "tnx", "tx",
-     "ty", "tia", "many thx", "ta"),
+     "ty", "tia", "many thx", "ta", *P.LOANED_CLOSINGS),
     key=lambda p: -len(p.split())))
 _SIGNATURE_WORDS = 4
 _SIGNOFF_FIRST = frozenset(closing[0] for closing in _SIGNOFFS)
@@ -4567,6 +4570,9 @@ def _second_language_forms(tokens: list[Token]) -> list[Token]:
         elif text in _PLACE_SAID and len(out) > 1 and before in P.KIND_WORDS \
                 and out[-2].text in ("what", "which"):
             out.append(_VOCABULARY_TOKENS["is"])
+        elif text in ("located", "situated") and len(out) > 2 and before == "is" \
+                and out[-2].text in P.KIND_WORDS and out[-3].text in ("what", "which"):
+            pass  # "in which switch is located port P"
         elif text == "put" and _capacity_follows(tokens, i + 1):
             out.append(_VOCABULARY_TOKENS["set"])  # "put the capacity of P at 25 Gbps"
         elif text == "cancel" and _from_the_graph_follows(tokens, i + 1):
@@ -4590,8 +4596,16 @@ def _second_language_forms(tokens: list[Token]) -> list[Token]:
             out.append(token)  # "make the capacity of P to be 10 Gbps": to 10 Gbps
             i += 2
             continue
+        elif text == "am" and before == "i" and after is not None and after.text in _WANTING:
+            pass  # "I am need the list of ...": I need
+        elif text in ("summary", "summed", "summarized") and after is not None \
+                and after.text in _CAPACITY_WORDS:
+            out.append(_VOCABULARY_TOKENS["total"])  # "the summary capacity of S's ports"
         elif text == "am" and out and out[-1].text not in _PERSONS and _an_order(out[-1]):
             out.append(_VOCABULARY_TOKENS["it"])  # Pidgin "count am": count it
+        elif text in _LATER and len(out) > 1 and _an_order(out[-1]) \
+                and out[-2].text in ("and", ","):
+            out.insert(len(out) - 1, token)  # "and list afterwards X": and afterwards list X
         elif text == "wey":
             out.append(_VOCABULARY_TOKENS["that"])
         elif text == "dey":
@@ -4672,17 +4686,19 @@ def _done_to_it(tokens: list[Token], at: int) -> bool:
     """Whether "removing it", "adding them" ... at ``at`` is followed by a request's verb
     with no comma between them."""
     return at + 2 < len(tokens) and tokens[at].text.endswith("ing") \
-        and tokens[at + 1].text in _DONE_TO and _an_order(tokens[at + 2])
+        and tokens[at + 1].text in _DONE_TO and (
+            _an_order(tokens[at + 2]) or tokens[at + 2].text in _PERSONS | _ASKED_OF_READER)
 
 
 _AFTER_DONE = frozenset({"after", "once"})
+_LATER = frozenset({"afterwards", "afterward", "then", "later"})
 _DONE_TO = frozenset({"it", "them", "that", "this", "those", "these"})
 
 
 # A value a capacity is set to, said with another preposition than "to" ("set the capacity of
 # P at 25 Gbps", "update P for 10 Gbps", "put the capacity in 10 Gbps").
 _SETTING = frozenset({"set", "change", "update", "modify", "adjust", "alter"})
-_VALUE_LEADS = frozenset({"at", "for", "in"})
+_VALUE_LEADS = frozenset({"at", "for", "in", "on"})
 # What the value follows, said of what is set ("... of P at 25 Gbps", "the capacity for 10
 # Gbps"); never a verb ("P is running at 40G": how fast it runs, said as a reason).
 _SET_OBJECT_ENDS = frozenset({"capacity", "capacities", "value", "it", "them", "both", "cap",
@@ -4710,6 +4726,8 @@ _ASKED_AFTER_MODAL = frozenset({"you", "u", "ya", "ye"})
 # Verbs that only carry an operation said as a noun: "make the removal of X".
 _LIGHT_VERBS = frozenset({"do", "make", "give"})
 _NOUN_VERBS = {"removal": "remove", "deletion": "delete", "elimination": "remove",
+               "remove": "remove", "removing": "remove", "delete": "delete",
+               "deleting": "delete", "adding": "add",
                "listing": "list", "list": "list", "count": "count", "counting": "count",
                "ranking": "rank", "rank": "rank", "sorting": "sort", "update": "update",
                "addition": "add", "creation": "create", "insertion": "insert"}
@@ -4721,7 +4739,8 @@ _OF_AFTER = frozenset({"below", "above", "under", "over", "after"})
 _PLACE_SAID = frozenset({"stays", "stay", "sits", "sit", "lives", "resides", "lies"})
 _SECOND_LANGUAGE_WORDS = frozenset({
     "become", "becomes", "name", "to", "there", "have", "has", "capacity", "capacities", "of",
-    "wey", "dey", "put", "cancel", "get", "gets", "am", *_PLACE_SAID, *_LIGHT_VERBS, *_AFTER_DONE})
+    "wey", "dey", "put", "cancel", "get", "gets", "am", "located", "situated", "summary",
+    "summed", "summarized", *_LATER, *_PLACE_SAID, *_LIGHT_VERBS, *_AFTER_DONE})
 
 
 # What comes before an order said as an infinitive: "After, to rank ...", "and to return".
@@ -4761,13 +4780,43 @@ def _infinitive_order(sentence: list[Token], _after: bool = False) -> list[Token
 
 def _an_order(token: Token) -> bool:
     """Whether ``token`` is a verb a request starts with, "return" among them."""
-    return _a_verb(token) or token.text in _RETURN_STARTS
+    return _a_verb(token) or "RETURN" in P.LEXICON.get(token.text, ())
 
 
 # "Is necessary remove X", "is possible you add N to S?": a need, or a polite question,
 # said without its "it" (as Romance languages leave it out).
 _NEEDS_SAID = frozenset({"necessary", "needed", "important", "required", "essential"})
 _NEED_LEADS = frozenset({"to", "that", "you", "u", "for"})
+
+
+def _topic_said_first(tokens: list[Token]) -> list[Token]:
+    """A sentence that opens on the node it is about ("About S, how many ports are there?",
+    "About A. Add port N there ..."), as Japanese says the topic first: said as "regarding S,"
+    (a heading of its own, "About A.", as "regarding A:"). "About" before anything but a
+    node ("about 10 Gbps") stays, and so is refused."""
+    out: list[Token] = []
+    start = 0
+    for end, token in enumerate([*tokens, None]):
+        if token is not None and token.text not in _SENTENCE_ENDS:
+            continue
+        sentence = tokens[start:end]
+        first = _first_said(sentence)
+        if first is not None and sentence[first].text == "about":
+            at = first + 1
+            while at < len(sentence) and sentence[at].text in P.KIND_WORDS:
+                at += 1
+            if at < len(sentence) and sentence[at].kind == "NAME" and (
+                    at + 1 == len(sentence) or sentence[at + 1].text in (",", ":")):
+                sentence = [*sentence[:first], _VOCABULARY_TOKENS["regarding"],
+                            *sentence[first + 1:]]
+                if at + 1 == len(sentence) and token is not None and token.text == ".":
+                    token = _COLON
+        out += sentence + ([token] if token is not None else [])
+        start = end + 1
+    return out
+
+
+_COLON = Token("PUNCT", ":")
 
 
 def _needs_without_it(tokens: list[Token]) -> list[Token]:
@@ -4792,6 +4841,9 @@ def _need_without_it(sentence: list[Token], asked: bool) -> list[Token]:
     ("Is necessary remove X", "Is possible you add N to S?"): said with it ("it is
     necessary to remove X", "is it possible to add N to S?"), unless the need is ``asked``."""
     first = _first_said(sentence)
+    if first is not None and first + 2 < len(sentence) and sentence[first].text == "need" \
+            and sentence[first + 1].text == "to" and _a_verb(sentence[first + 2]) and not asked:
+        return [*sentence[:first], _VOCABULARY_TOKENS["i"], *sentence[first:]]  # "need to X"
     if first is None or first + 2 >= len(sentence) or sentence[first].text != "is":
         return sentence
     need = sentence[first + 1].text
@@ -6247,8 +6299,10 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _texted_forms(tokens)
     if "to" in texts:
         tokens = _per_sentence(tokens, _infinitive_order)
-    if "is" in texts:
+    if "is" in texts or "need" in texts:
         tokens = _needs_without_it(tokens)
+    if "about" in texts:
+        tokens = _topic_said_first(tokens)
     if "named" in texts or "called" in texts:
         tokens = _names_said_in_a_row(tokens)
     if "right" in texts:
@@ -6654,12 +6708,19 @@ def _without_topic_tags(text: str) -> str:
 
 
 def _without_emoji(text: str) -> str:
-    """``text`` without the emoji that only carry a mood (see ``_MOODS``)."""
+    """``text`` without the emoji that only carry a mood (see ``_MOODS``), and without the
+    faces and tildes East Asian chat ends a sentence on ("(^^)", "^_^", "please~"); a
+    tilde before a number ("~10 Gbps": about) stays, and so is refused."""
     if ":" in text:
         text = _EMOJI_CODE.sub(" ", text)
     if not text.isascii():
         text = _EMOJI_PICTURES.sub(" ", text)
+    if "^" in text or "~" in text:
+        text = _KAOMOJI.sub(" ", text)
     return text
+
+
+_KAOMOJI = re.compile(r"\(\^[_o.\-]?\^\)|(?<![\w^])\^[_\-]?\^(?![\w^])|(?<=[\w.!?)])~+(?=\s|$)")
 
 
 _PERSONS = frozenset({"i", "we", "you", "u", "me", "us", "my", "our", "your"})
@@ -6710,7 +6771,7 @@ def _refuse_asked_whether(written: list[Token], text: str) -> None:
             "a change only when it is asked for", expected="the change itself, e.g. 'remove "
             "<node name>'", text=text)
     if written[-1].text == "?" and len(written) > 1 and written[-2].text in _CONFIRMING \
-            and not (written[-2].text in ("ok", "okay") and _asked_of_netmend(written)):
+            and not (written[-2].text in ("ok", "okay", "yes") and _asked_of_netmend(written)):
         raise AmbiguousRequest(
             f"the request ends on '{written[-2].text}?': it asks whether to act",
             expected="the request without the question, e.g. 'remove <node name>'", text=text)

@@ -98,7 +98,11 @@ _say("ASK", "share", "pls share", "kindly share", "please share")
 _say("WH", "what all", "which all")
 _say("HAVE", "is having", "are having")
 _say("BE", "coming", "come", "comes")
-_say("WANT", "i am wanting", "we are wanting", "i am needing", "we are needing")
+_say("WANT", "i am wanting", "we are wanting", "i am needing", "we are needing",
+     # "hereby I ask to remove X", as German and Dutch formal writing asks
+     "hereby i ask to", "hereby i ask that", "hereby we ask to", "hereby we ask that",
+     "i hereby ask to", "i ask to", "we ask to")
+_say("THEN", "hereafter")
 _say("OUT", "out")
 # "take X away (from Y)", "strip X off Y": particles of a removal, meaningless elsewhere (no
 # other rule accepts them, so "turn off X" or "power off X" is still refused).
@@ -350,6 +354,7 @@ _say("TOP", "top")
 _say("BOTTOM", "bottom")
 _say("MOST", "most", "highest", "largest", "biggest", "greatest", "maximum", "max", "maximal",
      "the most", "top", "peak", "largest number of", "greatest number of", "highest number of")
+_say("ALL", "the totality of", "totality of")  # (French "la totalité des ports")
 _say("LEAST", "least", "fewest", "lowest", "smallest", "minimum", "min", "minimal", "the least",
      "the fewest", "smallest number of", "lowest number of", "bottom")
 _say("FASTEST", "fastest", "quickest", "highest-capacity")
@@ -658,19 +663,38 @@ _APPRECIATED = ("would be appreciated", "would be much appreciated",
 # other word (see the parser's ``_misspellings``), and short words texted in a way of their own.
 SPELLED_WITH_SLIPS: tuple[str, ...] = (
     "graph", "change", "update", "switch", "switches", "every", "remove", "delete", "capacity",
-    "capacities", "children", "physical", "please", "ports", "count", "nodes", "list", "rank")
+    "capacities", "children", "physical", "please", "ports", "count", "nodes", "list", "rank",
+    "return", "which", "what", "should", "block", "port", "listed", "ascending", "descending")
 # English words (and slang) that are such a slip of one of them: left as written.
 WORDS_NOT_SLIPS: frozenset[str] = frozenset({"cont", "cunt", "cout", "nods", "noes", "pots",
-                                             "eery", "sitch", "pors", "chane"})
+                                             "eery", "sitch", "pors", "chane", "bock", "wich",
+                                             "prot", "pot", "whit"})
 SHORT_SLIPS: tuple[tuple[str, str], ...] = (("teh", "the"), ("thn", "then"), ("wat", "what"),
                                             ("wht", "what"), ("evry", "every"))
+# A letter's closings in other languages ("Mvh Lars", "Gruß, Jens", "Cordialement"), said
+# after an English request; a name may follow them.
+LOANED_CLOSINGS: frozenset[str] = frozenset({
+    "gruß", "gruss", "grüße", "gruesse", "viele grüße", "beste grüße", "lg", "vg", "mfg",
+    "mvh", "mvg", "med vennlig hilsen", "vennlig hilsen", "hilsen", "med vänlig hälsning",
+    "vänliga hälsningar", "hälsningar", "groeten", "met vriendelijke groet", "groetjes",
+    "tack", "takk", "tak", "danke", "danke schön", "vielen dank", "dank je", "bedankt",
+    "cordialement", "bien cordialement", "merci", "merci beaucoup", "merci d'avance",
+    "obrigado", "obrigada", "abraço", "abraços", "gracias", "saludos", "un saludo", "grazie",
+    "saluti", "cordiali saluti"})
 # Courtesies of other languages said inside an English request; each says only how it is
 # asked, never what or whether.
-LOANED_COURTESIES: frozenset[str] = frozenset({
+LOANED_COURTESIES: frozenset[str] = LOANED_CLOSINGS | frozenset({
     "obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu", "abraço", "abraços",
     "abraco", "abracos", "abs", "pessoal", "galera", "bom dia", "boa tarde", "boa noite",
     "por favor", "gracias", "muchas gracias", "saludos", "un saludo", "hola", "buenos días",
     "buenos dias", "buenas", "grazie", "grazie mille", "ciao", "saluti", "merci", "merci beaucoup",
+    "moin", "hej", "hei", "hallo", "servus", "bonjour", "salut", "bonne journée", "svp",
+    "colleagues", "dear colleagues", "спасибо", "spasibo", "dzięki", "dziękuję", "dzieki",
+    "dobre", "dobrze", "díky", "děkuji", "дякую", "diakuju",
+        "onegai", "onegai shimasu", "yoroshiku", "yoroshiku onegai", "yoroshiku onegai shimasu",
+    "arigato", "arigatou", "domo", "sorry for bother", "sorry for the bother",
+    "thank you for your support", "thanks for your support",
+    "s'il vous plaît", "s'il te plaît",
     "abeg", "oga", "boss", "my brother", "my sister", "sir", "madam", "ma", "thank you sir",
     "thank you ma", "god bless", "god bless you", "well done", "make you",
     "bhai", "yaar", "na", "do one thing", "do the needful", "kindly do the needful",
@@ -734,6 +758,7 @@ FILLERS: frozenset[str] = frozenset({
     "we should like to", "i should like to", "as a whole", "in its entirety",
     "in their entirety",
     "it is necessary to", "it is required to", "the requirement is to", "it is needed to",
+    "it would be necessary to", "it will be necessary to", "it would be needed to",
     "please note that", "please be advised that", "kindly note that", "note that",
     "determination of", "a determination of", "calculation of", "a calculation of",
     "a statement of", "statement of", "information on", "information about", "details of",
