@@ -179,7 +179,7 @@ P = f"{S}.p1"
     (f"please make remove of {P} from graph, then rank child nodes of {S} by capacity",
      f"Remove {P} from the graph. Rank the child nodes of {S} by capacity."),
     (f"need to delete port {P} from the graph", f"Remove {P} from the graph."),
-    (f"I am need list of all switches in the graph", "List all switches in the graph."),
+    ("I am need list of all switches in the graph", "List all switches in the graph."),
     (f"how much is summary capacity of ports in switch {S}? спасибо",
      f"What is the total capacity of the ports in switch {S}?"),
     # typing fast: two words run together, slips of the keys
