@@ -185,6 +185,14 @@ P = f"{S}.p1"
     # typing fast: two words run together, slips of the keys
     (f"pls delete {P} fromthe graph then retrun the graph", f"Remove {P} from the graph."),
     (f"whcih switch has port {P}", f"Which switch contains port {P}?"),
+    # the value said before the capacity, "the graph updated", "say me" said last
+    (f"Is necessary change to 40 Gbps the capacity of the ports {P} and {S}.p2, ok?",
+     f"Set the capacity of {P} and {S}.p2 to 40 Gbps."),
+    (f"Please can you to remove {P} from the graph and then list the child nodes of {S} in "
+     "the graph updated? grazie", f"Remove {P} from the graph. List the child nodes of {S}."),
+    (f"Which agg block contains port {P}? Say me please. Saludos",
+     f"Which agg block contains port {P}?"),
+    (f"The port {P} must be eliminated of the graph, ok?", f"Remove {P} from the graph."),
     # a phone message signed after a dash
     (f"NEED {P} cap set at 40 Gbps asap - Raj, DH2", f"Set the capacity of {P} to 40 Gbps."),
 ])

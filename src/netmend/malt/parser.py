@@ -4706,8 +4706,11 @@ _SET_OBJECT_ENDS = frozenset({"capacity", "capacities", "value", "it", "them", "
 
 
 def _value_said_with(sentence: list[Token], _after: bool = False) -> list[Token]:
-    """A sentence that sets a capacity and says its value after "at", "for" or "in", with
-    its unit: said with "to", when the sentence says no value with "to" already."""
+    """A sentence that sets a capacity and says its value after "at", "for", "in" or "on",
+    with its unit: said with "to", when the sentence says no value with "to" already; and
+    one that says the value before the capacity ("change to 40 Gbps the capacity of P"):
+    the value said last."""
+    sentence = _value_said_last(sentence)
     texts = [t.text for t in sentence]
     if _SETTING.isdisjoint(texts) or any(
             a == "to" and b.kind == "NUM" for a, b in zip(texts, sentence[1:], strict=False)):
@@ -4719,6 +4722,23 @@ def _value_said_with(sentence: list[Token], _after: bool = False) -> list[Token]
                     sentence[i - 1].kind == "NAME" or texts[i - 1] in _SET_OBJECT_ENDS):
             out[i] = _VOCABULARY_TOKENS["to"]
     return out
+
+
+def _value_said_last(sentence: list[Token]) -> list[Token]:
+    """The value said last when it comes before the capacity of a list of ports ("change to
+    40 Gbps the capacity of A and B"); of one node or a set, the grammar reads it as said."""
+    for i in range(len(sentence) - 4):
+        if sentence[i].text in _SETTING and sentence[i + 1].text == "to" \
+                and sentence[i + 2].kind == "NUM" and sentence[i + 3].text in _UNIT_WORDS:
+            at = i + 4 + (sentence[i + 4].text == "the")
+            if at < len(sentence) and sentence[at].text in _CAPACITY_WORDS:
+                end = next((j for j in range(at, len(sentence)) if sentence[j].text in (
+                    ",", "and", "then") and not (j + 1 < len(sentence) and sentence[
+                        j + 1].kind == "NAME")), len(sentence))
+                if any(t.text in ("and", ",") for t in sentence[at:end]):  # (a list of ports)
+                    return [*sentence[:i + 1], *sentence[i + 4:end], *sentence[i + 1:i + 4],
+                            *sentence[end:]]
+    return sentence
 
 
 # Who is asked after a modal ("can you to ...").
@@ -5846,6 +5866,7 @@ def _without_delivery(tokens: list[Token]) -> list[Token]:
 _DELIVERY_VERBS = tuple(sorted((tuple(v.split()) for v in (
     "let me know", "let us know", "send", "send back", "send over", "email", "e-mail", "mail",
     "reply", "respond", "get back to me", "get back to us", "report back", "tell me", "tell us",
+    "say me", "say us",
     "forward", "post", "ping me", "message me", "drop me", "write back", "share", "pass along",
     "pass on", "confirm")), key=len, reverse=True))
 _DELIVERY_FIRST = frozenset(verb[0] for verb in _DELIVERY_VERBS)
@@ -6293,7 +6314,7 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
         tokens = _per_sentence(tokens, _without_this_part)
     if not texts.isdisjoint(_SECOND_LANGUAGE_WORDS):
         tokens = _second_language_forms(tokens)
-    if not texts.isdisjoint(_SETTING) and not texts.isdisjoint(_VALUE_LEADS):
+    if not texts.isdisjoint(_SETTING) and ("to" in texts or not texts.isdisjoint(_VALUE_LEADS)):
         tokens = _per_sentence(tokens, _value_said_with)
     if "2" in texts or "4" in texts or "r" in texts:
         tokens = _texted_forms(tokens)
@@ -6501,8 +6522,23 @@ def _under_title(text: str) -> Parsed | None:
     return parsed if titles.restates(title, request, parsed.query.steps) else None
 
 
+# A text signed last after a dash, as a phone message or a field note is ("... - Raj, DH2",
+# "... — Dee"): a capitalised name the grammar does not know ("- Test", "- Maybe" stay), and a
+# place; weighed as words set aside.
+_SIGNED = re.compile(r"[ \t]+[-–—][ \t]*([A-Z][a-z]{1,15})(?:[ \t]*,[ \t]*[A-Z0-9][A-Za-z0-9]{0,7})?"
+                     r"[ \t]*\.?[ \t]*$")
+
+
+def _says_how(word: str) -> bool:
+    """Whether ``word`` is one the grammar reads, or one that may say how or whether."""
+    return _known(word) or word in P.HEDGES or word in context.REHEARSALS
+
+
 def _parse_as_written(text: str) -> Parsed:
     said, apart = worklog.split(text)  # "- [ ] 03:12Z OPEN INC-20417 remove X"
+    signed = _SIGNED.search(said) if "-" in said or not said.isascii() else None
+    if signed is not None and signed.start() and not _says_how(signed.group(1).lower()):
+        said, apart = said[:signed.start()], f"{apart} {signed.group().strip(' -–—.')}".strip()
     parsed = _parse_record_or_said(said, text)
     _refuse_picked_out(apart, parsed.query.steps, text,
                        f"says who raised it ({apart!r}), which", "the request without it")
@@ -6737,7 +6773,7 @@ _WHETHER = frozenset({*((modal, who) for modal in ("should", "shall") for who in
 # Words that say a request is asked of the one who reads it: "please ..., ok?", "I need that
 # you ..., ok?", "can you ..., ok?" (its "ok?" asks to be heard, not whether).
 _ASKED_OF_READER = frozenset({"please", "pls", "plz", "kindly", "you", "u", "need", "needed",
-                              "necessary", "want"})
+                              "necessary", "want", "must"})
 
 
 def _asked_of_netmend(written: list[Token]) -> bool:

@@ -16,7 +16,7 @@ number on a sheet: "Q5)", "Task (b):"), and only marks that say nothing of what 
 a status that says the item is not to be done as asked ("[x]", "done", "blocked", "on
 hold", "cancelled") is no opening, so it stays and the parser refuses it. Who raised it,
 said last ("raised by kfoster"; after an opening also "(from tlopez)", "-hsato"), is set
-apart too, and so is a signature after a dash ("... - Raj, DH2").
+apart too.
 """
 
 from __future__ import annotations
@@ -73,10 +73,6 @@ _RAISERS = r"(?i:raised|requested|asked|submitted)"
 _CLOSING = re.compile(rf"(?:[ \t]*[,;][ \t]*|(?<=[.?!])[ \t]+|[ \t]+[-–—][ \t]*|[ \t]*(?=\())\(?{_RAISERS}[ \t]+"
                       rf"(?i:by)[ \t]+{_HANDLE}(?:[ \t]{_HANDLE})?(?:[ \t]+in[ \t]+#?{_HANDLE})?\)?"
                       r"[ \t]*\.?[ \t]*$")
-# A text signed last after a dash, as a phone message or a field note is: "- Raj, DH2", "—
-# Dee". The name (capitalised) and the place are weighed as words set aside.
-_SIGNED = re.compile(r"[ \t]+[-–—][ \t]*[A-Z][a-z]{1,15}(?:[ \t]*,[ \t]*[A-Z0-9][A-Za-z0-9]{0,7})?"
-                     r"[ \t]*\.?[ \t]*$")
 _LOGGED_CLOSING = re.compile(rf"(?:[ \t]*[,;.]?[ \t]+\((?i:from|by)[ \t]+{_HANDLE}(?:[ \t]{_HANDLE})?\)"
                              rf"|[ \t]*[,;][ \t]+(?i:from)[ \t]+{_HANDLE}|[ \t]+-{_HANDLE})"
                              r"[ \t]*\.?[ \t]*$")
@@ -129,8 +125,7 @@ def split(text: str) -> tuple[str, str]:
         if line.strip() or not changed:
             kept.append(line)
     said = "\n".join(kept).strip() if changed else text
-    closing = _CLOSING.search(said) or (_LOGGED_CLOSING.search(said) if changed else None) \
-        or _SIGNED.search(said)
+    closing = _CLOSING.search(said) or (_LOGGED_CLOSING.search(said) if changed else None)
     if closing is not None and closing.start():
         said, changed = said[:closing.start()], True
         apart.append(closing.group().strip(" \t,;.-–—"))
