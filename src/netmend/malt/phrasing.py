@@ -97,7 +97,7 @@ _say("REMOVE", "extract", "extracting")
 _say("ASK", "share", "pls share", "kindly share", "please share")
 _say("WH", "what all", "which all")
 _say("HAVE", "is having", "are having")
-_say("BE", "coming", "come", "comes")
+_say("BE", "coming")
 _say("WANT", "i am wanting", "we are wanting", "i am needing", "we are needing",
      # "hereby I ask to remove X", as German and Dutch formal writing asks
      "hereby i ask to", "hereby i ask that", "hereby we ask to", "hereby we ask that",

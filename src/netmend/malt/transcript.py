@@ -153,6 +153,8 @@ def _marks(text: str) -> list[tuple[int, int, str]]:
     (the words before it end the turn before)."""
     marks = []
     for mark in _MARK.finditer(text):
+        if any(w in P.CRITICAL or w in P.HEDGES for w in _WORDS.findall(mark.group().lower())):
+            continue  # "Ravi (DC instead ops):" may say how, so it is no speaker's mark
         speaker = next(g for g in mark.groups() if g is not None)
         start = mark.start()
         if mark.group("named") is not None:
