@@ -152,10 +152,18 @@ HELD_BACK_24 = "paraphrases-heldback-24.yaml"
 TUNING_19 = "paraphrases-tuning-19.yaml"
 HELD_BACK_25 = "paraphrases-heldback-25.yaml"
 HELD_BACK_26 = "paraphrases-heldback-26.yaml"
+# The twentieth tuning part (English written directly by speakers of many languages, West
+# African and South Asian English, phone texts, forum posts, typing slips) was developed
+# against; it aims at three of the twenty-sixth held-back part's registers through other
+# writers. The twenty-seventh held-back part was written at the start of that round, the
+# twenty-eighth in its middle; both aimed at by nothing and measured at its start and end only.
+TUNING_20 = "paraphrases-tuning-20.yaml"
+HELD_BACK_27 = "paraphrases-heldback-27.yaml"
+HELD_BACK_28 = "paraphrases-heldback-28.yaml"
 # Negatives answered that are open findings, each said in its corpus' header: the count must
 # be exactly this (so a new one fails, and so does the fix, until this is updated).
 ANSWERED_NEGATIVES = {TUNING_14: 1, HELD_BACK_17: 1, TUNING_18: 2, TUNING_19: 1, HELD_BACK_25: 1,
-                      HELD_BACK_26: 2}
+                      HELD_BACK_26: 2, TUNING_20: 1, HELD_BACK_28: 2}
 
 # Every corpus: never a wrong answer, never an accepted negative, every canonical understood,
 # and at least this share of its paraphrases answered the same (a goal for the first
@@ -167,12 +175,13 @@ FLOORS = {**{name: 0.97 for name in TUNING}, HELD_BACK: 0.97, HELD_BACK_2: 0.95,
           TUNING_7: 0.93, HELD_BACK_7: 0.93, TUNING_8: 0.88, HELD_BACK_8: 0.93,
           TUNING_9: 0.86, HELD_BACK_9: 0.91, TUNING_10: 0.87, HELD_BACK_10: 0.87,
           TUNING_11: 0.65, HELD_BACK_11: 0.73, TUNING_12: 0.82, HELD_BACK_12: 0.58,
-          HELD_BACK_13: 0.51, TUNING_13: 0.59, HELD_BACK_14: 0.67,
+          HELD_BACK_13: 0.58, TUNING_13: 0.59, HELD_BACK_14: 0.67,
           HELD_BACK_15: 0.71, TUNING_14: 0.82, HELD_BACK_16: 0.61, HELD_BACK_17: 0.63,
           TUNING_15: 0.75, HELD_BACK_18: 0.60, HELD_BACK_19: 0.59, HELD_BACK_20: 0.41,
-          TUNING_16: 0.56, HELD_BACK_21: 0.40, TUNING_17: 0.52, HELD_BACK_22: 0.52,
-          TUNING_18: 0.87, HELD_BACK_23: 0.58, HELD_BACK_24: 0.68, TUNING_19: 0.85,
-          HELD_BACK_25: 0.49, HELD_BACK_26: 0.61}
+          TUNING_16: 0.56, HELD_BACK_21: 0.46, TUNING_17: 0.52, HELD_BACK_22: 0.52,
+          TUNING_18: 0.87, HELD_BACK_23: 0.58, HELD_BACK_24: 0.70, TUNING_19: 0.85,
+          HELD_BACK_25: 0.50, HELD_BACK_26: 0.69, TUNING_20: 0.84, HELD_BACK_27: 0.64,
+          HELD_BACK_28: 0.60}
 
 
 @pytest.mark.parametrize(("name", "floor"), sorted(FLOORS.items()))
