@@ -4651,17 +4651,21 @@ def _node_follows(tokens: list[Token], at: int) -> bool:
     return at < len(tokens) and tokens[at].kind == "NAME"
 
 
+def _last_sentence(out: list[Token]) -> list[Token]:
+    """The sentence said last in ``out`` (all of it since the last sentence's end)."""
+    return out[max((i + 1 for i, t in enumerate(out) if t.text in _SENTENCE_ENDS), default=0):]
+
+
 def _said_in_sentence(out: list[Token], words: frozenset[str]) -> bool:
     """Whether the sentence said so far says one of ``words``."""
-    start = max((i + 1 for i, t in enumerate(out) if t.text in _SENTENCE_ENDS), default=0)
-    return any(t.text in words for t in out[start:])
+    return any(t.text in words for t in _last_sentence(out))
 
 
 def _asked_which(out: list[Token]) -> bool:
     """Whether the sentence said so far asks which nodes: "which" or "what" said first."""
-    start = max((i + 1 for i, t in enumerate(out) if t.text in _SENTENCE_ENDS), default=0)
-    first = _first_said(out[start:])
-    return first is not None and out[start + first].text in ("which", "what")
+    sentence = _last_sentence(out)
+    first = _first_said(sentence)
+    return first is not None and sentence[first].text in ("which", "what")
 
 
 def _capacity_follows(tokens: list[Token], at: int) -> bool:
@@ -4809,51 +4813,52 @@ _NEEDS_SAID = frozenset({"necessary", "needed", "important", "required", "essent
 _NEED_LEADS = frozenset({"to", "that", "you", "u", "for"})
 
 
-def _topic_said_first(tokens: list[Token]) -> list[Token]:
+def _per_sentence_and_end(tokens: list[Token], rewrite: Callable[
+        [list[Token], Token | None], tuple[list[Token], Token | None]]) -> list[Token]:
+    """``tokens`` with each sentence and the mark that ends it (None: the text's end without
+    one) rewritten by ``rewrite(sentence, end)``."""
+    out: list[Token] = []
+    start = 0
+    for at, token in enumerate([*tokens, None]):
+        if token is not None and token.text not in _SENTENCE_ENDS:
+            continue
+        sentence, end = rewrite(tokens[start:at], token)
+        out += sentence + ([end] if end is not None else [])
+        start = at + 1
+    return out
+
+
+def _topic_said_first(sentence: list[Token], end: Token | None
+                      ) -> tuple[list[Token], Token | None]:
     """A sentence that opens on the node it is about ("About S, how many ports are there?",
     "About A. Add port N there ..."), as Japanese says the topic first: said as "regarding S,"
     (a heading of its own, "About A.", as "regarding A:"). "About" before anything but a
     node ("about 10 Gbps") stays, and so is refused."""
-    out: list[Token] = []
-    start = 0
-    for end, token in enumerate([*tokens, None]):
-        if token is not None and token.text not in _SENTENCE_ENDS:
-            continue
-        sentence = tokens[start:end]
-        first = _first_said(sentence)
-        if first is not None and sentence[first].text == "about":
-            at = first + 1
-            while at < len(sentence) and sentence[at].text in P.KIND_WORDS:
-                at += 1
-            if at < len(sentence) and sentence[at].kind == "NAME" and (
-                    at + 1 == len(sentence) or sentence[at + 1].text in (",", ":")):
-                sentence = [*sentence[:first], _VOCABULARY_TOKENS["regarding"],
-                            *sentence[first + 1:]]
-                if at + 1 == len(sentence) and token is not None and token.text == ".":
-                    token = _COLON
-        out += sentence + ([token] if token is not None else [])
-        start = end + 1
-    return out
+    first = _first_said(sentence)
+    if first is None or sentence[first].text != "about":
+        return sentence, end
+    at = first + 1
+    while at < len(sentence) and sentence[at].text in P.KIND_WORDS:
+        at += 1
+    if at >= len(sentence) or sentence[at].kind != "NAME" or (
+            at + 1 < len(sentence) and sentence[at + 1].text not in (",", ":")):
+        return sentence, end
+    said = [*sentence[:first], _VOCABULARY_TOKENS["regarding"], *sentence[first + 1:]]
+    return said, _COLON if at + 1 == len(sentence) and end is not None and end.text == "." \
+        else end
 
 
 _COLON = Token("PUNCT", ":")
 
 
-def _needs_without_it(tokens: list[Token]) -> list[Token]:
-    """Each sentence of ``tokens`` that says a need, or asks whether something is possible,
-    without its "it" (see ``_need_without_it``); a need asked as a question ("is necessary
-    remove X?") asks whether, and stays as it is."""
-    out: list[Token] = []
-    start = 0
-    for end, token in enumerate([*tokens, None]):
-        if token is not None and token.text not in _SENTENCE_ENDS:
-            continue
-        asked = token is not None and token.text == "?" and not (
-            end and tokens[end - 1].text in ("ok", "okay"))  # ("..., ok?" asks to be heard)
-        out += _need_without_it(tokens[start:end], asked)
-        out += tokens[end:end + 1]
-        start = end + 1
-    return out
+def _need_said_without_it(sentence: list[Token], end: Token | None
+                          ) -> tuple[list[Token], Token | None]:
+    """A sentence that says a need, or asks whether something is possible, without its "it"
+    (see ``_need_without_it``); a need asked as a question ("is necessary remove X?") asks
+    whether, and stays as it is ("..., ok?" asks to be heard)."""
+    asked = end is not None and end.text == "?" and not (
+        sentence and sentence[-1].text in ("ok", "okay"))
+    return _need_without_it(sentence, asked), end
 
 
 def _need_without_it(sentence: list[Token], asked: bool) -> list[Token]:
@@ -6321,9 +6326,9 @@ def _normalized_asking(tokens: list[Token], said: str | None = None
     if "to" in texts:
         tokens = _per_sentence(tokens, _infinitive_order)
     if "is" in texts or "need" in texts:
-        tokens = _needs_without_it(tokens)
+        tokens = _per_sentence_and_end(tokens, _need_said_without_it)
     if "about" in texts:
-        tokens = _topic_said_first(tokens)
+        tokens = _per_sentence_and_end(tokens, _topic_said_first)
     if "named" in texts or "called" in texts:
         tokens = _names_said_in_a_row(tokens)
     if "right" in texts:
