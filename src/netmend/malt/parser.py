@@ -118,6 +118,12 @@ _TOKEN_PATTERN = r"""
     """
 _TOKEN_RE = re.compile(_TOKEN_PATTERN.replace("WORD", _WORD_CHARS).replace("LATIN", _LATIN),
                        re.VERBOSE)
+
+
+def _token_strings(pattern: str) -> re.Pattern[str]:
+    """``pattern`` without named groups: matching gives the token strings alone (see
+    ``_TOKEN_STRINGS``)."""
+    return re.compile(r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", pattern) + ")", re.VERBOSE)
 _KIND_RE = re.compile(r"EK_[A-Z_]+")
 # Units written against their number ("40G", "10Gbps"), as the token pattern admits them.
 _ATTACHED_UNITS = frozenset(f"{p}{u}" for p in ("", "k", "m", "g", "t")
@@ -158,10 +164,9 @@ def _exact(value: Decimal) -> int | float:
 # much cheaper than match objects; each string's first characters say which kind it is. The
 # white space before a token is consumed in the same match (one group is kept), rather than
 # every alternative being tried and failing at each space.
-_TOKEN_STRINGS = re.compile(
-    r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern) + ")", re.VERBOSE)
-_ASCII_TOKEN_STRINGS = re.compile(r"\s*(" + re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_PATTERN.replace(
-    "WORD", _ASCII_WORD_CHARS).replace("LATIN", "")) + ")", re.VERBOSE)
+_TOKEN_STRINGS = _token_strings(_TOKEN_RE.pattern)
+_ASCII_TOKEN_STRINGS = _token_strings(_TOKEN_PATTERN.replace("WORD", _ASCII_WORD_CHARS)
+                                      .replace("LATIN", ""))
 _NUMBER_PARTS = re.compile(
     r"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)(.*)$", re.DOTALL)
 _PUNCT_CHARS = frozenset(".,;:?!()&<>=≥≤[]")
@@ -4510,6 +4515,9 @@ _BECOMING = P.ASKING_MODALS | frozenset({"should", "must", "shall", "to", "it", 
                                          "then", "now", "will"})
 
 
+_CAPACITY_WORDS = frozenset({"capacity", "capacities"})
+
+
 def _second_language_forms(tokens: list[Token]) -> list[Token]:
     """Forms of English as a second language said as English says them:
     - a value a capacity is to "become" ("make P capacity become 10 Gbps": to 10 Gbps);
@@ -4691,7 +4699,7 @@ def _done_to_it(tokens: list[Token], at: int) -> bool:
     with no comma between them."""
     return at + 2 < len(tokens) and tokens[at].text.endswith("ing") \
         and tokens[at + 1].text in _DONE_TO and (
-            _an_order(tokens[at + 2]) or tokens[at + 2].text in _PERSONS | _ASKED_OF_READER)
+            _an_order(tokens[at + 2]) or tokens[at + 2].text in _ASKER_OR_ASKED)
 
 
 _AFTER_DONE = frozenset({"after", "once"})
@@ -4705,8 +4713,7 @@ _SETTING = frozenset({"set", "change", "update", "modify", "adjust", "alter"})
 _VALUE_LEADS = frozenset({"at", "for", "in", "on"})
 # What the value follows, said of what is set ("... of P at 25 Gbps", "the capacity for 10
 # Gbps"); never a verb ("P is running at 40G": how fast it runs, said as a reason).
-_SET_OBJECT_ENDS = frozenset({"capacity", "capacities", "value", "it", "them", "both", "cap",
-                              "caps"})
+_SET_OBJECT_ENDS = _CAPACITY_WORDS | frozenset({"value", "it", "them", "both", "cap", "caps"})
 
 
 def _value_said_with(sentence: list[Token], _after: bool = False) -> list[Token]:
@@ -4757,7 +4764,6 @@ _NOUN_VERBS = {"removal": "remove", "deletion": "delete", "elimination": "remove
                "addition": "add", "creation": "create", "insertion": "insert"}
 _HAVE_IN = frozenset({"in", "inside", "under", "within"})
 _BEFORE_A_NODE = frozenset({"the", "agg", "switch", "domain", "block", "rack", "spine"})
-_CAPACITY_WORDS = frozenset({"capacity", "capacities"})
 _AFTER_ITS_NOUN = frozenset({"physical", "total", "average"})
 _OF_AFTER = frozenset({"below", "above", "under", "over", "after"})
 _PLACE_SAID = frozenset({"stays", "stay", "sits", "sit", "lives", "resides", "lies"})
@@ -4770,7 +4776,6 @@ _SECOND_LANGUAGE_WORDS = frozenset({
 # What comes before an order said as an infinitive: "After, to rank ...", "and to return".
 _INFINITIVE_LEADS = frozenset({"after", "then", "and", "next", "also", "afterwards", "finally",
                                "first", ","})
-_PARTING_MARKS = frozenset({",", ":", "-", "(", ")", "--"})
 
 
 def _infinitive_order(sentence: list[Token], _after: bool = False) -> list[Token]:
@@ -4790,7 +4795,7 @@ def _infinitive_order(sentence: list[Token], _after: bool = False) -> list[Token
     if at + 1 >= len(sentence) or sentence[at].text != "to" or not _an_order(sentence[at + 1]):
         return sentence
     for i in range(at + 2, len(sentence)):
-        if sentence[i].text in _PARTING_MARKS and i + 1 < len(sentence) and not (
+        if sentence[i].text in _COMMAS and i + 1 < len(sentence) and not (
                 sentence[i + 1].text in _NEXT_STEP or sentence[i + 1].kind == "NAME"
                 or sentence[i + 1].text in ("ok", "okay", "please")):
             return sentence
@@ -6779,6 +6784,8 @@ _WHETHER = frozenset({*((modal, who) for modal in ("should", "shall") for who in
 # you ..., ok?", "can you ..., ok?" (its "ok?" asks to be heard, not whether).
 _ASKED_OF_READER = frozenset({"please", "pls", "plz", "kindly", "you", "u", "need", "needed",
                               "necessary", "want", "must"})
+# Who may follow "after removing it" before the request goes on ("... I want that you rank").
+_ASKER_OR_ASKED = _PERSONS | _ASKED_OF_READER
 
 
 def _asked_of_netmend(written: list[Token]) -> bool:
